@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages the project builds and tests with; does nothing when all are
+# present. Idempotent; uses sudo when not root.
+#   deploy/deps.sh          build + unit/integration tests
+#   deploy/deps.sh --browser  also Chromium and playwright-core for the browser tests
+set -euo pipefail
+
+packages=(g++ cmake make pkg-config libboost1.81-dev nlohmann-json3-dev libspdlog-dev doctest-dev
+          libsqlite3-dev ca-certificates)
+browser=0
+for arg in "$@"; do
+  case "$arg" in
+    --browser) browser=1 ;;
+    *) echo "deps.sh: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
+[ "$browser" = 1 ] && packages+=(chromium nodejs npm)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+
+if [ "${#missing[@]}" -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "deps.sh: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ "$browser" = 1 ]; then
+  # playwright-core drives the system Chromium; it never downloads a browser of its own.
+  here=$(cd "$(dirname "$0")/.." && pwd)
+  if [ ! -d "$here/tests/web/node_modules/playwright-core" ]; then
+    (cd "$here/tests/web" && npm ci --no-audit --no-fund --silent)
+  fi
+fi
