@@ -1,0 +1,35 @@
+// Every error code the server sends, defined once with its wire name.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "quarto/core/game.hpp"
+
+namespace quarto::protocol {
+
+enum class error_code : std::uint8_t {
+    bad_json,
+    bad_message,
+    unknown_type,
+    hello_required,
+    unknown_token,
+    no_such_room,
+    room_full,
+    not_in_room,
+    not_a_player,
+    not_your_turn,
+    wrong_phase,
+    square_taken,
+    piece_unavailable,
+    invalid_claim,
+    rate_limited,
+};
+
+std::string_view to_string(error_code code);
+// The error a refused game action is reported as.
+error_code from_action_error(action_error e);
+// A sentence a player can read, for refusals that carry no more specific message.
+std::string_view default_message(error_code code);
+
+} // namespace quarto::protocol

@@ -1,0 +1,230 @@
+// Validation is strict on what a message needs and silent on what it does not know.
+#include "quarto/protocol/parse.hpp"
+
+#include <array>
+#include <functional>
+#include <string_view>
+
+namespace quarto::protocol {
+namespace {
+
+using json = nlohmann::json;
+
+// A field problem, raised while reading one message and turned into bad_message.
+struct field_error {
+    std::string message;
+};
+
+const json* find(const json& object, std::string_view key)
+{
+    const auto it = object.find(key);
+    return it == object.end() ? nullptr : &*it;
+}
+
+const json& require(const json& object, std::string_view key)
+{
+    const json* value = find(object, key);
+    if (!value) throw field_error{"missing field \"" + std::string{key} + "\""};
+    return *value;
+}
+
+std::int64_t integer_in(const json& value, std::string_view key, std::int64_t low, std::int64_t high)
+{
+    if (!value.is_number_integer())
+        throw field_error{"\"" + std::string{key} + "\" must be an integer"};
+    // Unsigned values above INT64_MAX read as negative through get<int64_t>; check the sign first.
+    if (value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(high))
+        throw field_error{"\"" + std::string{key} + "\" is out of range"};
+    const auto n = value.get<std::int64_t>();
+    if (n < low || n > high)
+        throw field_error{"\"" + std::string{key} + "\" must be between " + std::to_string(low) +
+                          " and " + std::to_string(high)};
+    return n;
+}
+
+std::string string_field(const json& value, std::string_view key)
+{
+    if (!value.is_string()) throw field_error{"\"" + std::string{key} + "\" must be a string"};
+    return value.get<std::string>();
+}
+
+bool bool_field(const json& value, std::string_view key)
+{
+    if (!value.is_boolean()) throw field_error{"\"" + std::string{key} + "\" must be true or false"};
+    return value.get<bool>();
+}
+
+room_id room_field(const json& object)
+{
+    std::string id = string_field(require(object, "room"), "room");
+    if (id.empty() || id.size() > 64) throw field_error{"\"room\" must be a room id"};
+    return id;
+}
+
+// Printable text without control characters; the length is counted in bytes.
+std::string name_field(const json& value, std::string_view key, bool allow_empty)
+{
+    std::string text = string_field(value, key);
+    const auto first = text.find_first_not_of(' ');
+    text = first == std::string::npos ? std::string{} : text.substr(first, text.find_last_not_of(' ') - first + 1);
+    if (text.empty() && !allow_empty) throw field_error{"\"" + std::string{key} + "\" must not be empty"};
+    if (text.size() > max_name_length)
+        throw field_error{"\"" + std::string{key} + "\" is longer than " + std::to_string(max_name_length) + " bytes"};
+    for (unsigned char c : text)
+        if (c < 0x20 || c == 0x7F) throw field_error{"\"" + std::string{key} + "\" has a control character"};
+    return text;
+}
+
+rules rules_field(const json& value)
+{
+    if (!value.is_object()) throw field_error{"\"rules\" must be an object"};
+    rules r;
+    if (const json* squares = find(value, "squares")) r.squares = bool_field(*squares, "rules.squares");
+    if (const json* attributes = find(value, "attributes")) {
+        if (!attributes->is_array() || attributes->empty() || attributes->size() > 4)
+            throw field_error{"\"rules.attributes\" must be a non-empty list of attribute names"};
+        attribute_set set;
+        for (const json& name : *attributes) {
+            const std::string n = name.is_string() ? name.get<std::string>() : std::string{};
+            std::optional<attribute> a;
+            if (n == "color") a = attribute::color;
+            else if (n == "height") a = attribute::height;
+            else if (n == "shape") a = attribute::shape;
+            else if (n == "fill") a = attribute::fill;
+            if (!a) throw field_error{"\"rules.attributes\" names are color, height, shape and fill"};
+            if (set.contains(*a)) throw field_error{"\"rules.attributes\" repeats \"" + n + "\""};
+            set = set.with(*a);
+        }
+        r.attributes = set;
+    }
+    if (const json* policy = find(value, "false_claim")) {
+        const std::string p = string_field(*policy, "rules.false_claim");
+        if (p == "reject") r.false_claim = false_claim_policy::reject;
+        else if (p == "lose") r.false_claim = false_claim_policy::lose;
+        else throw field_error{"\"rules.false_claim\" must be \"reject\" or \"lose\""};
+    }
+    return r;
+}
+
+clock_settings clock_field(const json& value)
+{
+    if (!value.is_object()) throw field_error{"\"clock\" must be an object"};
+    clock_settings c;
+    if (const json* move = find(value, "move_ms")) {
+        if (move->is_null()) c.move.reset();
+        else c.move = milliseconds{integer_in(*move, "clock.move_ms", min_move_ms, max_move_ms)};
+    }
+    if (const json* claim = find(value, "claim_ms"))
+        c.claim = milliseconds{integer_in(*claim, "clock.claim_ms", min_claim_ms, max_claim_ms)};
+    return c;
+}
+
+square_mask line_field(const json& value)
+{
+    if (!value.is_array() || value.size() != 4) throw field_error{"\"line\" must be a list of 4 squares"};
+    square_mask mask = 0;
+    for (const json& s : value) {
+        const auto sq = static_cast<square>(integer_in(s, "line", 0, 15));
+        if (mask & bit(sq)) throw field_error{"\"line\" names a square twice"};
+        mask = static_cast<square_mask>(mask | bit(sq));
+    }
+    return mask;
+}
+
+client_message read_hello(const json& m)
+{
+    hello h;
+    if (const json* token = find(m, "token")) {
+        h.token = string_field(*token, "token");
+        if (h.token->empty() || h.token->size() > 128) throw field_error{"\"token\" is not a player token"};
+    }
+    if (const json* name = find(m, "name")) h.name = name_field(*name, "name", false);
+    if (!h.token && !h.name) throw field_error{"hello needs a \"name\" (or a \"token\" to resume)"};
+    return h;
+}
+
+client_message read_create_room(const json& m)
+{
+    create_room c;
+    if (const json* name = find(m, "name"); name && !name->is_null()) c.name = name_field(*name, "name", true);
+    if (const json* r = find(m, "rules"); r && !r->is_null()) c.game_rules = rules_field(*r);
+    if (const json* clock = find(m, "clock"); clock && !clock->is_null()) c.clock = clock_field(*clock);
+    if (const json* p = find(m, "private"); p && !p->is_null()) c.is_private = bool_field(*p, "private");
+    return c;
+}
+
+client_message read_join(const json& m)
+{
+    join j{room_field(m)};
+    if (const json* as = find(m, "as")) {
+        const std::string role = string_field(*as, "as");
+        if (role == "spectator") j.as_spectator = true;
+        else if (role != "player") throw field_error{"\"as\" must be \"player\" or \"spectator\""};
+    }
+    return j;
+}
+
+client_message read_sync(const json& m)
+{
+    const json& since = require(m, "since");
+    return sync{room_field(m), static_cast<std::uint64_t>(integer_in(since, "since", 0, INT64_MAX))};
+}
+
+using reader = client_message (*)(const json&);
+
+struct message_kind {
+    std::string_view type;
+    reader read;
+};
+
+const std::array<message_kind, 13> message_kinds{{
+    {"hello", read_hello},
+    {"ping", [](const json&) -> client_message { return ping{}; }},
+    {"list_rooms", [](const json&) -> client_message { return list_rooms{}; }},
+    {"create_room", read_create_room},
+    {"join", read_join},
+    {"leave", [](const json& m) -> client_message { return leave{room_field(m)}; }},
+    {"sync", read_sync},
+    {"give", [](const json& m) -> client_message {
+         return give{room_field(m), piece{static_cast<std::uint8_t>(integer_in(require(m, "piece"), "piece", 0, 15))}};
+     }},
+    {"place", [](const json& m) -> client_message {
+         return place{room_field(m), static_cast<square>(integer_in(require(m, "square"), "square", 0, 15))};
+     }},
+    {"quarto", [](const json& m) -> client_message { return call_quarto{room_field(m), line_field(require(m, "line"))}; }},
+    {"pass", [](const json& m) -> client_message { return pass{room_field(m)}; }},
+    {"resign", [](const json& m) -> client_message { return resign{room_field(m)}; }},
+    {"rematch", [](const json& m) -> client_message { return rematch{room_field(m)}; }},
+}};
+
+} // namespace
+
+std::variant<parsed_message, parse_error> parse_client_message(std::string_view text)
+{
+    json m = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (m.is_discarded()) return parse_error{error_code::bad_json, "The message is not valid JSON.", nullptr};
+    if (!m.is_object()) return parse_error{error_code::bad_message, "A message must be a JSON object.", nullptr};
+
+    json req = nullptr;
+    if (const json* r = find(m, "req")) {
+        if (!r->is_string() && !r->is_number())
+            return parse_error{error_code::bad_message, "\"req\" must be a string or a number.", nullptr};
+        req = *r;
+    }
+    const json* type = find(m, "type");
+    if (!type || !type->is_string())
+        return parse_error{error_code::bad_message, "A message needs a \"type\" string.", req};
+
+    const auto& name = type->get_ref<const std::string&>();
+    for (const message_kind& kind : message_kinds) {
+        if (kind.type != name) continue;
+        try {
+            return parsed_message{kind.read(m), std::move(req)};
+        } catch (const field_error& e) {
+            return parse_error{error_code::bad_message, e.message, std::move(req)};
+        }
+    }
+    return parse_error{error_code::unknown_type, "Unknown message type \"" + name + "\".", std::move(req)};
+}
+
+} // namespace quarto::protocol

@@ -1,0 +1,35 @@
+// quarto-server: parses the command line, sets up logging, runs the server.
+#include <iostream>
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "src/app.hpp"
+#include "src/config.hpp"
+
+int main(int argc, char** argv)
+{
+    using namespace quarto::server;
+    const auto parsed = parse_command_line({argv + 1, argv + argc});
+    if (std::holds_alternative<usage_request>(parsed)) {
+        std::cout << usage_text();
+        return 0;
+    }
+    if (const auto* error = std::get_if<config_error>(&parsed)) {
+        std::cerr << "quarto-server: " << error->message << "\n\n" << usage_text();
+        return 2;
+    }
+    const config& settings = std::get<config>(parsed);
+
+    auto logger = spdlog::stderr_color_mt("quarto");
+    spdlog::set_default_logger(logger);
+    spdlog::set_level(settings.log_level);
+    spdlog::flush_on(spdlog::level::info);
+
+    try {
+        return app{settings}.run();
+    } catch (const std::exception& e) {
+        spdlog::critical("fatal: {}", e.what());
+        return 1;
+    }
+}

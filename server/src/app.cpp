@@ -1,0 +1,98 @@
+#include "app.hpp"
+
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "ws_session.hpp"
+
+namespace quarto::server {
+
+namespace {
+constexpr std::chrono::seconds sweep_interval{10};
+constexpr std::chrono::seconds forget_players_after{3600};
+constexpr auto shutdown_grace = std::chrono::milliseconds{2000};
+constexpr auto shutdown_poll = std::chrono::milliseconds{50};
+} // namespace
+
+app::app(config settings)
+    : ioc_{static_cast<int>(settings.threads)},
+      context_{std::move(settings), {}, {}, nullptr},
+      rooms_{ioc_, context_},
+      listener_{std::make_shared<listener>(ioc_, context_, sessions_)},
+      signals_{ioc_, SIGINT, SIGTERM},
+      sweep_timer_{ioc_},
+      shutdown_timer_{ioc_}
+{
+    context_.rooms = &rooms_;
+}
+
+int app::run()
+{
+    const auto& s = context_.settings;
+    beast::error_code ec;
+    const auto address = net::ip::make_address(s.host, ec);
+    if (ec) {
+        spdlog::critical("--host {}: not an IP address", s.host);
+        return 2;
+    }
+    if (ec = listener_->open({address, s.port}); ec) {
+        spdlog::critical("cannot listen on {}:{}: {}", s.host, s.port, ec.message());
+        return 1;
+    }
+    const auto bound = listener_->local_endpoint();
+    const std::string shown_host = address.is_v6() ? "[" + s.host + "]" : s.host;
+    spdlog::info("listening on http://{}:{}", shown_host, bound.port());
+    spdlog::info("{} threads, web root {}, rate {}/s burst {}", s.threads, s.web_root, s.rate_limit, s.rate_burst);
+
+    listener_->run();
+    signals_.async_wait([this](const beast::error_code& error, int signal) {
+        if (error) return;
+        spdlog::info("signal {}: shutting down", signal);
+        shut_down();
+    });
+    sweep();
+
+    std::vector<std::thread> threads;
+    for (unsigned i = 1; i < s.threads; ++i) threads.emplace_back([this] { ioc_.run(); });
+    ioc_.run();
+    for (auto& t : threads) t.join();
+    spdlog::info("stopped");
+    return 0;
+}
+
+void app::sweep()
+{
+    sweep_timer_.expires_after(sweep_interval);
+    sweep_timer_.async_wait([this](const beast::error_code& ec) {
+        if (ec) return;
+        rooms_.sweep(context_.settings.room_idle);
+        context_.players.forget_idle(std::chrono::steady_clock::now(), forget_players_after);
+        sweep();
+    });
+}
+
+void app::shut_down()
+{
+    listener_->stop();
+    sweep_timer_.cancel();
+    for (const auto& session : sessions_.live())
+        session->close_gracefully(websocket::close_code::going_away, "server shutting down");
+    wait_for_sessions(static_cast<int>(shutdown_grace / shutdown_poll));
+}
+
+// Stops once every client has gone, or when the grace period is over.
+void app::wait_for_sessions(int ticks_left)
+{
+    if (sessions_.size() == 0 || ticks_left <= 0) {
+        if (sessions_.size() != 0) spdlog::warn("{} connections did not close in time", sessions_.size());
+        ioc_.stop();
+        return;
+    }
+    shutdown_timer_.expires_after(shutdown_poll);
+    shutdown_timer_.async_wait([this, ticks_left](const beast::error_code& ec) {
+        if (!ec) wait_for_sessions(ticks_left - 1);
+    });
+}
+
+} // namespace quarto::server

@@ -1,0 +1,38 @@
+// The whole server: the io_context and its threads, the registries, the listener, signals,
+// the idle-room sweeper, and an orderly shutdown.
+#pragma once
+
+#include <memory>
+
+#include "config.hpp"
+#include "listener.hpp"
+#include "net.hpp"
+#include "room_registry.hpp"
+#include "server_context.hpp"
+#include "session_tracker.hpp"
+
+namespace quarto::server {
+
+class app {
+public:
+    explicit app(config settings);
+    // Binds, logs "listening on http://HOST:PORT", and serves until SIGINT/SIGTERM. Returns the
+    // process exit code.
+    int run();
+
+private:
+    void sweep();
+    void shut_down();
+    void wait_for_sessions(int ticks_left);
+
+    net::io_context ioc_;
+    server_context context_;
+    room_registry rooms_;
+    session_tracker sessions_;
+    std::shared_ptr<listener> listener_;
+    net::signal_set signals_;
+    net::steady_timer sweep_timer_;    // wakes the idle-room sweeper periodically
+    net::steady_timer shutdown_timer_; // bounds how long shutdown waits for clients to close
+};
+
+} // namespace quarto::server

@@ -1,0 +1,130 @@
+#include "http_session.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "quarto/protocol/encode.hpp"
+#include "room_registry.hpp"
+#include "static_files.hpp"
+#include "ws_session.hpp"
+
+namespace quarto::server {
+
+namespace {
+
+constexpr std::size_t max_request_body = 8 * 1024;
+
+http::response<http::string_body> text_response(http::status status, unsigned version, bool keep_alive,
+                                                std::string body, std::string_view type = "text/plain; charset=utf-8")
+{
+    http::response<http::string_body> res{status, version};
+    res.set(http::field::server, "quarto-server");
+    res.set(http::field::content_type, type);
+    res.set(http::field::cache_control, "no-store");
+    res.keep_alive(keep_alive);
+    res.body() = std::move(body);
+    res.prepare_payload();
+    return res;
+}
+
+} // namespace
+
+http_session::http_session(tcp::socket&& socket, server_context& context, session_tracker& tracker)
+    : stream_{std::move(socket)}, context_{context}, tracker_{tracker}
+{
+}
+
+void http_session::run()
+{
+    net::dispatch(stream_.get_executor(), beast::bind_front_handler(&http_session::do_read, shared_from_this()));
+}
+
+void http_session::do_read()
+{
+    parser_.emplace();
+    parser_->body_limit(max_request_body);
+    stream_.expires_after(std::chrono::seconds(30));
+    http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&http_session::on_read, shared_from_this()));
+}
+
+void http_session::on_read(beast::error_code ec, std::size_t)
+{
+    if (ec == http::error::end_of_stream || ec == beast::error::timeout || ec == net::error::operation_aborted) {
+        beast::error_code ignored;
+        stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        return;
+    }
+    if (ec) {
+        spdlog::debug("http: read: {}", ec.message());
+        return;
+    }
+
+    auto& req = parser_->get();
+    const std::string_view target{req.target().data(), req.target().size()};
+    const std::string_view path = target.substr(0, target.find('?'));
+
+    if (websocket::is_upgrade(req)) {
+        if (path != "/ws") {
+            auto res = std::make_shared<http::response<http::string_body>>(
+                text_response(http::status::not_found, req.version(), false, "WebSocket endpoint is /ws\n"));
+            response_ = res;
+            return http::async_write(stream_, *res, beast::bind_front_handler(&http_session::on_write, shared_from_this(), false));
+        }
+        stream_.expires_never(); // the WebSocket stream sets its own timeouts
+        std::make_shared<ws_session>(stream_.release_socket(), context_, tracker_)->run(parser_->release());
+        return;
+    }
+
+    const bool keep_alive = req.keep_alive();
+    const unsigned version = req.version();
+    const bool head = req.method() == http::verb::head;
+
+    auto send = [&](auto&& response) {
+        using response_type = std::decay_t<decltype(response)>;
+        auto res = std::make_shared<response_type>(std::move(response));
+        response_ = res;
+        const bool keep = res->keep_alive();
+        http::async_write(stream_, *res, beast::bind_front_handler(&http_session::on_write, shared_from_this(), keep));
+    };
+
+    if (req.method() != http::verb::get && !head) {
+        auto res = text_response(http::status::method_not_allowed, version, keep_alive, "Only GET and HEAD are served.\n");
+        res.set(http::field::allow, "GET, HEAD");
+        return send(std::move(res));
+    }
+    if (path == "/healthz") return send(text_response(http::status::ok, version, keep_alive, "ok\n"));
+    if (path == "/api/rooms") {
+        const auto summaries = context_.rooms->list_public();
+        return send(text_response(http::status::ok, version, keep_alive,
+                                  protocol::rooms_list(summaries, nullptr).dump(), "application/json"));
+    }
+
+    beast::error_code not_found;
+    auto file = serve_file(context_.settings.web_root, target, version, keep_alive, not_found);
+    if (not_found) return send(text_response(http::status::not_found, version, keep_alive, "Not found.\n"));
+    if (head) {
+        http::response<http::empty_body> res{http::status::ok, version};
+        res.set(http::field::server, "quarto-server");
+        res.set(http::field::content_type, file[http::field::content_type]);
+        res.content_length(file.body().size());
+        res.keep_alive(keep_alive);
+        return send(std::move(res));
+    }
+    return send(std::move(file));
+}
+
+void http_session::on_write(bool keep_alive, beast::error_code ec, std::size_t)
+{
+    response_.reset();
+    if (ec) {
+        spdlog::debug("http: write: {}", ec.message());
+        return;
+    }
+    if (!keep_alive) {
+        beast::error_code ignored;
+        stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        return;
+    }
+    do_read();
+}
+
+} // namespace quarto::server

@@ -1,0 +1,106 @@
+// One room: two seats, spectators, and the authoritative game. All state is touched only on
+// the room's strand; public methods post there and return at once.
+#pragma once
+
+#include <array>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "connection.hpp"
+#include "net.hpp"
+#include "player_registry.hpp"
+#include "quarto/core/game.hpp"
+#include "quarto/protocol/encode.hpp"
+#include "quarto/protocol/messages.hpp"
+#include "server_context.hpp"
+
+namespace quarto::server {
+
+struct room_settings {
+    std::string name;
+    rules game_rules;
+    clock_settings clock;
+    bool is_private = false;
+};
+
+class room : public std::enable_shared_from_this<room> {
+public:
+    using player_ptr = std::shared_ptr<const player_record>;
+    using json = nlohmann::json;
+
+    // Recent events kept for `sync`; older requests get a snapshot instead.
+    static constexpr std::size_t ring_capacity = 256;
+
+    room(net::io_context& ioc, protocol::room_id id, room_settings settings, server_context& context);
+
+    const protocol::room_id& id() const { return id_; }
+    bool is_private() const { return settings_.is_private; }
+    // The lobby's view, safe to read from any thread.
+    json summary() const;
+
+    void join(connection_ptr c, player_ptr p, bool as_spectator, json req);
+    void leave(connection_ptr c, player_ptr p, json req);
+    // A player back on a new connection (hello with token): re-attach and send the snapshot.
+    void resume(connection_ptr c, player_ptr p);
+    // The connection has closed.
+    void detach(connection_ptr c);
+    // give, place, quarto, pass, resign, rematch.
+    void act(connection_ptr c, player_ptr p, protocol::client_message message, json req);
+    void sync(connection_ptr c, player_ptr p, std::uint64_t since, json req);
+    // Closes the room when finished or deserted for `idle`; `remove` takes it out of the registry.
+    void reclaim_if_idle(std::chrono::seconds idle);
+
+private:
+    struct attachment {
+        connection_ptr conn;
+        std::string player_id;
+    };
+
+    template <class Handler>
+    void on_strand(Handler handler);
+
+    std::optional<seat> seat_of(const std::string& player_id) const;
+    bool spectating(const std::string& player_id) const;
+    bool attached(const connection_ptr& c) const;
+    bool has_connection(const std::string& player_id) const;
+    void attach(const connection_ptr& c, const player_ptr& p);
+
+    void start_game();
+    void apply(const connection_ptr& c, seat s, const protocol::client_message& message, const json& req);
+    void game_finished();
+    void arm_timer();
+    void on_deadline();
+
+    void broadcast(json event, const connection* except = nullptr);
+    void send_snapshot(const connection_ptr& c, const std::string& player_id, const json& req);
+    void send_error(const connection_ptr& c, protocol::error_code code, std::string_view message, const json& req);
+    std::array<std::optional<protocol::seat_info>, 2> seat_view() const;
+    void refresh_summary();
+
+    const protocol::room_id id_;
+    const room_settings settings_;
+    server_context& context_;
+    net::strand<net::io_context::executor_type> strand_;
+    net::steady_timer deadline_timer_; // fires at the game's next deadline (move clock or claim window)
+
+    std::array<std::optional<protocol::player_info>, 2> seats_;
+    std::vector<protocol::player_info> spectators_;
+    std::vector<attachment> attachments_;
+    std::optional<game> game_;
+    protocol::room_status status_ = protocol::room_status::waiting;
+    std::array<bool, 2> rematch_wanted_{};
+    std::uint64_t seq_ = 0;
+    std::deque<std::shared_ptr<const std::string>> recent_; // events seq_-size+1 .. seq_
+    std::mt19937 coin_;
+    std::chrono::steady_clock::time_point last_activity_;
+    bool closed_ = false;
+
+    mutable std::mutex summary_mutex_;
+    json summary_;
+};
+
+} // namespace quarto::server

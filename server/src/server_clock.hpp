@@ -1,0 +1,25 @@
+// Maps steady_clock onto core's instants (milliseconds since the process started).
+#pragma once
+
+#include <chrono>
+
+#include "quarto/core/clock.hpp"
+
+namespace quarto::server {
+
+class server_clock {
+public:
+    server_clock() : epoch_{std::chrono::steady_clock::now()} {}
+
+    instant now() const { return to_instant(std::chrono::steady_clock::now()); }
+    instant to_instant(std::chrono::steady_clock::time_point t) const
+    {
+        return instant{std::chrono::duration_cast<milliseconds>(t - epoch_)};
+    }
+    std::chrono::steady_clock::time_point to_steady(instant i) const { return epoch_ + i.time_since_epoch(); }
+
+private:
+    std::chrono::steady_clock::time_point epoch_;
+};
+
+} // namespace quarto::server

@@ -1,0 +1,68 @@
+// One WebSocket connection: reads client messages, answers lobby requests itself, and hands
+// room messages to the room. Writes go through a bounded queue on the session's strand.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "connection.hpp"
+#include "net.hpp"
+#include "player_registry.hpp"
+#include "quarto/protocol/parse.hpp"
+#include "rate_limiter.hpp"
+#include "server_context.hpp"
+
+namespace quarto::server {
+
+class room;
+class session_tracker;
+
+class ws_session : public connection, public std::enable_shared_from_this<ws_session> {
+public:
+    // A client that lets this many messages pile up unread is disconnected.
+    static constexpr std::size_t max_queued_messages = 1024;
+
+    ws_session(tcp::socket&& socket, server_context& context, session_tracker& tracker);
+    ~ws_session() override;
+
+    void run(http::request<http::string_body> upgrade);
+    void send(std::shared_ptr<const std::string> message) override;
+    // Thread-safe: close after what is queued has been written (server shutdown).
+    void close_gracefully(websocket::close_code code, std::string reason);
+
+private:
+    void on_accept(beast::error_code ec);
+    void do_read();
+    void on_read(beast::error_code ec, std::size_t bytes);
+    void handle(std::string_view text);
+    void handle_hello(const protocol::hello& h, const nlohmann::json& req);
+    void create_room(const protocol::create_room& m, const nlohmann::json& req);
+    std::shared_ptr<room> find_room(const protocol::room_id& id);
+
+    void reply(const nlohmann::json& message);
+    void reply_error(protocol::error_code code, std::string_view message, const nlohmann::json& req);
+    void enqueue(std::shared_ptr<const std::string> message);
+    void do_write();
+    void on_write(beast::error_code ec, std::size_t bytes);
+    void drop_unsent();
+    void start_close(websocket::close_code code, std::string reason);
+    void on_closed();
+
+    websocket::stream<beast::tcp_stream> ws_;
+    beast::flat_buffer buffer_;
+    server_context& context_;
+    session_tracker& tracker_;
+    std::string remote_;
+    rate_limiter limiter_;
+    std::shared_ptr<const player_record> player_;
+    std::unordered_map<protocol::room_id, std::shared_ptr<room>> rooms_; // rooms this connection is in
+    std::deque<std::shared_ptr<const std::string>> queue_;
+    bool writing_ = false;
+    std::optional<websocket::close_reason> pending_close_;
+    bool closing_ = false;
+    bool closed_ = false;
+};
+
+} // namespace quarto::server
