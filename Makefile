@@ -1,0 +1,30 @@
+# The two commands of the README. Both install what is missing first (deploy/deps.sh).
+#   make run    Release build, serves http://localhost:8080
+#   make test   Debug build with ASan+UBSan and -Werror, runs every test through ctest
+JOBS ?= $(shell nproc)
+RUN_ARGS ?=
+
+.PHONY: run test build-release build-debug deps deps-test clean
+
+deps:
+	deploy/deps.sh
+
+deps-test:
+	deploy/deps.sh --browser
+
+build-release: deps
+	cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DQUARTO_BUILD_TESTS=OFF
+	cmake --build build/release -j $(JOBS) --target quarto-server
+
+run: build-release
+	build/release/bin/quarto-server --web-root web $(RUN_ARGS)
+
+build-debug: deps-test
+	cmake -S . -B build/debug -DCMAKE_BUILD_TYPE=Debug -DQUARTO_SANITIZE=ON -DQUARTO_WERROR=ON
+	cmake --build build/debug -j $(JOBS)
+
+test: build-debug
+	cd build/debug && ctest --output-on-failure --timeout 300
+
+clean:
+	rm -rf build
