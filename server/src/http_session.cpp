@@ -28,8 +28,9 @@ http::response<http::string_body> text_response(http::status status, unsigned ve
 
 } // namespace
 
-http_session::http_session(tcp::socket&& socket, server_context& context, session_tracker& tracker)
-    : stream_{std::move(socket)}, context_{context}, tracker_{tracker}
+http_session::http_session(tcp::socket&& socket, server_context& context, session_tracker& tracker,
+                           std::shared_ptr<void> ticket)
+    : stream_{std::move(socket)}, context_{context}, tracker_{tracker}, ticket_{std::move(ticket)}
 {
 }
 
@@ -70,7 +71,7 @@ void http_session::on_read(beast::error_code ec, std::size_t)
             return http::async_write(stream_, *res, beast::bind_front_handler(&http_session::on_write, shared_from_this(), false));
         }
         stream_.expires_never(); // the WebSocket stream sets its own timeouts
-        std::make_shared<ws_session>(stream_.release_socket(), context_, tracker_)->run(parser_->release());
+        std::make_shared<ws_session>(stream_.release_socket(), context_, tracker_, std::move(ticket_))->run(parser_->release());
         return;
     }
 

@@ -14,7 +14,7 @@ class session_tracker;
 
 class http_session : public std::enable_shared_from_this<http_session> {
 public:
-    http_session(tcp::socket&& socket, server_context& context, session_tracker& tracker);
+    http_session(tcp::socket&& socket, server_context& context, session_tracker& tracker, std::shared_ptr<void> ticket);
     void run();
 
 private:
@@ -28,6 +28,7 @@ private:
     session_tracker& tracker_;
     std::optional<http::request_parser<http::string_body>> parser_;
     std::shared_ptr<void> response_; // the response being written
+    std::shared_ptr<void> ticket_;   // this connection's place under the per-address cap
 };
 
 } // namespace quarto::server

@@ -7,7 +7,9 @@
 namespace quarto::server {
 
 listener::listener(net::io_context& ioc, server_context& context, session_tracker& tracker)
-    : ioc_{ioc}, context_{context}, tracker_{tracker}, acceptor_{net::make_strand(ioc)}
+    : ioc_{ioc}, context_{context}, tracker_{tracker}, acceptor_{net::make_strand(ioc)},
+      per_address_{std::make_shared<address_limiter>(context.settings.max_connections_per_address)},
+      retry_timer_{acceptor_.get_executor()}
 {
 }
 
@@ -32,6 +34,7 @@ void listener::stop()
     net::post(acceptor_.get_executor(), [self = shared_from_this()] {
         beast::error_code ignored;
         self->acceptor_.close(ignored);
+        self->retry_timer_.cancel();
     });
 }
 
@@ -45,12 +48,26 @@ void listener::on_accept(beast::error_code ec, tcp::socket socket)
 {
     if (ec == net::error::operation_aborted) return; // stopped
     if (ec) {
+        // Out of file descriptors and similar: the condition may pass, so retry shortly
+        // rather than spin.
         spdlog::warn("accept: {}", ec.message());
-        // Out of file descriptors and similar: keep accepting, the condition may pass.
+        retry_timer_.expires_after(std::chrono::milliseconds(100));
+        retry_timer_.async_wait([self = shared_from_this()](beast::error_code) {
+            if (self->acceptor_.is_open()) self->do_accept();
+        });
+        return;
+    }
+    beast::error_code peer_error;
+    const auto peer = socket.remote_endpoint(peer_error);
+    auto ticket = per_address_->admit(peer_error ? std::string{} : peer.address().to_string());
+    if (!ticket) {
+        spdlog::info("refused {}: --max-connections-per-address reached", peer.address().to_string());
+        beast::error_code ignored;
+        socket.close(ignored);
     } else {
         beast::error_code ignored;
         socket.set_option(tcp::no_delay(true), ignored);
-        std::make_shared<http_session>(std::move(socket), context_, tracker_)->run();
+        std::make_shared<http_session>(std::move(socket), context_, tracker_, std::move(ticket))->run();
     }
     if (acceptor_.is_open()) do_accept();
 }

@@ -28,10 +28,12 @@ std::int64_t unix_ms()
 
 } // namespace
 
-ws_session::ws_session(tcp::socket&& socket, server_context& context, session_tracker& tracker)
+ws_session::ws_session(tcp::socket&& socket, server_context& context, session_tracker& tracker,
+                       std::shared_ptr<void> ticket)
     : ws_{std::move(socket)},
       context_{context},
       tracker_{tracker},
+      ticket_{std::move(ticket)},
       limiter_{context.settings.rate_limit, context.settings.rate_burst, rate_limiter::clock::now()}
 {
     beast::error_code ec;

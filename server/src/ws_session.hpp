@@ -24,7 +24,7 @@ public:
     // A client that lets this many messages pile up unread is disconnected.
     static constexpr std::size_t max_queued_messages = 1024;
 
-    ws_session(tcp::socket&& socket, server_context& context, session_tracker& tracker);
+    ws_session(tcp::socket&& socket, server_context& context, session_tracker& tracker, std::shared_ptr<void> ticket);
     ~ws_session() override;
 
     void run(http::request<http::string_body> upgrade);
@@ -54,6 +54,7 @@ private:
     beast::flat_buffer buffer_;
     server_context& context_;
     session_tracker& tracker_;
+    std::shared_ptr<void> ticket_; // this connection's place under the per-address cap
     std::string remote_;
     rate_limiter limiter_;
     std::shared_ptr<const player_record> player_;
