@@ -1,0 +1,569 @@
+// End-to-end tests of the browser client against a real quarto-server, in Debian's headless
+// Chromium driven by playwright-core. Every action goes through the page as a person would
+// click, found by the data-role / data-action / data-square / data-piece hooks.
+//
+//   QUARTO_SERVER=/path/to/quarto-server QUARTO_WEB_ROOT=/path/to/web E2E_OUT=/tmp/e2e node e2e.mjs
+//
+// Optional: CHROMIUM (default /usr/bin/chromium), E2E_ONLY=substring to run some scenarios.
+// Prints "N passed, N failed" last and exits non-zero when any scenario failed.
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const SERVER = process.env.QUARTO_SERVER;
+const WEB_ROOT = process.env.QUARTO_WEB_ROOT;
+const OUT = path.resolve(process.env.E2E_OUT || 'e2e-out');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const ONLY = process.env.E2E_ONLY || '';
+const SCENARIO_TIMEOUT_MS = 45000;
+const ACTION_TIMEOUT_MS = 10000;
+
+// piece bits: 1 dark, 2 tall, 4 square, 8 hollow. These four share "dark" and nothing else
+// that matters here; any row of them is a Quarto.
+const DARK = [1, 3, 5, 7];
+
+// ---------------------------------------------------------------- server ----
+
+let server = null;
+
+function startServer() {
+  return new Promise((resolve, reject) => {
+    if (!SERVER || !fs.existsSync(SERVER)) return reject(new Error(`QUARTO_SERVER is not a file: ${SERVER}`));
+    if (!WEB_ROOT || !fs.existsSync(path.join(WEB_ROOT, 'index.html'))) return reject(new Error(`QUARTO_WEB_ROOT has no index.html: ${WEB_ROOT}`));
+    const args = ['--host', '127.0.0.1', '--port', '0', '--web-root', WEB_ROOT, '--log-level', 'info',
+      '--rate-limit', '1000', '--rate-burst', '1000'];
+    const proc = spawn(SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    server = proc;
+    const log = fs.createWriteStream(path.join(OUT, 'server.log'));
+    let buffered = '';
+    let done = false;
+    const timer = setTimeout(() => {
+      if (!done) { done = true; reject(new Error(`server did not print "listening on" within 15 s; output:\n${buffered}`)); }
+    }, 15000);
+    const onData = (chunk) => {
+      log.write(chunk);
+      if (done) return;
+      buffered += chunk.toString();
+      const m = buffered.match(/listening on http:\/\/([^\s:/]+|\[[^\]]+\]):(\d+)/);
+      if (m) {
+        done = true;
+        clearTimeout(timer);
+        resolve({ host: m[1], port: Number(m[2]) });
+      }
+    };
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', onData);
+    proc.on('error', (err) => { if (!done) { done = true; clearTimeout(timer); reject(err); } });
+    proc.on('exit', (code, signal) => {
+      log.end();
+      if (!done) { done = true; clearTimeout(timer); reject(new Error(`server exited early (code ${code}, signal ${signal}):\n${buffered}`)); }
+    });
+  });
+}
+
+async function stopServer() {
+  const proc = server;
+  server = null;
+  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise((r) => proc.once('exit', r));
+  try { process.kill(proc.pid, 'SIGTERM'); } catch { return; }
+  const t = new Promise((r) => setTimeout(() => r('timeout'), 5000));
+  if ((await Promise.race([exited, t])) === 'timeout') {
+    console.error('server did not stop on SIGTERM within 5 s; killing it');
+    try { process.kill(proc.pid, 'SIGKILL'); } catch { /* gone */ }
+    await exited;
+  }
+}
+
+process.on('exit', () => {
+  if (server && server.exitCode === null) { try { process.kill(server.pid, 'SIGKILL'); } catch { /* gone */ } }
+});
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    if (server && server.exitCode === null) { try { process.kill(server.pid, 'SIGKILL'); } catch { /* gone */ } }
+    process.exit(130);
+  });
+}
+
+// ---------------------------------------------------------------- browser helpers ----
+
+let browser = null;
+let base = '';
+const openContexts = new Set();
+
+async function newPage(label, viewport = { width: 1200, height: 900 }) {
+  const context = await browser.newContext({ viewport });
+  openContexts.add(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(ACTION_TIMEOUT_MS);
+  page.label = label;
+  page.errors = [];
+  page.on('pageerror', (err) => page.errors.push(`${label}: page error: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') page.errors.push(`${label}: console error: ${msg.text()}`);
+  });
+  return page;
+}
+
+async function closeContexts() {
+  for (const c of openContexts) await c.close().catch(() => {});
+  openContexts.clear();
+}
+
+/** Opens the client and enters a name; ends in the lobby. */
+async function enter(page, name) {
+  await page.goto(`${base}/`);
+  const input = page.locator('[data-role="name"]');
+  await input.fill(name);
+  await input.press('Enter');
+  await page.locator('[data-action="create-room"]').waitFor();
+}
+
+/** Creates a room from the lobby form; returns its id (from the address). */
+async function createRoom(page, { moveSeconds = '60', claimSeconds = null } = {}) {
+  await page.locator('[data-role="move-seconds"]').fill(moveSeconds);
+  if (claimSeconds !== null) await page.locator('[data-role="claim-seconds"]').fill(claimSeconds);
+  await page.locator('[data-action="create-room"]').click();
+  await page.waitForURL(/#\/room\/[^/]+$/);
+  await page.locator('[data-role="game"]').waitFor();
+  const url = page.url();
+  return decodeURIComponent(url.slice(url.indexOf('#/room/') + 7));
+}
+
+async function openRoom(page, id) {
+  await page.evaluate((h) => { window.location.hash = h; }, `#/room/${encodeURIComponent(id)}`);
+}
+
+async function joinAsPlayer(page, id) {
+  await openRoom(page, id);
+  await page.locator('[data-action="join-player"]').click();
+  await page.locator('[data-role="game"][data-you]:not([data-you=""])').waitFor();
+}
+
+async function watch(page, id) {
+  await openRoom(page, id);
+  await page.locator('[data-action="watch"]').click();
+  await page.locator('[data-role="game"]').waitFor();
+}
+
+async function gameData(page) {
+  return page.locator('[data-role="game"]').evaluate((e) => ({ ...e.dataset }));
+}
+
+async function waitGame(page, pred, what) {
+  try {
+    await page.waitForFunction(pred, null, { timeout: ACTION_TIMEOUT_MS });
+  } catch (err) {
+    const d = await gameData(page).catch(() => null);
+    throw new Error(`${page.label}: timed out waiting for ${what}; game state ${JSON.stringify(d)}`);
+  }
+}
+
+/** Waits for a two-player game to start; returns {first, second} pages (the coin flip's order). */
+async function started(a, b) {
+  for (const p of [a, b]) {
+    await waitGame(p, () => document.querySelector('[data-role="game"]')?.dataset.status === 'playing', 'the game to start');
+  }
+  const da = await gameData(a);
+  const db = await gameData(b);
+  assert(da.you !== db.you && da.you !== '' && db.you !== '', `seats differ: ${da.you} / ${db.you}`);
+  assert(da.turn === db.turn, `both see the same first player: ${da.turn} / ${db.turn}`);
+  return da.turn === da.you ? { first: a, second: b } : { first: b, second: a };
+}
+
+/** Gives a piece and waits until the server's answer shows on the giver's own page. */
+async function give(page, piece) {
+  const btn = page.locator(`[data-role="available"] [data-piece="${piece}"]`);
+  await btn.click();
+  await btn.waitFor({ state: 'detached' });
+}
+
+/** Places the piece in hand and waits until the server's answer shows on the placer's page. */
+async function place(page, square) {
+  await page.locator(`[data-square="${square}"]`).click();
+  await page.locator(`[data-square="${square}"][data-piece]`).waitFor();
+}
+
+async function callQuarto(page, line) {
+  await page.locator('[data-action="quarto"]').click();
+  for (const sq of line) await page.locator(`[data-square="${sq}"]`).click();
+}
+
+async function board(page) {
+  return page.locator('[data-square]').evaluateAll((els) => {
+    const b = new Array(16).fill(null);
+    for (const e of els) b[Number(e.dataset.square)] = e.dataset.piece === undefined ? null : Number(e.dataset.piece);
+    return b;
+  });
+}
+
+async function seq(page) {
+  return Number((await gameData(page)).seq);
+}
+
+/** Waits until `page` has applied at least as many events as `ref`. */
+async function caughtUp(page, ref) {
+  const target = await seq(ref);
+  await waitGame(page, (n) => Number(document.querySelector('[data-role="game"]')?.dataset.seq) >= n, `seq ${target}`).catch(async () => {
+    throw new Error(`${page.label} did not reach seq ${target}`);
+  });
+}
+
+function clockMs(text) {
+  const t = text.trim();
+  let m = t.match(/^(\d+(?:\.\d+)?)\s*s$/);
+  if (m) return Number(m[1]) * 1000;
+  m = t.match(/^(?:(\d+):)?(\d+):(\d{2})$/);
+  if (m) return ((Number(m[1] || 0) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1000;
+  return NaN;
+}
+
+async function clocks(page) {
+  return page.locator('[data-role="clock"]').evaluateAll((els) => els.map((e) => [Number(e.dataset.seat), e.textContent]));
+}
+
+async function resultOf(page) {
+  const r = page.locator('[data-role="result"]');
+  await r.waitFor();
+  return { text: (await r.textContent()).trim(), reason: await r.getAttribute('data-reason') };
+}
+
+async function highlighted(page) {
+  return page.locator('[data-square].win').evaluateAll((els) => els.map((e) => Number(e.dataset.square)).sort((x, y) => x - y));
+}
+
+function assert(cond, message) {
+  if (!cond) throw new Error(`assertion failed: ${message}`);
+}
+
+function assertEqual(actual, expected, message) {
+  const a = JSON.stringify(actual);
+  const e = JSON.stringify(expected);
+  if (a !== e) throw new Error(`${message}: expected ${e}, got ${a}`);
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true });
+}
+
+/** Plays the opening that fills row 0 with the four dark pieces; the first player places last. */
+async function fillRowZero(first, second) {
+  await give(first, DARK[0]);
+  await place(second, 0);
+  await give(second, DARK[1]);
+  await place(first, 1);
+  await give(first, DARK[2]);
+  await place(second, 2);
+  await give(second, DARK[3]);
+  await place(first, 3);
+  await waitGame(first, () => {
+    const d = document.querySelector('[data-role="game"]')?.dataset;
+    return d && d.phase === 'give' && d.turn === d.you;
+  }, 'the first player to be giving after the 4th placement');
+}
+
+// ---------------------------------------------------------------- scenarios ----
+
+const scenarios = [];
+const scenario = (name, fn) => scenarios.push({ name, fn });
+
+scenario('full game to a valid Quarto call by the placer', async () => {
+  const [ann, bob] = await Promise.all([newPage('Ann'), newPage('Bob')]);
+  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob')]);
+  const id = await createRoom(ann);
+  // The lobby, as Bob sees it with Ann's room listed.
+  await bob.locator(`[data-room-id="${id}"]`).waitFor({ timeout: 5000 });
+  await shot(bob, 'lobby');
+  await joinAsPlayer(bob, id);
+  const { first, second } = await started(ann, bob);
+  for (const p of [ann, bob]) {
+    const coin = await p.locator('[data-role="coin"]').textContent();
+    assert(coin.includes(first.label), `${p.label} sees the coin flip naming ${first.label}: "${coin}"`);
+  }
+  const status = await first.locator('[data-role="status"]').textContent();
+  assert(/give/i.test(status), `the first player is told to give: "${status}"`);
+
+  await give(first, DARK[0]);
+  await place(second, 0);
+  await give(second, DARK[1]);
+  await place(first, 1);
+  await give(first, DARK[2]);
+  await caughtUp(second, first);
+  await shot(second, 'game-in-progress');
+  await place(second, 2);
+  await give(second, DARK[3]);
+  await place(first, 3);
+  await callQuarto(first, [3, 1, 0, 2]);
+
+  for (const p of [ann, bob]) {
+    const r = await resultOf(p);
+    assertEqual(r.reason, 'quarto', `${p.label}: result reason`);
+    assert(r.text.includes(first.label) && /win/i.test(r.text) && /quarto/i.test(r.text), `${p.label}: result names winner and reason: "${r.text}"`);
+    assertEqual(await highlighted(p), [0, 1, 2, 3], `${p.label}: winning line highlighted`);
+    assertEqual(await board(p), [1, 3, 5, 7, ...new Array(12).fill(null)], `${p.label}: final board`);
+  }
+  await shot(first, 'game-finished');
+  await first.locator('[data-action="rematch"]').waitFor();
+});
+
+scenario('a missed Quarto is claimed by the opponent in the claim window', async () => {
+  const [ann, bob] = await Promise.all([newPage('Ann'), newPage('Bob')]);
+  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob')]);
+  const id = await createRoom(ann, { claimSeconds: '20' });
+  await joinAsPlayer(bob, id);
+  const { first, second } = await started(ann, bob);
+  await fillRowZero(first, second);
+  // The placer completed the row but gives instead of calling: the opponent may claim it.
+  await give(first, 0);
+  await second.locator('[data-role="claim"]').waitFor();
+  await shot(second, 'claim-window');
+  await callQuarto(second, [0, 1, 2, 3]);
+  for (const p of [ann, bob]) {
+    const r = await resultOf(p);
+    assertEqual(r.reason, 'missed_quarto', `${p.label}: result reason`);
+    assert(r.text.includes(second.label) && /miss/i.test(r.text), `${p.label}: result names ${second.label} and the missed Quarto: "${r.text}"`);
+    assertEqual(await highlighted(p), [0, 1, 2, 3], `${p.label}: claimed line highlighted`);
+  }
+});
+
+scenario('a spectator sees every move', async () => {
+  const [ann, bob, cid] = await Promise.all([newPage('Ann'), newPage('Bob'), newPage('Cid')]);
+  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob'), enter(cid, 'Cid')]);
+  const id = await createRoom(ann);
+  await watch(cid, id);
+  await ann.locator('[data-role="spectators"]', { hasText: '1 watching' }).waitFor();
+  await joinAsPlayer(bob, id);
+  const { first, second } = await started(ann, bob);
+  await waitGame(cid, () => document.querySelector('[data-role="game"]')?.dataset.status === 'playing', 'the spectator to see the start');
+  assert((await cid.locator('[data-action="resign"]').count()) === 0, 'a spectator has no resign button');
+
+  const moves = [
+    [first, 'give', 9], [second, 'place', 5], [second, 'give', 14], [first, 'place', 10],
+    [first, 'give', 2], [second, 'place', 15], [second, 'give', 6], [first, 'place', 0],
+    [first, 'give', 12], [second, 'place', 7],
+  ];
+  for (const [p, kind, arg] of moves) {
+    if (kind === 'give') await give(p, arg);
+    else await place(p, arg);
+    await caughtUp(cid, p);
+    assertEqual(await board(cid), await board(p), `spectator board after ${p.label} ${kind} ${arg}`);
+    const dc = await gameData(cid);
+    const dp = await gameData(p);
+    assertEqual([dc.phase, dc.turn], [dp.phase, dp.turn], `spectator phase/turn after ${p.label} ${kind} ${arg}`);
+    if (kind === 'give') {
+      const hand = await cid.locator('[data-role="in-hand"] [data-hand-piece]').getAttribute('data-hand-piece');
+      assertEqual(Number(hand), arg, 'the spectator sees the piece in hand');
+    }
+  }
+  const expected = new Array(16).fill(null);
+  expected[5] = 9; expected[10] = 14; expected[15] = 2; expected[0] = 6; expected[7] = 12;
+  assertEqual(await board(cid), expected, 'spectator final board');
+  const moveCount = await cid.locator('[data-role="moves"] li').count();
+  assertEqual(moveCount, moves.length, 'spectator move list length');
+  await shot(cid, 'spectator');
+  // A wrong call (the diagonal shares nothing) is refused in words, and the game goes on.
+  await callQuarto(second, [0, 5, 10, 15]);
+  const err = second.locator('[data-role="error"]');
+  await err.waitFor();
+  assert(/not a quarto/i.test(await err.textContent()), `the wrong call is explained: "${await err.textContent()}"`);
+  assertEqual((await gameData(second)).status, 'playing', 'the game goes on after a wrong call');
+  await second.locator('[data-action="resign"]').click();
+  const r = await resultOf(cid);
+  assertEqual(r.reason, 'resign', 'spectator sees the resignation');
+  assert(r.text.includes(first.label), `spectator result names the winner: "${r.text}"`);
+  // A spectator who reloads is back in the audience, with the same board and result.
+  await cid.reload();
+  await cid.locator('[data-role="result"]').waitFor();
+  assertEqual(await board(cid), expected, 'spectator board after a reload');
+});
+
+scenario('a reload in the middle of a game restores it', async () => {
+  const [ann, bob] = await Promise.all([newPage('Ann'), newPage('Bob')]);
+  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob')]);
+  const id = await createRoom(ann, { moveSeconds: '90' });
+  await joinAsPlayer(bob, id);
+  const { first, second } = await started(ann, bob);
+  await give(first, 8);
+  await place(second, 5);
+  await give(second, 11);
+  await place(first, 6);
+  await give(first, 4);
+  await caughtUp(second, first);
+  const before = await board(second);
+  const beforeData = await gameData(second);
+  await second.waitForTimeout(1200); // let the mover's clock visibly run
+
+  await second.reload();
+  await second.locator('[data-role="game"]').waitFor();
+  await waitGame(second, () => document.querySelector('[data-role="game"]')?.dataset.phase === 'place', 'the restored game');
+  assertEqual(await board(second), before, 'board after reload');
+  const after = await gameData(second);
+  assertEqual([after.room, after.you, after.turn, after.phase], [beforeData.room, beforeData.you, beforeData.turn, beforeData.phase], 'seat, turn and phase after reload');
+  assert(/place/i.test(await second.locator('[data-role="status"]').textContent()), 'the reloaded player is told to place');
+  const hand = await second.locator('[data-role="in-hand"] [data-hand-piece]').getAttribute('data-hand-piece');
+  assertEqual(Number(hand), 4, 'piece in hand after reload');
+
+  // Clocks: both views agree (within a second), and the mover's clock has been running.
+  const [cs, cf] = [await clocks(second), await clocks(first)];
+  const seatSecond = Number(after.you);
+  for (const seat of [0, 1]) {
+    const a = clockMs(cs.find((c) => c[0] === seat)[1]);
+    const b = clockMs(cf.find((c) => c[0] === seat)[1]);
+    assert(Number.isFinite(a) && Number.isFinite(b), `clock texts parse: ${JSON.stringify([cs, cf])}`);
+    assert(Math.abs(a - b) <= 1500, `seat ${seat} clock agrees after reload: ${a} vs ${b}`);
+  }
+  const moverLeft = clockMs(cs.find((c) => c[0] === seatSecond)[1]);
+  assert(moverLeft <= 89000 && moverLeft > 60000, `the mover's clock kept running through the reload: ${moverLeft} ms`);
+  const t1 = clockMs(cs.find((c) => c[0] === seatSecond)[1]);
+  await second.waitForTimeout(1100);
+  const t2 = clockMs((await clocks(second)).find((c) => c[0] === seatSecond)[1]);
+  assert(t2 < t1, `the restored clock counts down: ${t1} -> ${t2}`);
+
+  // The game goes on from the reloaded page.
+  await place(second, 9);
+  await give(second, 13);
+  await place(first, 10);
+  await caughtUp(second, first);
+  const expected = new Array(16).fill(null);
+  expected[5] = 8; expected[6] = 11; expected[9] = 4; expected[10] = 13;
+  assertEqual(await board(second), expected, 'board after play resumed');
+  assertEqual(await board(first), expected, 'opponent board after play resumed');
+});
+
+scenario('a lost connection reconnects and catches up with the moves it missed', async () => {
+  const [ann, bob] = await Promise.all([newPage('Ann'), newPage('Bob')]);
+  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob')]);
+  const id = await createRoom(ann);
+  await joinAsPlayer(bob, id);
+  const { first, second } = await started(ann, bob);
+  await give(first, 2);
+  await place(second, 4);
+  await give(second, 9);
+  await caughtUp(first, second);
+  // The second player's network drops; the first plays on meanwhile.
+  await second.evaluate(() => window.quarto.conn.ws.close());
+  await place(first, 8);
+  await give(first, 13);
+  await waitGame(second, () => {
+    const d = document.querySelector('[data-role="game"]')?.dataset;
+    return d && d.phase === 'place' && d.turn === d.you;
+  }, 'the catch-up after reconnecting');
+  await caughtUp(second, first);
+  assertEqual(await board(second), await board(first), 'board after reconnecting');
+  await place(second, 12);
+  await caughtUp(first, second);
+  const expected = new Array(16).fill(null);
+  expected[4] = 2; expected[8] = 9; expected[12] = 13;
+  assertEqual(await board(first), expected, 'board after the reconnected player moved');
+});
+
+scenario('a short move clock runs out and both sides see the result', async () => {
+  const [ann, bob] = await Promise.all([newPage('Ann'), newPage('Bob')]);
+  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob')]);
+  const id = await createRoom(ann, { moveSeconds: '1' });
+  await joinAsPlayer(bob, id);
+  // The first mover never moves: one second later the game is over.
+  const r0 = await resultOf(ann);
+  const annSeat = (await gameData(ann)).you;
+  const winner = (await ann.locator('[data-role="result"]').getAttribute('data-winner'));
+  const [first, second] = winner === annSeat ? [bob, ann] : [ann, bob];
+  assert(r0.text.length > 0, 'a result is shown');
+  for (const p of [ann, bob]) {
+    const r = await resultOf(p);
+    assertEqual(r.reason, 'timeout', `${p.label}: result reason`);
+    assert(/time/i.test(r.text), `${p.label}: the result says time ran out: "${r.text}"`);
+    assert(r.text.includes(`${second.label}`) && r.text.includes(first.label), `${p.label}: the result names both: "${r.text}"`);
+    const d = await gameData(p);
+    assertEqual(d.status, 'finished', `${p.label}: room finished`);
+  }
+  const c = await clocks(first);
+  const firstSeat = Number((await gameData(first)).you);
+  assertEqual(clockMs(c.find((x) => x[0] === firstSeat)[1]), 0, 'the loser\'s clock shows zero');
+});
+
+scenario('phone-sized screen and keyboard play', async () => {
+  const phone = { width: 390, height: 844 };
+  const [ann, bob] = await Promise.all([newPage('Ann', phone), newPage('Bob', phone)]);
+  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob')]);
+  const id = await createRoom(ann, { moveSeconds: '' });
+  await joinAsPlayer(bob, id);
+  const { first, second } = await started(ann, bob);
+  for (const p of [ann, bob]) {
+    const texts = (await clocks(p)).map((c) => c[1]);
+    assertEqual(texts, ['untimed', 'untimed'], `${p.label}: an untimed room shows no countdown`);
+  }
+  // Keyboard: focus the piece and press Enter; then place with the keyboard too.
+  await first.locator('[data-role="available"] [data-piece="15"]').focus();
+  await first.keyboard.press('Enter');
+  await second.locator('[data-square="12"]:not([disabled])').focus();
+  await second.keyboard.press('Enter');
+  await caughtUp(first, second);
+  const b = await board(first);
+  assertEqual(b[12], 15, 'placed with the keyboard');
+  const overflow = await first.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 1, `no horizontal scrolling on a phone (overflow ${overflow}px)`);
+  await shot(first, 'phone');
+});
+
+// ---------------------------------------------------------------- runner ----
+
+async function main() {
+  fs.mkdirSync(OUT, { recursive: true });
+  for (const f of fs.readdirSync(OUT)) if (/^fail-.*\.png$/.test(f)) fs.rmSync(path.join(OUT, f));
+  let passed = 0;
+  let failed = 0;
+  const t0 = Date.now();
+  try {
+    const { port } = await startServer();
+    base = `http://127.0.0.1:${port}`;
+    console.log(`server: ${base}`);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync'],
+    });
+    for (const s of scenarios) {
+      if (ONLY && !s.name.includes(ONLY)) continue;
+      const st = Date.now();
+      let timer;
+      try {
+        await Promise.race([
+          s.fn(),
+          new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`timed out after ${SCENARIO_TIMEOUT_MS} ms`)), SCENARIO_TIMEOUT_MS); }),
+        ]);
+        const errors = [];
+        for (const c of openContexts) for (const p of c.pages()) errors.push(...(p.errors || []));
+        if (errors.length) throw new Error(`errors in the pages:\n  ${errors.join('\n  ')}`);
+        passed++;
+        console.log(`ok   - ${s.name} (${Date.now() - st} ms)`);
+      } catch (err) {
+        failed++;
+        console.log(`FAIL - ${s.name} (${Date.now() - st} ms)\n       ${String(err && err.stack || err).split('\n').join('\n       ')}`);
+        let i = 0;
+        for (const c of openContexts) {
+          for (const p of c.pages()) {
+            const name = `fail-${scenarios.indexOf(s) + 1}-${p.label || i}-${i++}`;
+            await p.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true }).catch(() => {});
+          }
+        }
+      } finally {
+        clearTimeout(timer);
+        await closeContexts();
+      }
+    }
+  } catch (err) {
+    failed++;
+    console.log(`FAIL - setup: ${err && err.stack || err}`);
+  } finally {
+    await closeContexts();
+    if (browser) await browser.close().catch(() => {});
+    await stopServer();
+  }
+  console.log(`(${((Date.now() - t0) / 1000).toFixed(1)} s; screenshots and server.log in ${OUT})`);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+await main();

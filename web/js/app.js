@@ -1,0 +1,428 @@
+// The client's state and its conversation with the server (protocol v1): session (hello, resume
+// by token), lobby list, the rooms this tab follows (as player or spectator), event ordering by
+// seq with sync on a gap, and every player action. Views read from here and call the actions.
+
+import { Connection, socketUrl } from './connection.js';
+import { Room, ROOM_EVENTS } from './room.js';
+import { describeError } from './errors.js';
+
+const KEY_NAME = 'quarto.name';
+const KEY_TOKEN = 'quarto.token';
+const KEY_WATCHING = 'quarto.watching';
+const KEY_ROOMS = 'quarto.rooms';
+const SYNC_RETRY_MS = 3000;
+const RESUME_WAIT_MS = 3000;
+
+function load(key) {
+  try { return localStorage.getItem(key); } catch { return null; }
+}
+function save(key, value) {
+  try {
+    if (value === null || value === undefined) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch { /* private mode: nothing to remember */ }
+}
+
+export const roomKey = (id) => String(id);
+
+/** A room id from the address bar (room ids are opaque strings in protocol v1). */
+export function parseRoomId(text) {
+  try { return decodeURIComponent(text); } catch { return text; }
+}
+
+export class App extends EventTarget {
+  constructor() {
+    super();
+    this.conn = new Connection(socketUrl());
+    this.me = { id: null, name: load(KEY_NAME), token: load(KEY_TOKEN) };
+    this.welcomed = false;
+    this.resuming = false;
+    this.rooms = new Map(); // roomKey -> Room
+    this.lobby = { rooms: null, at: 0 };
+    this.idTypes = new Map(); // roomKey -> the id as the server spells it
+    this.syncing = new Map(); // roomKey -> time the sync was sent
+    this.reqs = new Map(); // req -> {kind, key, phase}
+    this.expectRoom = null; // roomKey of a room we created, to open when its snapshot arrives
+    this.joining = new Set(); // roomKeys with a join in flight
+    this.serverOffset = 0; // server epoch ms - local epoch ms (from pong)
+    let watching = [];
+    try { watching = JSON.parse(load(KEY_WATCHING) || '[]'); } catch { watching = []; }
+    this.watching = new Set(Array.isArray(watching) ? watching.map(String) : []);
+    let remembered = [];
+    try { remembered = JSON.parse(load(KEY_ROOMS) || '[]'); } catch { remembered = []; }
+    this.remembered = new Set(Array.isArray(remembered) ? remembered.map(String) : []); // rooms we are in
+    this.changeQueued = false;
+  }
+
+  start() {
+    this.conn.addEventListener('open', () => this.onOpen());
+    this.conn.addEventListener('close', (e) => this.onClose(e.detail));
+    this.conn.addEventListener('state', () => this.changed());
+    this.conn.addEventListener('message', (e) => this.onMessage(e.detail));
+    this.conn.connect();
+    // A tab that comes back to the foreground reconnects at once instead of waiting.
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') this.conn.retryNow();
+    });
+    window.addEventListener('online', () => this.conn.retryNow());
+  }
+
+  // ---- notifications to the views ----
+
+  changed() {
+    if (this.changeQueued) return;
+    this.changeQueued = true;
+    queueMicrotask(() => {
+      this.changeQueued = false;
+      this.dispatchEvent(new CustomEvent('change'));
+    });
+  }
+
+  notify(text, kind = 'error') {
+    this.dispatchEvent(new CustomEvent('notice', { detail: { text, kind } }));
+  }
+
+  announce(text) {
+    if (text) this.dispatchEvent(new CustomEvent('announce', { detail: text }));
+  }
+
+  // ---- session ----
+
+  get needsName() {
+    return !this.me.token && !this.me.name;
+  }
+
+  onOpen() {
+    this.welcomed = false;
+    this.sayHello();
+    this.changed();
+  }
+
+  onClose(detail) {
+    this.welcomed = false;
+    this.syncing.clear();
+    this.joining.clear();
+    if (detail && detail.code === 1009) this.notify('A message was too large for the server; the connection was reset.');
+    else if (detail && detail.code === 1008) this.notify('The server closed the connection after too many rejected messages.');
+    this.changed();
+  }
+
+  sayHello() {
+    if (!this.conn.isOpen) return;
+    if (this.me.token) {
+      this.track(this.conn.send({ type: 'hello', token: this.me.token }), { kind: 'resume' });
+    } else if (this.me.name) {
+      this.track(this.conn.send({ type: 'hello', name: this.me.name }), { kind: 'hello' });
+    }
+    // else: the name view is shown; setName() says hello.
+  }
+
+  setName(name) {
+    const clean = String(name).trim().slice(0, 40);
+    if (!clean) {
+      this.notify('Please type a name (any name will do).');
+      return;
+    }
+    this.me.name = clean;
+    save(KEY_NAME, clean);
+    if (this.conn.isOpen && !this.welcomed) this.sayHello();
+    this.changed();
+  }
+
+  /** Forget this player (new name, new identity): the seats of the old one stay with its token. */
+  changeName() {
+    this.me = { id: null, name: null, token: null };
+    this.everWelcomed = false;
+    save(KEY_NAME, null);
+    save(KEY_TOKEN, null);
+    this.rooms.clear();
+    this.watching.clear();
+    this.saveWatching();
+    this.remembered.clear();
+    this.saveRemembered();
+    this.welcomed = false;
+    if (this.conn.ws) this.conn.ws.close(4000, 'changing name');
+    this.changed();
+  }
+
+  onWelcome(msg, resumed) {
+    this.welcomed = true;
+    this.everWelcomed = true;
+    this.me.id = msg.player;
+    if (msg.name) { this.me.name = msg.name; save(KEY_NAME, msg.name); }
+    if (msg.token) { this.me.token = msg.token; save(KEY_TOKEN, msg.token); }
+    if (!resumed) {
+      // A brand-new player owns no seat anywhere: drop what an older identity followed.
+      for (const [key, room] of this.rooms) if (room.isPlayer) this.rooms.delete(key);
+      this.remembered = new Set([...this.rooms.keys(), ...this.watching]);
+      this.saveRemembered();
+    }
+    // Catch up with every room we follow; the resume snapshots may already cover them, in which
+    // case the events we get back are old and ignored.
+    for (const room of this.rooms.values()) this.requestSync(room, true);
+    this.track(this.conn.send({ type: 'list_rooms' }), { kind: 'list' });
+    // After a resume the server sends a snapshot of each room we are in, each from its own room
+    // (so in no fixed order). Until the rooms we remember have come back (or a few seconds have
+    // passed), a room's address shows "connecting" rather than offering to join it again.
+    clearTimeout(this.resumeTimer);
+    if (resumed && [...this.remembered].some((k) => !this.rooms.has(k))) {
+      this.resuming = true;
+      this.resumeTimer = setTimeout(() => this.finishResume(), RESUME_WAIT_MS);
+    } else {
+      this.finishResume();
+    }
+    this.changed();
+  }
+
+  checkResume() {
+    if (this.resuming && [...this.remembered].every((k) => this.rooms.has(k))) this.finishResume();
+  }
+
+  finishResume() {
+    clearTimeout(this.resumeTimer);
+    this.resuming = false;
+    // Rooms that did not come back are gone (closed, or we were dropped from them)...
+    for (const key of [...this.remembered]) if (!this.rooms.has(key) && !this.watching.has(key)) this.remembered.delete(key);
+    this.saveRemembered();
+    // ...except rooms we watch: sit down in the audience again.
+    for (const key of this.watching) {
+      if (!this.rooms.has(key) && !this.joining.has(key)) this.join(this.idTypes.get(key) ?? parseRoomId(key), 'spectator', true);
+    }
+    this.changed();
+  }
+
+  saveRemembered() {
+    save(KEY_ROOMS, JSON.stringify([...this.remembered]));
+  }
+
+  // ---- messages ----
+
+  track(req, ctx) {
+    if (req !== null && req !== undefined) this.reqs.set(req, ctx);
+    return req;
+  }
+
+  onMessage(msg) {
+    const ctx = msg.req !== undefined ? this.reqs.get(msg.req) : undefined;
+    if (ctx) this.reqs.delete(msg.req);
+    switch (msg.type) {
+      case 'welcome':
+        this.onWelcome(msg, ctx ? ctx.kind === 'resume' : !!this.me.token);
+        return;
+      case 'rooms':
+        this.lobby = { rooms: Array.isArray(msg.rooms) ? msg.rooms : [], at: Date.now() };
+        for (const r of this.lobby.rooms) this.idTypes.set(roomKey(r.id), r.id);
+        this.changed();
+        return;
+      case 'room_created': {
+        const key = roomKey(msg.room);
+        this.idTypes.set(key, msg.room);
+        if (this.rooms.has(key)) this.openRoom(msg.room);
+        else this.expectRoom = key;
+        return;
+      }
+      case 'room':
+        this.onSnapshot(msg);
+        return;
+      case 'synced': {
+        // The end of a sync answer: by now we must have reached the room's seq.
+        const key = roomKey(msg.room);
+        this.syncing.delete(key);
+        const room = this.rooms.get(key);
+        if (room && typeof msg.seq === 'number' && room.seq < msg.seq) {
+          this.resyncs = (this.resyncs || 0) + 1;
+          if (this.resyncs <= 3) this.requestSync(room, true);
+          else this.notify('This game view could not catch up with the server; please reload the page.');
+        } else {
+          this.resyncs = 0;
+        }
+        this.changed();
+        return;
+      }
+      case 'room_closed': {
+        const key = roomKey(msg.room);
+        const room = this.rooms.get(key);
+        this.rooms.delete(key);
+        this.watching.delete(key);
+        this.saveWatching();
+        this.notify(`${room ? room.name : 'A room'} was closed by the server after a while without activity.`, 'info');
+        this.changed();
+        return;
+      }
+      case 'pong':
+        if (typeof msg.time_ms === 'number') this.serverOffset = msg.time_ms - Date.now();
+        return;
+      case 'error':
+        this.onError(msg, ctx);
+        return;
+      default:
+        if (ROOM_EVENTS.has(msg.type) || (msg.room !== undefined && typeof msg.seq === 'number')) this.onEvent(msg);
+    }
+  }
+
+  onSnapshot(msg) {
+    const key = roomKey(msg.room);
+    this.idTypes.set(key, msg.room);
+    this.syncing.delete(key);
+    this.joining.delete(key);
+    let room = this.rooms.get(key);
+    if (room) room.applySnapshot(msg);
+    else {
+      room = new Room(msg);
+      this.rooms.set(key, room);
+    }
+    if (room.isPlayer) this.watching.delete(key);
+    else this.watching.add(key);
+    this.saveWatching();
+    this.remembered.add(key);
+    this.saveRemembered();
+    this.checkResume();
+    if (this.expectRoom === key) {
+      this.expectRoom = null;
+      this.openRoom(msg.room);
+    }
+    this.changed();
+  }
+
+  onEvent(ev) {
+    const key = roomKey(ev.room);
+    const room = this.rooms.get(key);
+    if (!room) return; // not a room we follow (or its snapshot is still on the way)
+    if (typeof ev.seq !== 'number') return;
+    if (ev.seq <= room.seq) return; // already applied (e.g. replayed by a sync)
+    if (ev.seq > room.seq + 1) {
+      this.requestSync(room);
+      return;
+    }
+    const text = room.applyEvent(ev);
+    this.announce(text);
+    if (ev.type === 'game_over') this.dispatchEvent(new CustomEvent('gameover', { detail: { key } }));
+    this.changed();
+  }
+
+  requestSync(room, force = false) {
+    const key = roomKey(room.id);
+    const last = this.syncing.get(key);
+    if (!force && last && Date.now() - last < SYNC_RETRY_MS) return;
+    const req = this.conn.send({ type: 'sync', room: room.id, since: room.seq });
+    if (req === null) return;
+    this.syncing.set(key, Date.now());
+    this.track(req, { kind: 'sync', key });
+  }
+
+  onError(msg, ctx) {
+    const kind = ctx ? ctx.kind : null;
+    if (kind === 'resume') {
+      // The token is no longer known (e.g. the server restarted): start as a new player.
+      this.me.token = null;
+      save(KEY_TOKEN, null);
+      this.rooms.clear();
+      this.resuming = false;
+      this.remembered.clear();
+      this.saveRemembered();
+      if (this.me.name) {
+        this.notify('Your previous session could not be resumed (the server may have restarted); you are back in the lobby.', 'info');
+        this.sayHello();
+      }
+      this.changed();
+      return;
+    }
+    if (kind === 'sync') {
+      const room = this.rooms.get(ctx.key);
+      this.syncing.delete(ctx.key);
+      if (msg.code === 'not_in_room' && room && !room.isPlayer) {
+        // Spectators are not kept across a lost connection: watch again.
+        this.rooms.delete(ctx.key);
+        this.join(room.id, 'spectator', true);
+      } else if (msg.code === 'no_such_room' || msg.code === 'not_in_room') {
+        this.rooms.delete(ctx.key);
+        this.watching.delete(ctx.key);
+        this.saveWatching();
+        this.remembered.delete(ctx.key);
+        this.saveRemembered();
+        if (msg.code === 'no_such_room') this.notify(`${room ? room.name : 'A room'} has been closed by the server.`, 'info');
+      } else if (msg.code !== 'rate_limited') {
+        this.notify(describeError(msg));
+      }
+      this.changed();
+      return;
+    }
+    if (kind === 'join') {
+      this.joining.delete(ctx.key);
+      if (ctx.silent && ctx.as === 'spectator') {
+        this.watching.delete(ctx.key);
+        this.saveWatching();
+        this.changed();
+        return;
+      }
+    }
+    if (kind === 'hello' && msg.code !== 'rate_limited') {
+      this.me.name = null;
+      save(KEY_NAME, null);
+    }
+    this.notify(describeError(msg, { phase: ctx ? ctx.phase : undefined }));
+    this.changed();
+  }
+
+  saveWatching() {
+    save(KEY_WATCHING, JSON.stringify([...this.watching]));
+  }
+
+  // ---- actions ----
+
+  sendOrComplain(msg, ctx) {
+    const req = this.conn.send(msg);
+    if (req === null) {
+      this.notify('Not connected to the server right now — reconnecting, please try again in a moment.');
+      return null;
+    }
+    return this.track(req, ctx);
+  }
+
+  listRooms() {
+    if (this.welcomed) this.track(this.conn.send({ type: 'list_rooms' }), { kind: 'list' });
+  }
+
+  ping() {
+    if (this.welcomed) this.conn.send({ type: 'ping' });
+  }
+
+  createRoom(options) {
+    return this.sendOrComplain({ type: 'create_room', ...options }, { kind: 'create' });
+  }
+
+  join(id, as, silent = false) {
+    const key = roomKey(id);
+    this.joining.add(key);
+    const req = this.sendOrComplain({ type: 'join', room: id, as }, { kind: 'join', key, as, silent });
+    if (req === null) this.joining.delete(key);
+    if (as === 'spectator') { this.watching.add(key); this.saveWatching(); }
+    this.changed();
+  }
+
+  leave(room) {
+    const key = roomKey(room.id);
+    this.sendOrComplain({ type: 'leave', room: room.id }, { kind: 'leave', key });
+    this.rooms.delete(key);
+    this.watching.delete(key);
+    this.saveWatching();
+    this.remembered.delete(key);
+    this.saveRemembered();
+    this.changed();
+  }
+
+  /** A game action in a room: give, place, quarto, pass, resign, rematch. */
+  act(room, type, fields = {}) {
+    return this.sendOrComplain({ type, room: room.id, ...fields }, { kind: type, key: roomKey(room.id), phase: room.phase });
+  }
+
+  openRoom(id) {
+    const target = `#/room/${encodeURIComponent(String(id))}`;
+    if (window.location.hash !== target) window.location.hash = target;
+    else this.changed();
+  }
+
+  roomById(id) {
+    return this.rooms.get(roomKey(id)) ?? null;
+  }
+}

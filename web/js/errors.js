@@ -1,0 +1,41 @@
+// Server error codes (protocol v1) in words a player understands.
+
+const MESSAGES = {
+  bad_json: 'The server could not read our last message. Please reload the page.',
+  bad_message: 'The server rejected our last message as malformed. Please reload the page.',
+  unknown_type: 'The server does not know that request. Is the page out of date? Please reload.',
+  hello_required: 'Please enter your name first.',
+  no_such_room: 'That room does not exist (any more). It may have been closed.',
+  room_full: 'Both seats in this room are taken — you can still watch the game.',
+  not_in_room: 'You are not in this room.',
+  not_a_player: 'Only the two players can do that; you are watching.',
+  not_your_turn: 'It is not your turn yet.',
+  wrong_phase: 'That is not possible at this point of the move.',
+  square_taken: 'That square is already taken — choose an empty one.',
+  piece_unavailable: 'That piece is not available any more.',
+  invalid_claim: 'That is not a Quarto: the four squares must form a line on the board, include the last piece placed, and the four pieces must share a property.',
+  rate_limited: 'Slow down a little — too many actions in a short time.',
+  bad_token: 'Your previous session has expired; please enter your name again.',
+  invalid_token: 'Your previous session has expired; please enter your name again.',
+  unknown_token: 'Your previous session has expired; please enter your name again.',
+};
+
+const PHASE_HINTS = {
+  wrong_phase: {
+    give: 'You must give a piece now, not place one.',
+    place: 'You must place the piece in your hand now.',
+  },
+};
+
+export function describeError(err, context = {}) {
+  if (!err) return 'Something went wrong.';
+  const code = err.code;
+  let text = MESSAGES[code];
+  if (code === 'wrong_phase' && context.phase && PHASE_HINTS.wrong_phase[context.phase]) {
+    text = `${text} ${PHASE_HINTS.wrong_phase[context.phase]}`;
+  }
+  if (!text) {
+    text = err.message ? `The server refused: ${err.message}` : `The server refused (${code || 'unknown error'}).`;
+  }
+  return text;
+}

@@ -1,0 +1,422 @@
+// The game view: board, pieces left, piece in hand, clocks, prompts, Quarto call, result, moves.
+// Players act through it; spectators see the same view read-only.
+
+import { h, focusKey, restoreFocus } from './dom.js';
+import { pieceSvg, pieceName, sharedTraits, ATTRIBUTES } from './pieces.js';
+import { tickClocks, clockText, formatMs } from './clock.js';
+
+const COLS = 'ABCD';
+export const squareName = (sq) => `${COLS[sq % 4]}${Math.floor(sq / 4) + 1}`;
+
+export function rulesSummary(rules = {}, clock = {}) {
+  const parts = [];
+  const attrs = Array.isArray(rules.attributes) ? rules.attributes : null;
+  if (attrs && attrs.length < 4) {
+    const names = ATTRIBUTES.filter((a) => attrs.includes(a.key)).map((a) => a.key === 'color' ? 'colour' : a.key);
+    parts.push(`only ${names.join(', ')} count`);
+  }
+  if (rules.squares) parts.push('2×2 squares count');
+  if (rules.false_claim === 'lose') parts.push('a wrong call loses');
+  const move = clock.move_ms;
+  if (move === null) parts.push('untimed');
+  else if (typeof move === 'number') parts.push(`${formatSeconds(move)} per move`);
+  if (typeof clock.claim_ms === 'number') parts.push(`${formatSeconds(clock.claim_ms)} to claim`);
+  return parts.length ? parts.join(' · ') : 'standard rules';
+}
+
+function formatSeconds(ms) {
+  const s = ms / 1000;
+  if (s >= 120 && s % 60 === 0) return `${s / 60} min`;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}
+
+const REASONS = {
+  quarto: (w, l, extra) => `Quarto!${extra}`,
+  missed_quarto: (w, l) => `${w} claimed the Quarto that ${l} missed.`,
+  timeout: (w, l) => `${l} ran out of time.`,
+  resign: (w, l) => `${l} resigned.`,
+  false_claim: (w, l) => `${l} called a Quarto that wasn't there.`,
+  board_full: () => 'The board is full and nobody made a Quarto.',
+};
+
+export function resultText(room) {
+  const r = room.result;
+  if (!r) return '';
+  const me = room.you;
+  const nameOf = (seat) => (seat === me ? `${room.seatName(seat)} (you)` : room.seatName(seat));
+  if (r.result === 'draw' || r.winner === null || r.winner === undefined) {
+    const why = REASONS[r.reason] ? REASONS[r.reason]() : `(${r.reason})`;
+    return `Draw — ${why}`;
+  }
+  const w = nameOf(r.winner);
+  const l = room.seatName(1 - r.winner);
+  let extra = '';
+  if (Array.isArray(r.line) && r.line.length === 4) {
+    const pieces = r.line.map((sq) => room.board[sq]).filter((p) => p !== null && p !== undefined);
+    if (pieces.length === 4) {
+      const counted = Array.isArray(room.rules.attributes) ? room.rules.attributes : null;
+      const shared = sharedTraits(pieces, counted);
+      if (shared.length) extra = ` Four ${shared.join(', ')} pieces in a line.`;
+    }
+  }
+  const why = REASONS[r.reason] ? REASONS[r.reason](room.seatName(r.winner), l, extra) : `(${r.reason})`;
+  return `${w} wins — ${why}`;
+}
+
+export class GameView {
+  constructor(app, key) {
+    this.app = app;
+    this.key = key;
+    this.selecting = null; // squares chosen for a Quarto call, or null
+    this.claimWasOpen = false;
+    this.root = h('section', { class: 'game', 'aria-label': 'Game' });
+    this.onKey = (e) => this.keydown(e);
+  }
+
+  get room() {
+    return this.app.rooms.get(this.key) ?? null;
+  }
+
+  mount(container) {
+    container.replaceChildren(this.root);
+    document.addEventListener('keydown', this.onKey);
+    this.update();
+  }
+
+  unmount() {
+    document.removeEventListener('keydown', this.onKey);
+  }
+
+  keydown(e) {
+    if (e.key === 'Escape' && this.selecting) {
+      this.selecting = null;
+      this.update();
+      e.preventDefault();
+      return;
+    }
+    const sq = e.target && e.target.closest && e.target.closest('[data-square]');
+    if (sq && this.root.contains(sq) && e.key.startsWith('Arrow')) {
+      const n = Number(sq.dataset.square);
+      const d = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -4, ArrowDown: 4 }[e.key];
+      const t = n + d;
+      if (t < 0 || t > 15 || (Math.abs(d) === 1 && Math.floor(t / 4) !== Math.floor(n / 4))) return;
+      const target = this.root.querySelector(`[data-square="${t}"]`);
+      if (target) { target.focus(); e.preventDefault(); }
+    }
+  }
+
+  tick() {
+    const room = this.room;
+    if (!room) return;
+    tickClocks(this.root, room);
+    // Redraw once when the claim window closes on its own.
+    const open = !!room.claim && room.claimLeft() !== 0;
+    if (this.claimWasOpen && !open) this.update();
+    this.claimWasOpen = open;
+  }
+
+  update() {
+    const room = this.room;
+    if (!room) return;
+    if (this.selecting && !room.canCall(room.you)) this.selecting = null;
+    const fk = focusKey(this.root);
+    // State for tools and tests (not styling): which room, how far, whose turn, our seat.
+    Object.assign(this.root.dataset, {
+      role: 'game', room: String(room.id), seq: String(room.seq), status: room.status, phase: room.phase,
+      turn: room.turn === null ? '' : String(room.turn), you: room.you === null ? '' : String(room.you),
+    });
+    this.root.replaceChildren(...this.build(room));
+    restoreFocus(this.root, fk);
+    tickClocks(this.root, room);
+    this.claimWasOpen = !!room.claim && room.claimLeft() !== 0;
+  }
+
+  // ---- what the player may do now ----
+
+  myTurnTo(room, phase) {
+    return room.isPlayer && room.status === 'playing' && room.turn === room.you && room.phase === phase;
+  }
+
+  canGive(room) {
+    return !this.selecting && this.myTurnTo(room, 'give') && room.available.length > 0;
+  }
+
+  canPlace(room) {
+    return !this.selecting && this.myTurnTo(room, 'place') && room.inHand !== null;
+  }
+
+  canPass(room) {
+    return !this.selecting && this.myTurnTo(room, 'give') && room.available.length === 0;
+  }
+
+  // ---- clicks ----
+
+  clickPiece(p) {
+    const room = this.room;
+    if (!room || !this.canGive(room)) return;
+    this.app.act(room, 'give', { piece: p });
+  }
+
+  clickSquare(sq) {
+    const room = this.room;
+    if (!room) return;
+    if (this.selecting) {
+      if (room.board[sq] === null) return;
+      const i = this.selecting.indexOf(sq);
+      if (i >= 0) this.selecting.splice(i, 1);
+      else this.selecting.push(sq);
+      if (this.selecting.length === 4) {
+        const line = this.selecting.slice();
+        this.selecting = null;
+        this.app.act(room, 'quarto', { line });
+      }
+      this.update();
+      return;
+    }
+    if (this.canPlace(room) && room.board[sq] === null) this.app.act(room, 'place', { square: sq });
+  }
+
+  clickQuarto() {
+    const room = this.room;
+    if (!room) return;
+    if (this.selecting) this.selecting = null;
+    else if (room.canCall(room.you)) this.selecting = [];
+    this.update();
+    if (this.selecting) {
+      const first = this.root.querySelector('[data-square]:not([disabled])');
+      if (first) first.focus({ preventScroll: true });
+    }
+  }
+
+  // ---- drawing ----
+
+  statusText(room) {
+    const me = room.you;
+    const opp = me === null ? null : 1 - me;
+    if (room.status === 'waiting') {
+      return room.isPlayer ? 'Waiting for an opponent — send them the link to this room.' : 'Waiting for a second player to sit down.';
+    }
+    if (room.status === 'finished') {
+      if (!room.isPlayer) return 'Game over.';
+      if (room.rematch[me] && !room.rematch[opp]) return `Game over. Waiting for ${room.seatName(opp)} to accept the rematch.`;
+      if (room.rematch[opp] && !room.rematch[me]) return `Game over. ${room.seatName(opp)} wants a rematch!`;
+      return 'Game over. Play again with a rematch?';
+    }
+    if (this.selecting) {
+      return `Quarto! Click the 4 squares of the line (${this.selecting.length} of 4 chosen). Press Escape to cancel.`;
+    }
+    const mover = room.turn;
+    if (mover === null) return '';
+    if (!room.isPlayer) {
+      if (room.phase === 'place') return `${room.seatName(mover)} is placing a piece.`;
+      if (room.available.length === 0) return `${room.seatName(mover)} may call Quarto or pass.`;
+      return `${room.seatName(mover)} is choosing a piece to give.`;
+    }
+    if (mover === me) {
+      if (room.phase === 'place') return 'Your move: place the piece in hand on an empty square.';
+      if (room.available.length === 0) {
+        if (room.claim && room.claim.seat === me) return `The board is full. Call Quarto! if ${room.seatName(opp)} missed a line, or pass to end the game.`;
+        return 'The board is full: call Quarto! if you made a line, or pass.';
+      }
+      const placed = room.board.some((x) => x !== null);
+      return placed
+        ? `Your move: give ${room.seatName(opp)} a piece (click one below) — or call Quarto! if you made a line.`
+        : `Your move: give ${room.seatName(opp)} a piece — click one below.`;
+    }
+    if (room.phase === 'place') return `${room.seatName(opp)} is placing the piece you gave.`;
+    if (room.available.length === 0) return `${room.seatName(opp)} may call Quarto or pass.`;
+    return `${room.seatName(opp)} is choosing a piece to give you.`;
+  }
+
+  build(room) {
+    const out = [];
+    const me = room.you;
+    const link = `${window.location.origin}${window.location.pathname}#/room/${encodeURIComponent(String(room.id))}`;
+
+    out.push(h('header', { class: 'room-head' },
+      h('div', { class: 'room-title' },
+        h('h2', {}, room.name),
+        h('p', { class: 'rules' }, rulesSummary(room.rules, room.clockRules))),
+      h('div', { class: 'room-tools' },
+        h('span', { class: 'spectators', dataset: { role: 'spectators' }, title: 'People watching' },
+          `${room.spectators} watching`),
+        h('button', { type: 'button', class: 'secondary', dataset: { action: 'copy-link' }, onclick: () => this.copyLink(link) }, 'Copy link'),
+        h('a', { class: 'button secondary', href: '#/', dataset: { action: 'lobby' } }, 'Lobby'),
+        h('button', { type: 'button', class: 'secondary', dataset: { action: 'leave' },
+          title: room.isPlayer && room.status === 'playing' ? 'Leaving a game in progress resigns it' : 'Leave this room',
+          onclick: () => { this.app.leave(room); window.location.hash = '#/'; } },
+        room.isPlayer && room.status === 'playing' ? 'Leave (resigns)' : 'Leave')),
+    ));
+
+    // players and clocks
+    const players = h('div', { class: 'players' });
+    for (const seat of [0, 1]) {
+      const p = room.players[seat];
+      const active = room.status === 'playing' && room.turn === seat;
+      const connected = p ? p.connected !== false : false;
+      players.appendChild(h('div', { class: `player seat${seat}${active ? ' active' : ''}${seat === me ? ' me' : ''}`, dataset: { role: 'player', seat } },
+        h('div', { class: 'player-name' },
+          p ? h('span', { class: `conn ${connected ? 'online' : 'offline'}`, title: connected ? 'connected' : 'disconnected' }) : null,
+          h('span', { class: 'name' }, p ? p.name : 'Free seat'),
+          seat === me ? h('span', { class: 'you' }, ' (you)') : null,
+          p ? h('span', { class: 'conn-text' }, connected ? 'online' : (p.left ? 'left' : 'offline')) : null,
+          room.status === 'finished' && room.rematch[seat] ? h('span', { class: 'badge' }, 'wants a rematch') : null),
+        h('div', { class: 'clock-row' },
+          active ? h('span', { class: 'turn-mark' }, room.phase === 'place' ? 'placing' : 'giving') : null,
+          h('span', { class: 'clock', dataset: { role: 'clock', seat }, 'aria-label': `${p ? p.name : `Seat ${seat + 1}`}'s clock` }, clockText(room, seat)))));
+    }
+    out.push(players);
+
+    if (room.status !== 'waiting' && (room.first === 0 || room.first === 1)) {
+      out.push(h('p', { class: 'coin', dataset: { role: 'coin' } }, `Coin flip: ${room.seatName(room.first)}${room.first === me ? ' (you)' : ''} gave first.`));
+    }
+
+    out.push(h('p', { class: 'status', dataset: { role: 'status' }, 'aria-live': 'polite' }, this.statusText(room)));
+
+    if (room.status === 'playing' && room.claim && room.claimLeft() !== 0) {
+      if (room.claim.seat === me && me !== null) {
+        out.push(h('div', { class: 'claim-invite', dataset: { role: 'claim' }, role: 'status' },
+          h('strong', {}, 'Missed Quarto?'),
+          ` If ${room.seatName(1 - me)}'s last piece completed a line, press Quarto! and point at it — `,
+          h('span', { class: 'claim-time', dataset: { role: 'claim-time' } }, ''),
+          ' left.'));
+      } else if (room.claim.seat === 0 || room.claim.seat === 1) {
+        out.push(h('p', { class: 'claim-note' },
+          `${room.seatName(room.claim.seat)} may still claim a missed Quarto: `,
+          h('span', { dataset: { role: 'claim-time' } }, ''), ' left.'));
+      }
+    }
+
+    if (room.status === 'finished' && room.result) {
+      const r = room.result;
+      const won = r.winner === me && me !== null;
+      const lost = me !== null && (r.winner === 0 || r.winner === 1) && r.winner !== me;
+      out.push(h('div', { class: `result${won ? ' won' : ''}${lost ? ' lost' : ''}`, dataset: { role: 'result', reason: r.reason, winner: r.winner ?? 'none' }, role: 'alert' }, resultText(room)));
+    }
+
+    // board + side panel
+    const play = h('div', { class: 'play-area' });
+    play.appendChild(this.buildBoard(room));
+    play.appendChild(this.buildSide(room));
+    out.push(play);
+
+    out.push(this.buildMoves(room));
+    return out;
+  }
+
+  buildBoard(room) {
+    const line = room.result && Array.isArray(room.result.line) ? room.result.line : [];
+    const placing = this.canPlace(room);
+    const board = h('div', { class: `board${placing ? ' placing' : ''}${this.selecting ? ' selecting' : ''}`, dataset: { role: 'board' }, role: 'group', 'aria-label': 'Board, 4 by 4: columns A to D, rows 1 to 4' });
+    for (let sq = 0; sq < 16; sq++) {
+      const p = room.board[sq];
+      const occupied = p !== null && p !== undefined;
+      const enabled = this.selecting ? occupied : (placing && !occupied);
+      const classes = ['square'];
+      if (line.includes(sq)) classes.push('win');
+      if (this.selecting && this.selecting.includes(sq)) classes.push('selected');
+      if (room.lastSquare === sq) classes.push('last');
+      if (occupied) classes.push('occupied');
+      let label = `${squareName(sq)}: ${occupied ? pieceName(p) : 'empty'}`;
+      if (this.selecting && this.selecting.includes(sq)) label += ', chosen for the Quarto call';
+      if (line.includes(sq)) label += ', part of the winning line';
+      const btn = h('button', {
+        type: 'button', class: classes.join(' '), dataset: { square: sq, piece: occupied ? p : null },
+        'aria-label': label, 'aria-pressed': this.selecting ? String(this.selecting.includes(sq)) : null,
+        disabled: !enabled, onclick: () => this.clickSquare(sq),
+      });
+      if (occupied) btn.appendChild(pieceSvg(p));
+      board.appendChild(btn);
+    }
+    return board;
+  }
+
+  buildSide(room) {
+    const me = room.you;
+    const side = h('div', { class: 'side' });
+
+    // piece in hand
+    const hand = h('div', { class: 'in-hand', dataset: { role: 'in-hand' } });
+    if (room.inHand !== null && room.status === 'playing') {
+      const holder = room.turn;
+      const whose = holder === me ? 'Your piece to place' : `${room.seatName(holder)}'s piece to place`;
+      hand.append(h('div', { class: 'hand-piece', dataset: { handPiece: room.inHand } }, pieceSvg(room.inHand, { label: true })),
+        h('div', { class: 'hand-text' }, h('span', { class: 'muted' }, whose), h('strong', {}, pieceName(room.inHand))));
+    } else {
+      hand.append(h('div', { class: 'hand-piece empty' }), h('div', { class: 'hand-text muted' }, 'No piece in hand'));
+    }
+    side.appendChild(hand);
+
+    // actions
+    const actions = h('div', { class: 'actions' });
+    if (room.isPlayer && room.status === 'playing') {
+      const callable = room.canCall(me);
+      const claimMine = room.claim && room.claim.seat === me && room.claimLeft() !== 0;
+      actions.appendChild(h('button', {
+        type: 'button', class: `quarto${claimMine ? ' urgent' : ''}${this.selecting ? ' active' : ''}`, dataset: { action: 'quarto' },
+        disabled: !callable && !this.selecting, 'aria-pressed': String(!!this.selecting),
+        onclick: () => this.clickQuarto(),
+      }, this.selecting ? 'Cancel call' : 'Quarto!'));
+      if (this.canPass(room)) {
+        actions.appendChild(h('button', { type: 'button', dataset: { action: 'pass' }, onclick: () => this.app.act(room, 'pass') }, 'Pass'));
+      }
+      actions.appendChild(h('button', { type: 'button', class: 'danger', dataset: { action: 'resign' }, onclick: () => this.app.act(room, 'resign') }, 'Resign'));
+    }
+    if (room.isPlayer && room.status === 'finished') {
+      const asked = room.rematch[me];
+      actions.appendChild(h('button', { type: 'button', class: 'primary', dataset: { action: 'rematch' }, disabled: asked,
+        onclick: () => this.app.act(room, 'rematch') }, asked ? 'Rematch asked…' : 'Rematch'));
+    }
+    if (!room.isPlayer && room.freeSeat !== null && room.status === 'waiting') {
+      actions.appendChild(h('button', { type: 'button', class: 'primary', dataset: { action: 'join-player' },
+        onclick: () => this.app.join(room.id, 'player') }, 'Take the free seat'));
+    }
+    if (!room.isPlayer) actions.appendChild(h('p', { class: 'muted' }, 'You are watching this game.'));
+    side.appendChild(actions);
+
+    // pieces left
+    const giving = this.canGive(room);
+    const avail = h('div', { class: `available${giving ? ' giving' : ''}`, dataset: { role: 'available' }, role: 'group', 'aria-label': 'Pieces left to give' });
+    const left = new Set(room.available);
+    for (let p = 0; p < 16; p++) {
+      if (left.has(p)) {
+        avail.appendChild(h('button', {
+          type: 'button', class: 'piece-btn', dataset: { piece: p, slot: p }, 'aria-label': `Give ${pieceName(p)}`,
+          title: pieceName(p), disabled: !giving, onclick: () => this.clickPiece(p),
+        }, pieceSvg(p)));
+      } else {
+        avail.appendChild(h('span', { class: 'piece-slot used', 'aria-hidden': 'true' }));
+      }
+    }
+    side.appendChild(h('h3', { class: 'side-title' }, `Pieces left (${room.available.length})`));
+    side.appendChild(avail);
+    return side;
+  }
+
+  buildMoves(room) {
+    const list = h('ol', { class: 'moves', dataset: { role: 'moves' } });
+    for (const m of room.moves) {
+      const who = m.seat === 0 || m.seat === 1 ? room.seatName(m.seat) : '?';
+      let text;
+      if (m.kind === 'give') text = `${who} gave ${pieceName(m.piece)}`;
+      else if (m.kind === 'place') text = `${who} placed ${m.piece !== null ? pieceName(m.piece) : 'the piece'} on ${squareName(m.square)}`;
+      else if (m.kind === 'pass') text = `${who} passed`;
+      else if (m.kind === 'resign') text = `${who} resigned`;
+      else if (m.kind === 'quarto') text = `${who} called Quarto${Array.isArray(m.line) ? ` on ${m.line.map(squareName).join(' ')}` : ''}`;
+      else text = `${who}: ${m.kind}`;
+      list.appendChild(h('li', {}, text));
+    }
+    return h('details', { class: 'moves-box', open: this.movesOpen !== false, ontoggle: (e) => { this.movesOpen = e.target.open; } },
+      h('summary', {}, `Moves (${room.moves.length})`),
+      room.moves.length ? list : h('p', { class: 'muted' }, 'No moves yet.'));
+  }
+
+  async copyLink(link) {
+    try {
+      await navigator.clipboard.writeText(link);
+      this.app.notify('Link copied — send it to a friend.', 'info');
+    } catch {
+      window.prompt('Copy this link and send it to a friend:', link);
+    }
+  }
+}

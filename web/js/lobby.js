@@ -1,0 +1,240 @@
+// Name entry, the lobby (room list + create-room form), and the door of a room not yet entered.
+
+import { h } from './dom.js';
+import { ATTRIBUTES } from './pieces.js';
+import { rulesSummary } from './game.js';
+import { roomKey } from './app.js';
+
+const STATUS_WORDS = { waiting: 'waiting for a player', playing: 'playing', finished: 'finished' };
+
+export class NameView {
+  constructor(app) {
+    this.app = app;
+  }
+
+  mount(container) {
+    const input = h('input', {
+      id: 'name-input', type: 'text', dataset: { role: 'name' }, autocomplete: 'nickname', maxlength: 40,
+      required: true, placeholder: 'e.g. Ann', value: this.app.me.name || '',
+    });
+    const form = h('form', { class: 'card name-card', onsubmit: (e) => { e.preventDefault(); this.app.setName(input.value); } },
+      h('h2', {}, 'Welcome to Quarto'),
+      h('p', {}, 'Two players, sixteen pieces. You choose the piece your opponent must place — whoever completes a line of four pieces sharing a trait and calls “Quarto!” wins.'),
+      h('label', { for: 'name-input' }, 'Your name'),
+      h('div', { class: 'row' }, input, h('button', { type: 'submit', class: 'primary', dataset: { action: 'enter' } }, 'Play')));
+    container.replaceChildren(form);
+    input.focus();
+  }
+
+  update() {}
+}
+
+/** Shown from the name entry until the server has greeted us the first time. */
+export class ConnectingView {
+  constructor(app) {
+    this.app = app;
+    this.root = h('section', { class: 'card door', 'aria-busy': 'true' });
+  }
+
+  mount(container) {
+    container.replaceChildren(this.root);
+    this.update();
+  }
+
+  update() {
+    const c = this.app.conn.state;
+    const text = c === 'waiting' ? 'The server cannot be reached right now; retrying…' : 'Connecting to the server…';
+    this.root.replaceChildren(h('h2', {}, 'Quarto'), h('p', { class: 'muted' }, text));
+  }
+}
+
+export class LobbyView {
+  constructor(app) {
+    this.app = app;
+    this.list = h('div', { class: 'room-list', dataset: { role: 'rooms' }, 'aria-live': 'polite' });
+    this.mine = h('div', { class: 'my-rooms' });
+  }
+
+  mount(container) {
+    const form = this.buildForm();
+    const join = this.buildJoinById();
+    container.replaceChildren(h('div', { class: 'lobby' },
+      h('section', { class: 'card lobby-rooms', 'aria-labelledby': 'rooms-title' },
+        this.mine,
+        h('h2', { id: 'rooms-title' }, 'Rooms'),
+        this.list,
+        join),
+      form));
+    this.update();
+    this.app.listRooms();
+  }
+
+  buildForm() {
+    const num = (role, id, value, min, max, step) => h('input', { id, type: 'number', dataset: { role }, value, min, max, step, inputmode: 'decimal' });
+    const roomName = h('input', { id: 'room-name', type: 'text', dataset: { role: 'room-name' }, maxlength: 60, placeholder: `${this.app.me.name || 'My'}'s room` });
+    const move = num('move-seconds', 'move-seconds', '60', '0.1', '3600', 'any');
+    const claim = num('claim-seconds', 'claim-seconds', '10', '0.1', '600', 'any');
+    const squares = h('input', { id: 'opt-squares', type: 'checkbox', dataset: { role: 'squares' } });
+    const falseClaim = h('input', { id: 'opt-false-claim', type: 'checkbox', dataset: { role: 'false-claim' } });
+    const priv = h('input', { id: 'opt-private', type: 'checkbox', dataset: { role: 'private' } });
+    const attrs = ATTRIBUTES.map((a) => h('label', { class: 'check' },
+      h('input', { type: 'checkbox', checked: true, value: a.key, dataset: { role: 'attribute', attribute: a.key } }), ` ${a.label}`));
+
+    const submit = (e) => {
+      e.preventDefault();
+      const options = {};
+      const name = roomName.value.trim();
+      if (name) options.name = name.slice(0, 60);
+      const chosen = attrs.map((l) => l.querySelector('input')).filter((i) => i.checked).map((i) => i.value);
+      if (chosen.length === 0) {
+        this.app.notify('Choose at least one trait that counts for a Quarto.');
+        return;
+      }
+      options.rules = { squares: squares.checked, attributes: chosen, false_claim: falseClaim.checked ? 'lose' : 'reject' };
+      let moveMs = null;
+      if (move.value.trim() !== '') {
+        const s = Number(move.value);
+        if (!Number.isFinite(s) || s < 0.1 || s > 3600) {
+          this.app.notify('The move clock must be between 0.1 and 3600 seconds (or empty for no clock).');
+          move.focus();
+          return;
+        }
+        moveMs = Math.round(s * 1000);
+      }
+      let claimMs = 10000;
+      if (claim.value.trim() !== '') {
+        const s = Number(claim.value);
+        if (!Number.isFinite(s) || s < 0.1 || s > 600) {
+          this.app.notify('The claim window must be between 0.1 and 600 seconds.');
+          claim.focus();
+          return;
+        }
+        claimMs = Math.round(s * 1000);
+      }
+      options.clock = { move_ms: moveMs, claim_ms: claimMs };
+      if (priv.checked) options.private = true;
+      this.app.createRoom(options);
+    };
+
+    return h('form', { class: 'card create-room', onsubmit: submit, 'aria-labelledby': 'create-title' },
+      h('h2', { id: 'create-title' }, 'New room'),
+      h('label', { for: 'room-name' }, 'Room name (optional)'), roomName,
+      h('div', { class: 'grid2' },
+        h('div', {}, h('label', { for: 'move-seconds' }, 'Seconds per move'), move, h('small', { class: 'muted' }, 'Empty = no clock')),
+        h('div', {}, h('label', { for: 'claim-seconds' }, 'Seconds to claim a missed Quarto'), claim)),
+      h('fieldset', {}, h('legend', {}, 'Traits that count'), ...attrs),
+      h('fieldset', {}, h('legend', {}, 'Variants'),
+        h('label', { class: 'check' }, squares, ' 2×2 squares also count (advanced)'),
+        h('label', { class: 'check' }, falseClaim, ' A wrong Quarto call loses the game'),
+        h('label', { class: 'check' }, priv, ' Private room (not listed; join by link)')),
+      this.createButton = h('button', { type: 'submit', class: 'primary', dataset: { action: 'create-room' }, disabled: !this.app.welcomed }, 'Create room'));
+  }
+
+  buildJoinById() {
+    const input = h('input', { id: 'join-id', type: 'text', dataset: { role: 'room-id' }, placeholder: 'Room id or link', autocomplete: 'off' });
+    return h('form', { class: 'join-by-id', onsubmit: (e) => {
+      e.preventDefault();
+      const v = input.value.trim();
+      const m = v.match(/#\/room\/([^/?#]+)/);
+      const id = m ? m[1] : v;
+      if (id) window.location.hash = `#/room/${encodeURIComponent(decodeURIComponent(id))}`;
+    } },
+    h('label', { for: 'join-id' }, 'Open a room by id or link'),
+    h('div', { class: 'row' }, input, h('button', { type: 'submit', class: 'secondary', dataset: { action: 'open-by-id' } }, 'Open')));
+  }
+
+  enter(id, as) {
+    this.app.join(id, as);
+    window.location.hash = `#/room/${encodeURIComponent(String(id))}`;
+  }
+
+  update() {
+    if (this.createButton) this.createButton.disabled = !this.app.welcomed;
+    // the games this tab follows
+    const mine = [...this.app.rooms.values()];
+    if (mine.length) {
+      this.mine.replaceChildren(h('h2', {}, 'Your games'), h('ul', { class: 'mine' }, mine.map((r) => h('li', {},
+        h('a', { href: `#/room/${encodeURIComponent(String(r.id))}`, dataset: { action: 'open-room', room: r.id } }, r.name),
+        ` — ${r.isPlayer ? 'playing' : 'watching'}, ${STATUS_WORDS[r.status] || r.status}`))));
+    } else {
+      this.mine.replaceChildren();
+    }
+
+    const rooms = this.app.lobby.rooms;
+    if (rooms === null) {
+      this.list.replaceChildren(h('p', { class: 'muted' }, this.app.welcomed ? 'Loading rooms…' : 'Connecting…'));
+      return;
+    }
+    if (rooms.length === 0) {
+      this.list.replaceChildren(h('p', { class: 'muted' }, 'No open rooms yet — create one and send the link to a friend.'));
+      return;
+    }
+    const order = { waiting: 0, playing: 1, finished: 2 };
+    const sorted = rooms.slice().sort((a, b) => (order[a.status] ?? 3) - (order[b.status] ?? 3));
+    this.list.replaceChildren(h('ul', { class: 'rooms' }, sorted.map((r) => {
+      const players = Array.isArray(r.players) ? r.players.filter(Boolean) : [];
+      const open = r.status === 'waiting' && players.length < 2;
+      return h('li', { class: `room-item ${r.status}`, dataset: { roomId: r.id } },
+        h('div', { class: 'room-main' },
+          h('strong', {}, r.name || `Room ${r.id}`),
+          h('span', { class: `pill ${r.status}` }, STATUS_WORDS[r.status] || r.status),
+          h('div', { class: 'muted small' }, players.length ? players.join(' vs ') : 'nobody yet',
+            typeof r.spectators === 'number' && r.spectators ? ` · ${r.spectators} watching` : '',
+            ' · ', rulesSummary(r.rules, r.clock))),
+        h('div', { class: 'room-buttons' },
+          open ? h('button', { type: 'button', class: 'primary', dataset: { action: 'lobby-join', room: r.id },
+            onclick: () => this.enter(r.id, 'player') }, 'Join') : null,
+          h('button', { type: 'button', class: 'secondary', dataset: { action: 'lobby-watch', room: r.id },
+            onclick: () => this.enter(r.id, 'spectator') }, 'Watch')));
+    })));
+  }
+}
+
+/** #/room/ID for a room this tab is not in yet: offers to sit down or to watch. */
+export class DoorView {
+  constructor(app, id) {
+    this.app = app;
+    this.id = id;
+    this.key = roomKey(id);
+    this.root = h('section', { class: 'card door' });
+  }
+
+  mount(container) {
+    container.replaceChildren(this.root);
+    this.update();
+    this.app.listRooms();
+  }
+
+  update() {
+    const app = this.app;
+    const info = app.lobby.rooms ? app.lobby.rooms.find((r) => roomKey(r.id) === this.key) : null;
+    const title = info && info.name ? info.name : `Room ${this.id}`;
+    const parts = [h('h2', {}, title)];
+    if (!app.welcomed || app.resuming) {
+      parts.push(h('p', { class: 'muted' }, 'Connecting…'));
+      this.root.replaceChildren(...parts);
+      return;
+    }
+    const id = app.idTypes.get(this.key) ?? this.id;
+    const joining = app.joining.has(this.key);
+    const players = info && Array.isArray(info.players) ? info.players.filter(Boolean) : null;
+    if (info) {
+      parts.push(h('p', {}, players.length ? `Players: ${players.join(' vs ')}` : 'Nobody has sat down yet.',
+        ` · ${STATUS_WORDS[info.status] || info.status}`));
+      parts.push(h('p', { class: 'muted' }, rulesSummary(info.rules, info.clock)));
+    } else {
+      parts.push(h('p', { class: 'muted' }, 'A private room, or a room that does not exist (any more).'));
+    }
+    const seatFree = !info || (info.status === 'waiting' && players.length < 2);
+    const buttons = h('div', { class: 'actions' });
+    if (seatFree) {
+      buttons.appendChild(h('button', { type: 'button', class: 'primary', dataset: { action: 'join-player' }, disabled: joining,
+        onclick: () => app.join(id, 'player') }, 'Play in this room'));
+    }
+    buttons.appendChild(h('button', { type: 'button', class: seatFree ? 'secondary' : 'primary', dataset: { action: 'watch' }, disabled: joining,
+      onclick: () => app.join(id, 'spectator') }, 'Watch'));
+    buttons.appendChild(h('a', { class: 'button secondary', href: '#/', dataset: { action: 'lobby' } }, 'Back to the lobby'));
+    parts.push(buttons);
+    this.root.replaceChildren(...parts);
+  }
+}

@@ -1,0 +1,109 @@
+// Entry point: routes the address (#/ lobby, #/room/ID a room) to a view, keeps the header's
+// connection line current, shows notices, polls the lobby and ticks the clocks.
+
+import { App, parseRoomId, roomKey } from './app.js';
+import { NameView, LobbyView, DoorView, ConnectingView } from './lobby.js';
+import { GameView } from './game.js';
+import { h } from './dom.js';
+
+const LOBBY_POLL_MS = 2000;
+const TICK_MS = 100;
+
+const app = new App();
+const container = document.getElementById('app');
+const connLine = document.getElementById('conn');
+const who = document.getElementById('who');
+const notices = document.getElementById('notices');
+const announcer = document.getElementById('announcer');
+
+let view = null;
+let viewKey = null;
+
+function route() {
+  const m = window.location.hash.match(/^#\/room\/([^/?#]+)/);
+  return m ? { name: 'room', id: parseRoomId(m[1]) } : { name: 'lobby' };
+}
+
+function wantedView() {
+  if (app.needsName) return { key: 'name', make: () => new NameView(app) };
+  if (!app.everWelcomed) return { key: 'connecting', make: () => new ConnectingView(app) };
+  const r = route();
+  if (r.name === 'room') {
+    const key = roomKey(r.id);
+    if (app.rooms.has(key)) return { key: `game:${key}`, make: () => new GameView(app, key) };
+    return { key: `door:${key}`, make: () => new DoorView(app, r.id) };
+  }
+  return { key: 'lobby', make: () => new LobbyView(app) };
+}
+
+function render() {
+  const want = wantedView();
+  if (want.key !== viewKey) {
+    if (view && view.unmount) view.unmount();
+    view = want.make();
+    viewKey = want.key;
+    view.mount(container);
+    const title = viewKey.startsWith('game:') ? `${app.rooms.get(viewKey.slice(5)).name} — Quarto` : 'Quarto';
+    document.title = title;
+  } else {
+    view.update();
+  }
+  renderHeader();
+}
+
+function renderHeader() {
+  const c = app.conn;
+  let text = '';
+  let cls = 'ok';
+  if (c.state === 'connecting') { text = 'Connecting to the server…'; cls = 'warn'; }
+  else if (c.state === 'waiting') {
+    const s = Math.max(0, Math.ceil((c.retryAt - Date.now()) / 1000));
+    text = `Connection lost — reconnecting in ${s} s…`;
+    cls = 'bad';
+  } else if (c.state === 'open' && !app.welcomed && !app.needsName) { text = 'Signing in…'; cls = 'warn'; }
+  connLine.className = `conn-line ${cls}`;
+  connLine.replaceChildren(text ? h('span', {}, text) : '',
+    c.state === 'waiting' ? h('button', { type: 'button', class: 'link', onclick: () => c.retryNow() }, 'Retry now') : '');
+  connLine.hidden = !text;
+  if (app.me.name && !app.needsName) {
+    who.replaceChildren(h('span', {}, 'Playing as ', h('strong', { dataset: { role: 'me' } }, app.me.name)), ' ',
+      h('button', { type: 'button', class: 'link', dataset: { action: 'change-name' }, onclick: () => app.changeName() }, 'change'));
+  } else {
+    who.replaceChildren();
+  }
+}
+
+function showNotice(text, kind) {
+  const item = h('div', { class: `notice ${kind}`, role: kind === 'error' ? 'alert' : 'status', dataset: { role: kind === 'error' ? 'error' : 'notice' } },
+    h('span', {}, text),
+    h('button', { type: 'button', class: 'close', 'aria-label': 'Dismiss', onclick: () => item.remove() }, '×'));
+  notices.appendChild(item);
+  while (notices.children.length > 4) notices.firstChild.remove();
+  setTimeout(() => item.remove(), kind === 'error' ? 8000 : 5000);
+}
+
+app.addEventListener('change', render);
+app.addEventListener('notice', (e) => showNotice(e.detail.text, e.detail.kind));
+app.addEventListener('announce', (e) => { announcer.textContent = e.detail; });
+window.addEventListener('hashchange', render);
+
+// Lobby list refresh while it (or a room's door) is on screen.
+setInterval(() => {
+  if (document.visibilityState === 'hidden') return;
+  if (viewKey === 'lobby' || (viewKey && viewKey.startsWith('door:'))) app.listRooms();
+}, LOBBY_POLL_MS);
+
+// Smooth clocks; also keeps the reconnect countdown in the header current.
+setInterval(() => {
+  if (view && view.tick) view.tick();
+  if (app.conn.state === 'waiting') renderHeader();
+}, TICK_MS);
+
+// Keeps idle connections alive through proxies and measures the server's time.
+setInterval(() => app.ping(), 25000);
+
+app.start();
+render();
+
+// For debugging from the console.
+window.quarto = app;

@@ -1,0 +1,270 @@
+// One room as this client knows it: the server's `room` snapshot, kept current by applying the
+// room's events strictly in seq order (protocol v1). The server is authoritative: nothing here
+// guesses a move before the server has announced it.
+
+export const ROOM_EVENTS = new Set([
+  'game_started', 'given', 'placed', 'passed', 'rematch_requested', 'game_over',
+  'joined', 'left', 'disconnected', 'reconnected',
+]);
+
+const now = () => performance.now();
+
+/** A CLOCK object plus the local time it was received, so it can count down smoothly. */
+export function makeClock(clock, at = now()) {
+  const rem = clock && Array.isArray(clock.remaining_ms) ? clock.remaining_ms : [null, null];
+  const running = clock && (clock.running === 0 || clock.running === 1) ? clock.running : null;
+  return { remaining: [rem[0] ?? null, rem[1] ?? null], running, at };
+}
+
+/** Milliseconds left on a seat's clock right now (null when untimed). */
+export function clockLeft(clock, seat, t = now()) {
+  if (!clock) return null;
+  const r = clock.remaining[seat];
+  if (r === null || r === undefined) return null;
+  if (clock.running === seat) return Math.max(0, r - (t - clock.at));
+  return Math.max(0, r);
+}
+
+function playerId(p) {
+  if (p === null || p === undefined) return null;
+  if (typeof p === 'object') return p.id ?? null;
+  return p;
+}
+
+function normalizeMove(m) {
+  if (!m || typeof m !== 'object') return { kind: 'other', raw: m };
+  const t = String(m.type ?? m.kind ?? m.action ?? '');
+  let kind;
+  if (/^give|given$/.test(t)) kind = 'give';
+  else if (/^place|placed$/.test(t)) kind = 'place';
+  else if (/^pass/.test(t)) kind = 'pass';
+  else if (/quarto|claim/.test(t)) kind = 'quarto';
+  else if (m.square !== undefined && m.square !== null) kind = 'place';
+  else if (m.piece !== undefined && m.piece !== null) kind = 'give';
+  else kind = t || 'other';
+  return { kind, seat: m.seat ?? null, piece: m.piece ?? null, square: m.square ?? null, line: m.line ?? null, raw: m };
+}
+
+export class Room {
+  constructor(snapshot) {
+    this.id = snapshot.room;
+    this.applySnapshot(snapshot);
+  }
+
+  applySnapshot(s) {
+    const t = now();
+    this.id = s.room;
+    this.seq = s.seq;
+    this.name = s.name ?? `Room ${s.room}`;
+    this.rules = s.rules ?? {};
+    this.clockRules = s.clock_rules ?? s.clock ?? {};
+    this.status = s.status ?? 'waiting';
+    this.players = Array.isArray(s.players) ? [s.players[0] ?? null, s.players[1] ?? null] : [null, null];
+    this.spectators = typeof s.spectators === 'number' ? s.spectators : 0;
+    this.spectatorIds = new Set(); // those seen arriving since the snapshot
+    this.you = s.you && (s.you.seat === 0 || s.you.seat === 1) ? s.you.seat : null;
+    const g = s.game ?? {};
+    this.board = Array.isArray(g.board) && g.board.length === 16 ? g.board.map((x) => (x === undefined ? null : x)) : new Array(16).fill(null);
+    this.available = Array.isArray(g.available) ? g.available.slice() : [];
+    this.phase = g.phase ?? (this.status === 'waiting' ? 'waiting' : 'give');
+    this.turn = g.turn === 0 || g.turn === 1 ? g.turn : null;
+    this.inHand = g.in_hand ?? null;
+    this.clock = makeClock(g.clock, t);
+    this.claim = this.claimFrom(g.claim, t);
+    this.moves = Array.isArray(g.moves) ? g.moves.map(normalizeMove) : [];
+    this.result = g.result ?? null;
+    if (g.first === 0 || g.first === 1) this.first = g.first;
+    else if (s.first === 0 || s.first === 1) this.first = s.first;
+    else {
+      const firstGive = this.moves.find((m) => m.kind === 'give' && (m.seat === 0 || m.seat === 1));
+      this.first = firstGive ? firstGive.seat : this.first ?? null;
+    }
+    this.rematch = Array.isArray(g.rematch) ? [!!g.rematch[0], !!g.rematch[1]] : [false, false];
+    this.lastSquare = null;
+    for (let i = this.moves.length - 1; i >= 0; i--) {
+      if (this.moves[i].kind === 'place' && this.moves[i].square !== null) { this.lastSquare = this.moves[i].square; break; }
+    }
+    if (this.status === 'finished' || this.phase === 'finished') this.freezeClock();
+  }
+
+  claimFrom(c, t) {
+    if (!c || (c.seat !== 0 && c.seat !== 1)) return null;
+    return { seat: c.seat, remaining: c.remaining_ms ?? this.clockRules.claim_ms ?? null, at: t };
+  }
+
+  get mySeat() { return this.you; }
+  get isPlayer() { return this.you === 0 || this.you === 1; }
+  get freeSeat() {
+    if (!this.players[0]) return 0;
+    if (!this.players[1]) return 1;
+    return null;
+  }
+
+  seatName(seat) {
+    const p = this.players[seat];
+    return p ? p.name : `Seat ${seat + 1}`;
+  }
+
+  freezeClock() {
+    if (!this.clock) return;
+    const t = now();
+    this.clock = { remaining: [clockLeft(this.clock, 0, t), clockLeft(this.clock, 1, t)], running: null, at: t };
+  }
+
+  seatOf(player) {
+    const id = playerId(player);
+    if (id === null) return null;
+    for (const s of [0, 1]) if (this.players[s] && this.players[s].id === id) return s;
+    return null;
+  }
+
+  claimLeft(t = now()) {
+    if (!this.claim || this.claim.remaining === null || this.claim.remaining === undefined) return null;
+    return Math.max(0, this.claim.remaining - (t - this.claim.at));
+  }
+
+  /** Whether `seat` may call Quarto right now (placer before giving, or the claim window). */
+  canCall(seat) {
+    if (seat === null || this.status !== 'playing') return false;
+    if (this.claim && this.claim.seat === seat && this.claimLeft() !== 0) return true;
+    const placed = this.board.some((x) => x !== null);
+    return this.phase === 'give' && this.turn === seat && placed;
+  }
+
+  /**
+   * Applies one event. The caller has checked that ev.seq == this.seq + 1.
+   * Returns a short description of what happened, for the screen-reader announcement.
+   */
+  applyEvent(ev) {
+    const t = now();
+    this.seq = ev.seq;
+    switch (ev.type) {
+      case 'game_started': {
+        if (Array.isArray(ev.players)) {
+          for (const s of [0, 1]) {
+            const p = ev.players[s];
+            if (!p) continue;
+            const old = this.players[s];
+            this.players[s] = { seat: s, id: p.id, name: p.name, connected: old && old.id === p.id ? old.connected !== false : true };
+          }
+        }
+        this.status = 'playing';
+        this.board = new Array(16).fill(null);
+        this.available = Array.from({ length: 16 }, (_, i) => i);
+        this.phase = 'give';
+        this.first = ev.first;
+        this.turn = ev.first;
+        this.inHand = null;
+        this.clock = makeClock(ev.clock, t);
+        this.claim = null;
+        this.moves = [];
+        this.result = null;
+        this.rematch = [false, false];
+        this.lastSquare = null;
+        return `New game. Coin flip: ${this.seatName(ev.first)} gives first.`;
+      }
+      case 'given': {
+        const hadPlacement = this.board.some((x) => x !== null);
+        this.available = this.available.filter((p) => p !== ev.piece);
+        this.inHand = ev.piece;
+        this.phase = 'place';
+        this.turn = 1 - ev.seat;
+        if (ev.clock) this.clock = makeClock(ev.clock, t);
+        if (ev.claim !== undefined) this.claim = this.claimFrom(ev.claim, t);
+        else this.claim = hadPlacement ? { seat: 1 - ev.seat, remaining: this.clockRules.claim_ms ?? null, at: t } : null;
+        this.moves.push({ kind: 'give', seat: ev.seat, piece: ev.piece });
+        return `${this.seatName(ev.seat)} gave a piece.`;
+      }
+      case 'placed': {
+        this.board[ev.square] = ev.piece;
+        this.available = this.available.filter((p) => p !== ev.piece);
+        this.inHand = null;
+        this.phase = 'give';
+        this.turn = ev.seat;
+        if (ev.clock) this.clock = makeClock(ev.clock, t);
+        this.claim = null;
+        this.lastSquare = ev.square;
+        this.moves.push({ kind: 'place', seat: ev.seat, piece: ev.piece, square: ev.square });
+        return `${this.seatName(ev.seat)} placed a piece.`;
+      }
+      case 'passed': {
+        this.phase = 'give';
+        this.turn = 1 - ev.seat;
+        if (ev.clock) this.clock = makeClock(ev.clock, t);
+        if (ev.claim !== undefined) this.claim = this.claimFrom(ev.claim, t);
+        else this.claim = { seat: 1 - ev.seat, remaining: this.clockRules.claim_ms ?? null, at: t };
+        this.moves.push({ kind: 'pass', seat: ev.seat });
+        return `${this.seatName(ev.seat)} passed.`;
+      }
+      case 'game_over': {
+        this.status = 'finished';
+        this.phase = 'finished';
+        this.result = { result: ev.result, winner: ev.winner ?? null, reason: ev.reason, line: ev.line ?? null };
+        if (ev.clock) this.clock = makeClock(ev.clock, t);
+        this.freezeClock();
+        if (ev.reason === 'timeout' && (ev.winner === 0 || ev.winner === 1) && this.clock.remaining[1 - ev.winner] !== null) {
+          this.clock.remaining[1 - ev.winner] = 0;
+        }
+        this.turn = null;
+        this.claim = null;
+        if (ev.reason === 'quarto' || ev.reason === 'missed_quarto' || ev.reason === 'false_claim') {
+          this.moves.push({ kind: 'quarto', seat: ev.reason === 'false_claim' ? (ev.winner === null ? null : 1 - ev.winner) : ev.winner, line: ev.line ?? null });
+        } else if (ev.reason === 'resign' && (ev.winner === 0 || ev.winner === 1)) {
+          this.moves.push({ kind: 'resign', seat: 1 - ev.winner });
+        }
+        return 'Game over.';
+      }
+      case 'rematch_requested': {
+        if (ev.seat === 0 || ev.seat === 1) this.rematch[ev.seat] = true;
+        return `${this.seatName(ev.seat)} asks for a rematch.`;
+      }
+      case 'joined': {
+        const p = ev.player ?? {};
+        if (ev.as === 'player' && (ev.seat === 0 || ev.seat === 1)) {
+          this.players[ev.seat] = { seat: ev.seat, id: playerId(p), name: p.name ?? '?', connected: true };
+          // A spectator who sits down stops watching.
+          if (this.spectatorIds.delete(playerId(p))) this.spectators = Math.max(0, this.spectators - 1);
+          return `${p.name ?? 'A player'} took a seat.`;
+        }
+        if (typeof ev.spectators === 'number') this.spectators = ev.spectators;
+        else this.spectators += 1;
+        if (playerId(p) !== null) this.spectatorIds.add(playerId(p));
+        return `${p.name ?? 'Someone'} is watching.`;
+      }
+      case 'left': {
+        const seat = ev.seat === 0 || ev.seat === 1 ? ev.seat : this.seatOf(ev.player);
+        const isSpectator = ev.as === 'spectator' || seat === null;
+        if (!isSpectator) {
+          const name = this.seatName(seat);
+          // The seat is free again. A game in progress was resigned just before (game_over);
+          // the room now waits for a new opponent, who starts a fresh game. The last board and
+          // result stay on screen until then.
+          this.players[seat] = null;
+          this.rematch = [false, false];
+          if (this.status !== 'playing') {
+            this.status = 'waiting';
+            this.turn = null;
+            this.claim = null;
+          }
+          if (typeof ev.spectators === 'number') this.spectators = ev.spectators;
+          return `${name} left the room.`;
+        }
+        if (ev.player && ev.player.id !== undefined) this.spectatorIds.delete(ev.player.id);
+        if (typeof ev.spectators === 'number') this.spectators = ev.spectators;
+        else this.spectators = Math.max(0, this.spectators - 1);
+        return 'A spectator left.';
+      }
+      case 'disconnected':
+      case 'reconnected': {
+        const seat = this.seatOf(ev.player);
+        if (seat !== null) {
+          this.players[seat] = { ...this.players[seat], connected: ev.type === 'reconnected' };
+          return `${this.seatName(seat)} ${ev.type === 'reconnected' ? 'is back' : 'lost the connection'}.`;
+        }
+        return '';
+      }
+      default:
+        return '';
+    }
+  }
+}
