@@ -70,8 +70,12 @@ std::string name_field(const json& value, std::string_view key, bool allow_empty
     if (text.empty() && !allow_empty) throw field_error{"\"" + std::string{key} + "\" must not be empty"};
     if (text.size() > max_name_length)
         throw field_error{"\"" + std::string{key} + "\" is longer than " + std::to_string(max_name_length) + " bytes"};
-    for (unsigned char c : text)
-        if (c < 0x20 || c == 0x7F) throw field_error{"\"" + std::string{key} + "\" has a control character"};
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        const bool c1_control = c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) <= 0x9F;
+        if (c < 0x20 || c == 0x7F || c1_control)
+            throw field_error{"\"" + std::string{key} + "\" has a control character"};
+    }
     return text;
 }
 
@@ -202,18 +206,18 @@ const std::array<message_kind, 13> message_kinds{{
 std::variant<parsed_message, parse_error> parse_client_message(std::string_view text)
 {
     json m = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (m.is_discarded()) return parse_error{error_code::bad_json, "The message is not valid JSON.", nullptr};
-    if (!m.is_object()) return parse_error{error_code::bad_message, "A message must be a JSON object.", nullptr};
+    if (m.is_discarded()) return parse_error{error_code::bad_json, "The message is not valid JSON.", nullptr, {}};
+    if (!m.is_object()) return parse_error{error_code::bad_message, "A message must be a JSON object.", nullptr, {}};
 
     json req = nullptr;
-    if (const json* r = find(m, "req")) {
+    if (const json* r = find(m, "req"); r && !r->is_null()) {
         if (!r->is_string() && !r->is_number())
-            return parse_error{error_code::bad_message, "\"req\" must be a string or a number.", nullptr};
+            return parse_error{error_code::bad_message, "\"req\" must be a string or a number.", nullptr, {}};
         req = *r;
     }
     const json* type = find(m, "type");
     if (!type || !type->is_string())
-        return parse_error{error_code::bad_message, "A message needs a \"type\" string.", req};
+        return parse_error{error_code::bad_message, "A message needs a \"type\" string.", req, {}};
 
     const auto& name = type->get_ref<const std::string&>();
     for (const message_kind& kind : message_kinds) {
@@ -221,10 +225,18 @@ std::variant<parsed_message, parse_error> parse_client_message(std::string_view 
         try {
             return parsed_message{kind.read(m), std::move(req)};
         } catch (const field_error& e) {
-            return parse_error{error_code::bad_message, e.message, std::move(req)};
+            return parse_error{error_code::bad_message, e.message, std::move(req), name};
         }
     }
-    return parse_error{error_code::unknown_type, "Unknown message type \"" + name + "\".", std::move(req)};
+    return parse_error{error_code::unknown_type, "Unknown message type \"" + name + "\".", std::move(req), name};
+}
+
+nlohmann::json request_id_of(std::string_view text)
+{
+    const json m = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (!m.is_object()) return nullptr;
+    const json* r = find(m, "req");
+    return r && (r->is_string() || r->is_number()) ? *r : json(nullptr);
 }
 
 } // namespace quarto::protocol

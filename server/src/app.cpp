@@ -16,8 +16,8 @@ constexpr auto shutdown_poll = std::chrono::milliseconds{50};
 } // namespace
 
 app::app(config settings)
-    : ioc_{static_cast<int>(settings.threads)},
-      context_{std::move(settings), {}, {}, nullptr},
+    : context_{std::move(settings), {}, {}, nullptr},
+      ioc_{static_cast<int>(context_.settings.threads)},
       rooms_{ioc_, context_},
       listener_{std::make_shared<listener>(ioc_, context_, sessions_)},
       signals_{ioc_, SIGINT, SIGTERM},

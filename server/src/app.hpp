@@ -25,10 +25,12 @@ private:
     void shut_down();
     void wait_for_sessions(int ticks_left);
 
-    net::io_context ioc_;
+    // Declared before ioc_: handlers still queued when ioc_ is destroyed own sessions whose
+    // destructors use these.
     server_context context_;
-    room_registry rooms_;
     session_tracker sessions_;
+    net::io_context ioc_;
+    room_registry rooms_;
     std::shared_ptr<listener> listener_;
     net::signal_set signals_;
     net::steady_timer sweep_timer_;    // wakes the idle-room sweeper periodically

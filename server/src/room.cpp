@@ -120,6 +120,7 @@ void room::join(connection_ptr c, player_ptr p, bool as_spectator, json req)
 void room::leave(connection_ptr c, player_ptr p, json req)
 {
     on_strand([this, c = std::move(c), p = std::move(p), req = std::move(req)] {
+        if (closed_) return send_error(c, error_code::no_such_room, "That room has closed.", req);
         const std::string& id = p->info.id;
         const auto s = seat_of(id);
         const bool watcher = spectating(id);
@@ -190,6 +191,7 @@ void room::detach(connection_ptr c)
 void room::act(connection_ptr c, player_ptr p, protocol::client_message message, json req)
 {
     on_strand([this, c = std::move(c), p = std::move(p), message = std::move(message), req = std::move(req)] {
+        if (closed_) return send_error(c, error_code::no_such_room, "That room has closed.", req);
         const auto s = seat_of(p->info.id);
         if (!s) {
             const bool watcher = spectating(p->info.id);
@@ -311,6 +313,7 @@ void room::on_deadline()
 void room::sync(connection_ptr c, player_ptr p, std::uint64_t since, json req)
 {
     on_strand([this, c = std::move(c), p = std::move(p), since, req = std::move(req)] {
+        if (closed_) return send_error(c, error_code::no_such_room, "That room has closed.", req);
         const std::string& id = p->info.id;
         if (!seat_of(id) && !spectating(id))
             return send_error(c, error_code::not_in_room, protocol::default_message(error_code::not_in_room), req);

@@ -55,6 +55,7 @@ void ws_session::run(http::request<http::string_body> upgrade)
         [](websocket::response_type& res) { res.set(http::field::server, "quarto-server"); }));
     ws_.read_message_max(context_.settings.max_message_bytes);
     ws_.text(true);
+    ws_.auto_fragment(false); // one JSON object per frame, whatever its size
     ws_.async_accept(upgrade, beast::bind_front_handler(&ws_session::on_accept, shared_from_this()));
 }
 
@@ -82,6 +83,11 @@ void ws_session::on_read(beast::error_code ec, std::size_t)
         return on_closed();
     }
     const std::string_view text{static_cast<const char*>(buffer_.data().data()), buffer_.size()};
+    if (ws_.got_binary()) {
+        reply_error(error_code::bad_message, "Messages are JSON in text frames.", nullptr);
+        buffer_.consume(buffer_.size());
+        return do_read();
+    }
     switch (limiter_.admit(rate_limiter::clock::now())) {
     case rate_limiter::verdict::accept:
         try {
@@ -91,7 +97,8 @@ void ws_session::on_read(beast::error_code ec, std::size_t)
         }
         break;
     case rate_limiter::verdict::refuse:
-        reply_error(error_code::rate_limited, protocol::default_message(error_code::rate_limited), nullptr);
+        reply_error(error_code::rate_limited, protocol::default_message(error_code::rate_limited),
+                    protocol::request_id_of(text));
         break;
     case rate_limiter::verdict::close:
         spdlog::warn("ws {}: closed for flooding", remote_);
@@ -105,8 +112,12 @@ void ws_session::on_read(beast::error_code ec, std::size_t)
 void ws_session::handle(std::string_view text)
 {
     auto parsed = protocol::parse_client_message(text);
-    if (auto* error = std::get_if<protocol::parse_error>(&parsed))
+    if (auto* error = std::get_if<protocol::parse_error>(&parsed)) {
+        // Before hello, anything but a hello (even a malformed one) is answered hello_required.
+        if (!player_ && error->code != error_code::bad_json && error->type != "hello")
+            return reply_error(error_code::hello_required, protocol::default_message(error_code::hello_required), error->req);
         return reply_error(error->code, error->message, error->req);
+    }
 
     auto& [message, req] = std::get<protocol::parsed_message>(parsed);
     if (const auto* h = std::get_if<protocol::hello>(&message)) return handle_hello(*h, req);

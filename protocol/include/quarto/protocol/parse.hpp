@@ -14,6 +14,7 @@ struct parse_error {
     error_code code;
     std::string message;
     nlohmann::json req; // echoed back when the message had a usable "req"; null otherwise
+    std::string type;   // the message's "type" when it could be read, else empty
 };
 
 struct parsed_message {
@@ -22,5 +23,8 @@ struct parsed_message {
 };
 
 std::variant<parsed_message, parse_error> parse_client_message(std::string_view text);
+
+// Only the "req" of a message, for refusals that do not read the rest (rate limiting).
+nlohmann::json request_id_of(std::string_view text);
 
 } // namespace quarto::protocol
