@@ -46,6 +46,7 @@ std::optional<instant> game::next_deadline() const
 
 outcome game::give(seat by, piece p, instant now)
 {
+    if (by > 1) return outcome::failure(action_error::out_of_range);
     expire(now);
     if (phase_ == phase::finished) return outcome::failure(action_error::game_over);
     if (by != turn_) return outcome::failure(action_error::not_your_turn);
@@ -67,6 +68,8 @@ outcome game::give(seat by, piece p, instant now)
 
 outcome game::place(seat by, square s, instant now)
 {
+    if (by > 1) return outcome::failure(action_error::out_of_range);
+    if (s >= board_squares) return outcome::failure(action_error::out_of_range);
     expire(now);
     if (phase_ == phase::finished) return outcome::failure(action_error::game_over);
     if (by != turn_) return outcome::failure(action_error::not_your_turn);
@@ -101,6 +104,7 @@ std::optional<placement> game::judged_placement(seat by, instant now, outcome& r
 
 outcome game::call_quarto(seat by, square_mask line, instant now)
 {
+    if (by > 1) return outcome::failure(action_error::out_of_range);
     expire(now);
     if (phase_ == phase::finished) return outcome::failure(action_error::game_over);
 
@@ -134,6 +138,7 @@ outcome game::call_quarto(seat by, square_mask line, instant now)
 
 outcome game::pass(seat by, instant now)
 {
+    if (by > 1) return outcome::failure(action_error::out_of_range);
     expire(now);
     if (phase_ == phase::finished) return outcome::failure(action_error::game_over);
     if (by != turn_) return outcome::failure(action_error::not_your_turn);
@@ -155,6 +160,7 @@ outcome game::pass(seat by, instant now)
 
 outcome game::resign(seat by, instant now)
 {
+    if (by > 1) return outcome::failure(action_error::out_of_range);
     expire(now);
     if (phase_ == phase::finished) return outcome::failure(action_error::game_over);
     record(move_kind::resign, by, 0, 0, now);
@@ -165,7 +171,9 @@ outcome game::resign(seat by, instant now)
 outcome game::apply(const action& a, instant now)
 {
     switch (a.kind) {
-    case move_kind::give: return give(a.by, piece{a.value}, now);
+    case move_kind::give:
+        if (a.value >= piece::count) return outcome::failure(action_error::out_of_range);
+        return give(a.by, piece{a.value}, now);
     case move_kind::place: return place(a.by, a.value, now);
     case move_kind::call: return call_quarto(a.by, a.line, now);
     case move_kind::pass: return pass(a.by, now);
@@ -176,6 +184,7 @@ outcome game::apply(const action& a, instant now)
 
 void game::legal_actions(action_list& out) const
 {
+    out.clear();
     if (phase_ == phase::finished) return;
     const seat by = turn_;
     if (phase_ == phase::give) {

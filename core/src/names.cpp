@@ -47,6 +47,7 @@ std::string_view to_string(action_error e)
     case action_error::square_taken: return "square_taken";
     case action_error::piece_unavailable: return "piece_unavailable";
     case action_error::invalid_claim: return "invalid_claim";
+    case action_error::out_of_range: return "out_of_range";
     }
     return "?";
 }

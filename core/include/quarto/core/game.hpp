@@ -47,6 +47,7 @@ enum class action_error : std::uint8_t {
     square_taken,      // place on an occupied square
     piece_unavailable, // give a piece already given (or none is left)
     invalid_claim,     // a Quarto call that is not valid now (see claim_problem)
+    out_of_range,      // a seat other than 0 or 1, a square or piece outside 0..15
 };
 
 // Why a Quarto call was judged invalid.
@@ -109,6 +110,7 @@ struct action {
 class action_list {
 public:
     constexpr void push(action a) { items_[size_++] = a; }
+    constexpr void clear() { size_ = 0; }
     constexpr std::span<const action> view() const { return {items_.data(), size_}; }
     constexpr std::size_t size() const { return size_; }
     constexpr const action& operator[](std::size_t i) const { return items_[i]; }
@@ -156,7 +158,8 @@ public:
     // The next instant at which expire() would change something; nullopt when nothing is due.
     std::optional<instant> next_deadline() const;
 
-    // Legal actions of the seat to act (resignation excluded), ignoring time.
+    // Replaces `out` with the legal actions of the seat to act (resignation excluded),
+    // ignoring time.
     void legal_actions(action_list& out) const;
 
     enum phase phase() const { return phase_; }
