@@ -201,9 +201,8 @@ void game::legal_actions(action_list& out) const
     const bool may_call = claim_ ? claim_->claimant == by
                                  : phase_ == phase::give && last_placement_ && last_placement_->by == by;
     if (!may_call || !last_placement_) return;
-    for (square_mask p : rules_.winning_patterns())
-        if ((p & bit(last_placement_->where)) && board_.aligned(p, rules_.attributes))
-            out.push({move_kind::call, by, 0, p});
+    for (square_mask p : patterns_through[last_placement_->where].get(rules_.squares))
+        if (board_.aligned(p, rules_.attributes)) out.push({move_kind::call, by, 0, p});
 }
 
 void game::record(move_kind kind, seat by, std::uint8_t value, square_mask line, instant now)

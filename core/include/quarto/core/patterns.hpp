@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <span>
 
 #include "quarto/core/square.hpp"
@@ -27,5 +28,30 @@ constexpr std::span<const square_mask> patterns(bool with_squares)
 {
     return std::span<const square_mask>{all_patterns}.first(with_squares ? 19 : line_count);
 }
+
+// The patterns through one square, lines first: at most 3 lines and 4 2x2 squares.
+struct patterns_at {
+    std::array<square_mask, 7> masks{};
+    std::uint8_t lines = 0; // how many of `masks` are lines
+    std::uint8_t all = 0;   // lines and 2x2 squares
+
+    constexpr std::span<const square_mask> get(bool with_squares) const
+    {
+        return std::span<const square_mask>{masks}.first(with_squares ? all : lines);
+    }
+};
+
+inline constexpr std::array<patterns_at, 16> patterns_through = [] {
+    std::array<patterns_at, 16> table{};
+    for (int s = 0; s < 16; ++s) {
+        patterns_at& at = table[s];
+        for (int i = 0; i < 19; ++i) {
+            if (!(all_patterns[i] & (1u << s))) continue;
+            at.masks[at.all++] = all_patterns[i];
+            if (i < line_count) ++at.lines;
+        }
+    }
+    return table;
+}();
 
 } // namespace quarto

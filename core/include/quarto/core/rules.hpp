@@ -31,8 +31,8 @@ struct rules {
     // A pattern of these rules through `placed` that is aligned on `b`, if any.
     constexpr std::optional<square_mask> quarto_through(const board& b, square placed) const
     {
-        for (square_mask p : winning_patterns())
-            if ((p & bit(placed)) && b.aligned(p, attributes)) return p;
+        for (square_mask p : patterns_through[placed].get(squares))
+            if (b.aligned(p, attributes)) return p;
         return std::nullopt;
     }
 
