@@ -14,12 +14,17 @@ for arg in "$@"; do
     *) echo "deps.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
-[ "$browser" = 1 ] && packages+=(chromium nodejs npm)
+[ "$browser" = 1 ] && packages+=(chromium)
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
+# Node.js may come from another vendor's package (whose nodejs conflicts with Debian's npm):
+# what matters is that both commands exist.
+if [ "$browser" = 1 ] && ! { command -v node && command -v npm; } >/dev/null; then
+  missing+=(nodejs npm)
+fi
 
 if [ "${#missing[@]}" -gt 0 ]; then
   sudo=""

@@ -33,6 +33,7 @@ error_code from_action_error(action_error e)
     case action_error::square_taken: return error_code::square_taken;
     case action_error::piece_unavailable: return error_code::piece_unavailable;
     case action_error::invalid_claim: return error_code::invalid_claim;
+    case action_error::out_of_range: return error_code::bad_message; // parsing stops these first
     }
     return error_code::wrong_phase;
 }

@@ -16,7 +16,7 @@ constexpr auto shutdown_poll = std::chrono::milliseconds{50};
 } // namespace
 
 app::app(config settings)
-    : context_{std::move(settings), {}, {}, nullptr},
+    : context_{std::move(settings)},
       ioc_{static_cast<int>(context_.settings.threads)},
       rooms_{ioc_, context_},
       listener_{std::make_shared<listener>(ioc_, context_, sessions_)},

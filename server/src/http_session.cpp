@@ -92,6 +92,10 @@ void http_session::on_read(beast::error_code ec, std::size_t)
         res.set(http::field::allow, "GET, HEAD");
         return send(std::move(res));
     }
+    metrics::add(context_.metrics.http_requests);
+    if (path == "/metrics")
+        return send(text_response(http::status::ok, version, keep_alive, context_.metrics.prometheus_text(),
+                                  "text/plain; version=0.0.4; charset=utf-8"));
     if (path == "/healthz") return send(text_response(http::status::ok, version, keep_alive, "ok\n"));
     if (path == "/api/rooms") {
         const auto summaries = context_.rooms->list_public();

@@ -35,7 +35,14 @@ room::room(net::io_context& ioc, protocol::room_id id, room_settings settings, s
       coin_{std::random_device{}()},
       last_activity_{std::chrono::steady_clock::now()}
 {
+    context_.metrics.room_status_changed(std::nullopt, status_);
     refresh_summary();
+}
+
+void room::set_status(room_status s)
+{
+    context_.metrics.room_status_changed(status_, s);
+    status_ = s;
 }
 
 template <class Handler>
@@ -43,7 +50,9 @@ void room::on_strand(Handler handler)
 {
     net::post(strand_, [self = shared_from_this(), handler = std::move(handler)]() mutable {
         try {
+            const auto started = std::chrono::steady_clock::now();
             handler();
+            self->context_.metrics.room_handling.record(std::chrono::steady_clock::now() - started);
         } catch (const std::exception& e) { // a bug: keep the room and the process alive
             spdlog::error("room {}: {}", self->id_, e.what());
         }
@@ -138,7 +147,7 @@ void room::leave(connection_ptr c, player_ptr p, json req)
             rematch_wanted_ = {};
             if (status_ != room_status::playing) { // the next opponent starts a fresh game
                 game_.reset();
-                status_ = room_status::waiting;
+                set_status(room_status::waiting);
             }
         }
         std::erase_if(spectators_, [&](const auto& w) { return w.id == id; });
@@ -261,7 +270,8 @@ void room::start_game()
     const instant now = context_.clock.now();
     const seat first = flip_coin(coin_);
     game_.emplace(settings_.game_rules, settings_.clock, first, now);
-    status_ = room_status::playing;
+    set_status(room_status::playing);
+    metrics::add(context_.metrics.games_started);
     rematch_wanted_ = {};
     broadcast(protocol::game_started_event(*game_, {*seats_[0], *seats_[1]}, now));
     spdlog::info("room {}: game started, {} vs {}, {} gives first", id_, seats_[0]->name, seats_[1]->name,
@@ -273,8 +283,9 @@ void room::start_game()
 void room::game_finished()
 {
     deadline_timer_.cancel();
-    status_ = room_status::finished;
+    set_status(room_status::finished);
     const game_result r = *game_->result();
+    metrics::add(context_.metrics.games_finished[static_cast<std::size_t>(r.reason)]);
     broadcast(protocol::game_over_event(*game_, context_.clock.now()));
     if (r.winner)
         spdlog::info("room {}: game over, {} wins by {}", id_, seats_[*r.winner] ? seats_[*r.winner]->name : "?",
@@ -337,6 +348,7 @@ void room::reclaim_if_idle(std::chrono::seconds idle)
         const bool empty = !seats_[0] && !seats_[1] && spectators_.empty();
         if (!(empty || (idle_enough && (deserted || status_ == room_status::finished)))) return;
         closed_ = true;
+        context_.metrics.room_status_changed(status_, std::nullopt);
         deadline_timer_.cancel();
         const auto closing = std::make_shared<const std::string>(protocol::room_closed(id_).dump());
         for (const auto& a : attachments_) a.conn->send(closing);
@@ -378,6 +390,7 @@ void room::send_snapshot(const connection_ptr& c, const std::string& player_id, 
 
 void room::send_error(const connection_ptr& c, error_code code, std::string_view message, const json& req)
 {
+    context_.metrics.error(code);
     c->send(std::make_shared<const std::string>(protocol::error_reply(code, message, req).dump()));
 }
 

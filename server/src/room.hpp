@@ -80,6 +80,7 @@ private:
     void send_error(const connection_ptr& c, protocol::error_code code, std::string_view message, const json& req);
     std::array<std::optional<protocol::seat_info>, 2> seat_view() const;
     void refresh_summary();
+    void set_status(protocol::room_status s);
 
     const protocol::room_id id_;
     const room_settings settings_;

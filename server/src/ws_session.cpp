@@ -44,6 +44,7 @@ ws_session::ws_session(tcp::socket&& socket, server_context& context, session_tr
 ws_session::~ws_session()
 {
     tracker_.remove(this);
+    if (accepted_) context_.metrics.connections_open.fetch_sub(1, std::memory_order_relaxed);
     if (player_) context_.players.disconnected(player_->info.id);
 }
 
@@ -66,6 +67,9 @@ void ws_session::on_accept(beast::error_code ec)
         return;
     }
     spdlog::info("ws {}: connected", remote_);
+    accepted_ = true;
+    context_.metrics.connections_open.fetch_add(1, std::memory_order_relaxed);
+    metrics::add(context_.metrics.connections_total);
     do_read();
 }
 
@@ -82,6 +86,7 @@ void ws_session::on_read(beast::error_code ec, std::size_t)
         else if (!quiet(ec)) spdlog::info("ws {}: read: {}", remote_, ec.message());
         return on_closed();
     }
+    metrics::add(context_.metrics.messages_in);
     const std::string_view text{static_cast<const char*>(buffer_.data().data()), buffer_.size()};
     if (ws_.got_binary()) {
         reply_error(error_code::bad_message, "Messages are JSON in text frames.", nullptr);
@@ -91,7 +96,9 @@ void ws_session::on_read(beast::error_code ec, std::size_t)
     switch (limiter_.admit(rate_limiter::clock::now())) {
     case rate_limiter::verdict::accept:
         try {
+            const auto started = std::chrono::steady_clock::now();
             handle(text);
+            context_.metrics.session_handling.record(std::chrono::steady_clock::now() - started);
         } catch (const std::exception& e) { // a bug: answer, log, and keep serving
             spdlog::error("ws {}: {}", remote_, e.what());
         }
@@ -199,6 +206,7 @@ void ws_session::reply(const json& message) { enqueue(std::make_shared<const std
 
 void ws_session::reply_error(error_code code, std::string_view message, const json& req)
 {
+    context_.metrics.error(code);
     reply(protocol::error_reply(code, message, req));
 }
 
@@ -216,6 +224,7 @@ void ws_session::enqueue(std::shared_ptr<const std::string> message)
         spdlog::warn("ws {}: not reading its messages, closed", remote_);
         return start_close(websocket::close_code::policy_error, "not reading");
     }
+    metrics::add(context_.metrics.messages_out);
     queue_.push_back(std::move(message));
     if (!writing_) do_write();
 }

@@ -64,6 +64,7 @@ private:
     std::optional<websocket::close_reason> pending_close_;
     bool closing_ = false;
     bool closed_ = false;
+    bool accepted_ = false; // the WebSocket handshake completed
 };
 
 } // namespace quarto::server
