@@ -1,0 +1,242 @@
+// The test WebSocket and HTTP clients; see ws_client.hpp.
+#include "ws_client.hpp"
+
+#include <stdexcept>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/core/buffers_to_string.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+
+namespace quarto_test {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+namespace http = beast::http;
+using tcp = net::ip::tcp;
+
+namespace {
+
+tcp::endpoint local(unsigned short port)
+{
+    return {net::ip::make_address("127.0.0.1"), port};
+}
+
+// Runs `ioc` until `done()` or the deadline; false at the deadline or when nothing is left to run.
+bool run_ioc_until(net::io_context& ioc, const std::function<bool()>& done, steady::time_point deadline)
+{
+    while (!done()) {
+        if (steady::now() >= deadline) return false;
+        if (ioc.stopped()) ioc.restart();
+        if (ioc.run_one_until(deadline) == 0 && ioc.stopped() && !done() && steady::now() < deadline) {
+            // No work left at all: nothing more can happen.
+            return done();
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+struct ws_client::impl {
+    net::io_context ioc_;
+    websocket::stream<beast::tcp_stream> ws_{ioc_};
+    beast::flat_buffer buffer_;
+    bool reading_ = false;
+    bool closed_ = false;
+    std::optional<std::uint16_t> close_code_;
+    std::string close_error_;
+    std::deque<json> pending_;
+    std::vector<json> history_;
+
+    void start_read();
+    bool run_until(const std::function<bool()>& done, steady::time_point deadline)
+    {
+        return run_ioc_until(ioc_, done, deadline);
+    }
+};
+
+bool ws_client::closed() const { return impl_->closed_; }
+std::optional<std::uint16_t> ws_client::close_code() const { return impl_->close_code_; }
+std::string ws_client::close_error() const { return impl_->close_error_; }
+const std::vector<json>& ws_client::history() const { return impl_->history_; }
+const std::deque<json>& ws_client::pending() const { return impl_->pending_; }
+
+ws_client::ws_client(unsigned short port, const std::string& target, steady::time_point deadline)
+    : impl_{std::make_unique<impl>()}
+{
+    auto& ws_ = impl_->ws_;
+    auto& ioc_ = impl_->ioc_;
+    beast::error_code result = net::error::would_block;
+    bool finished = false;
+    beast::get_lowest_layer(ws_).async_connect(local(port), [&](beast::error_code ec) {
+        if (ec) {
+            result = ec;
+            finished = true;
+            return;
+        }
+        ws_.async_handshake("127.0.0.1:" + std::to_string(port), target, [&](beast::error_code ec2) {
+            result = ec2;
+            finished = true;
+        });
+    });
+    if (!run_ioc_until(ioc_, [&] { return finished; }, deadline) || result)
+        throw std::runtime_error("websocket connect to port " + std::to_string(port) + " failed: " +
+                                 (finished ? result.message() : std::string{"timed out"}));
+    ws_.text(true);
+    ws_.auto_fragment(false);         // one frame per message, so frame size == message size
+    ws_.read_message_max(16u << 20); // the client accepts anything the server sends
+    impl_->start_read();
+}
+
+ws_client::~ws_client()
+{
+    beast::error_code ec;
+    beast::get_lowest_layer(impl_->ws_).socket().close(ec);
+}
+
+void ws_client::impl::start_read()
+{
+    if (reading_ || closed_) return;
+    reading_ = true;
+    ws_.async_read(buffer_, [this](beast::error_code ec, std::size_t) {
+        reading_ = false;
+        if (ec) {
+            closed_ = true;
+            close_error_ = ec.message();
+            // The server's close frame may have arrived even if the handshake then failed
+            // (e.g. a reset while our own large frame was still being written).
+            if (ec == websocket::error::closed || ws_.reason().code != websocket::close_code::none)
+                close_code_ = static_cast<std::uint16_t>(ws_.reason().code);
+            return;
+        }
+        std::string text = beast::buffers_to_string(buffer_.data());
+        buffer_.consume(buffer_.size());
+        json message = json::parse(text, nullptr, false);
+        if (message.is_discarded()) message = json{{"type", "<not json>"}, {"raw", text}};
+        history_.push_back(message);
+        pending_.push_back(std::move(message));
+        start_read();
+    });
+}
+
+bool ws_client::send(const json& message)
+{
+    return send_text(message.dump());
+}
+
+bool ws_client::send_text(std::string text)
+{
+    auto& ws_ = impl_->ws_;
+    if (impl_->closed_) return false;
+    auto payload = std::make_shared<std::string>(std::move(text));
+    bool finished = false;
+    beast::error_code result;
+    ws_.async_write(net::buffer(*payload), [&, payload](beast::error_code ec, std::size_t) {
+        result = ec;
+        finished = true;
+    });
+    // A write to a live local server completes at once; the deadline only guards a hang.
+    if (!impl_->run_until([&] { return finished; }, in(default_wait))) return false;
+    return !result;
+}
+
+std::optional<json> ws_client::next(steady::time_point deadline)
+{
+    auto& pending_ = impl_->pending_;
+    impl_->run_until([&] { return !pending_.empty() || impl_->closed_; }, deadline);
+    if (pending_.empty()) return std::nullopt;
+    json message = std::move(pending_.front());
+    pending_.pop_front();
+    return message;
+}
+
+std::optional<json> ws_client::wait_for(const std::function<bool(const json&)>& pred, steady::time_point deadline)
+{
+    for (;;) {
+        std::optional<json> message = next(deadline);
+        if (!message) return std::nullopt;
+        if (pred(*message)) return message;
+    }
+}
+
+std::optional<json> ws_client::wait_type(const std::string& type, steady::time_point deadline)
+{
+    return wait_for([&](const json& m) { return m.value("type", "") == type; }, deadline);
+}
+
+void ws_client::pump(milliseconds d)
+{
+    impl_->run_until([] { return false; }, in(d));
+}
+
+bool ws_client::wait_closed(steady::time_point deadline)
+{
+    return impl_->run_until([&] { return impl_->closed_; }, deadline);
+}
+
+void ws_client::close()
+{
+    impl& i = *impl_;
+    if (i.closed_) return;
+    bool finished = false;
+    i.ws_.async_close(websocket::close_code::normal, [&](beast::error_code) { finished = true; });
+    i.run_until([&] { return finished && !i.reading_; }, in(milliseconds{1000}));
+    i.closed_ = true;
+}
+
+void ws_client::drop()
+{
+    impl& i = *impl_;
+    beast::error_code ec;
+    beast::get_lowest_layer(i.ws_).socket().shutdown(tcp::socket::shutdown_both, ec);
+    beast::get_lowest_layer(i.ws_).socket().close(ec);
+    i.run_until([&] { return !i.reading_; }, in(milliseconds{1000}));
+    i.closed_ = true;
+}
+
+http_response http_get(unsigned short port, const std::string& target, steady::time_point deadline)
+{
+    net::io_context ioc;
+    beast::tcp_stream stream{ioc};
+    beast::flat_buffer buffer;
+    http::request<http::string_body> req{http::verb::get, target, 11};
+    req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
+    req.set(http::field::connection, "close");
+    http::response<http::string_body> res;
+    beast::error_code result = net::error::would_block;
+    bool finished = false;
+    stream.async_connect(local(port), [&](beast::error_code ec) {
+        if (ec) {
+            result = ec;
+            finished = true;
+            return;
+        }
+        http::async_write(stream, req, [&](beast::error_code ec2, std::size_t) {
+            if (ec2) {
+                result = ec2;
+                finished = true;
+                return;
+            }
+            http::async_read(stream, buffer, res, [&](beast::error_code ec3, std::size_t) {
+                result = ec3;
+                finished = true;
+            });
+        });
+    });
+    if (!run_ioc_until(ioc, [&] { return finished; }, deadline) || result)
+        throw std::runtime_error("GET " + target + " failed: " +
+                                 (finished ? result.message() : std::string{"timed out"}));
+    http_response out;
+    out.status = res.result_int();
+    out.content_type = std::string{res[http::field::content_type]};
+    out.body = std::move(res.body());
+    return out;
+}
+
+} // namespace quarto_test

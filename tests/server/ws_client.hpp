@@ -1,0 +1,81 @@
+// A small Beast WebSocket client for the tests: every wait has a deadline (the client's own
+// io_context runs until the awaited thing happens or time is up), and everything received is
+// kept so tests can check order afterwards. Beast stays in the .cpp to keep test builds quick.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace quarto_test {
+
+using json = nlohmann::json;
+using steady = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// How long a test waits for something the server should do "at once".
+inline constexpr milliseconds default_wait{3000};
+inline steady::time_point in(milliseconds d) { return steady::now() + d; }
+
+class ws_client {
+public:
+    // Connects to ws://127.0.0.1:PORT/ws; throws if that fails before the deadline.
+    explicit ws_client(unsigned short port, const std::string& target = "/ws",
+                       steady::time_point deadline = in(default_wait));
+    ~ws_client();
+    ws_client(const ws_client&) = delete;
+    ws_client& operator=(const ws_client&) = delete;
+
+    // Sends one text frame; false if the write failed (e.g. the server has closed).
+    bool send(const json& message);
+    bool send_text(std::string text);
+
+    // The next message not yet consumed, or nullopt at the deadline or when closed.
+    std::optional<json> next(steady::time_point deadline = in(default_wait));
+    // Consumes messages until one satisfies `pred` and returns it; nullopt at the deadline.
+    std::optional<json> wait_for(const std::function<bool(const json&)>& pred,
+                                 steady::time_point deadline = in(default_wait));
+    // wait_for a message of this type.
+    std::optional<json> wait_type(const std::string& type, steady::time_point deadline = in(default_wait));
+    // Reads whatever arrives within `d` without consuming it (pending() shows it).
+    void pump(milliseconds d);
+
+    // Waits until the server has closed the connection; false at the deadline.
+    bool wait_closed(steady::time_point deadline = in(default_wait));
+    bool closed() const;
+    // The close code the server sent, if it closed with a close frame.
+    std::optional<std::uint16_t> close_code() const;
+    // Why reading stopped ("" while open): e.g. "The WebSocket stream was gracefully closed".
+    std::string close_error() const;
+
+    // Closes from our side (close code 1000) and waits briefly for the handshake to finish.
+    void close();
+    // Drops the TCP connection without a close frame (a vanished peer).
+    void drop();
+
+    // Everything received, in order, including consumed messages.
+    const std::vector<json>& history() const;
+    const std::deque<json>& pending() const;
+
+private:
+    struct impl;
+    std::unique_ptr<impl> impl_;
+};
+
+// A plain HTTP/1.1 GET to 127.0.0.1:PORT.
+struct http_response {
+    unsigned status = 0;
+    std::string content_type;
+    std::string body;
+};
+http_response http_get(unsigned short port, const std::string& target,
+                       steady::time_point deadline = in(default_wait));
+
+} // namespace quarto_test
