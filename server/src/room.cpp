@@ -380,12 +380,16 @@ std::array<std::optional<protocol::seat_info>, 2> room::seat_view() const
     return view;
 }
 
+protocol::room_view room::view(const std::array<std::optional<protocol::seat_info>, 2>& seats) const
+{
+    return {id_,    seq_,  settings_.name, settings_.game_rules, settings_.clock, status_, seats,
+            static_cast<int>(spectators_.size()), game_ ? &*game_ : nullptr, context_.clock.now()};
+}
+
 void room::send_snapshot(const connection_ptr& c, const std::string& player_id, const json& req)
 {
     const auto seats = seat_view();
-    const protocol::room_view view{id_, seq_, settings_.name, settings_.game_rules, settings_.clock, status_, seats,
-                                   static_cast<int>(spectators_.size()), game_ ? &*game_ : nullptr, context_.clock.now()};
-    c->send(std::make_shared<const std::string>(protocol::room_snapshot(view, seat_of(player_id), req).dump()));
+    c->send(std::make_shared<const std::string>(protocol::room_snapshot(view(seats), seat_of(player_id), req).dump()));
 }
 
 void room::send_error(const connection_ptr& c, error_code code, std::string_view message, const json& req)
@@ -397,9 +401,7 @@ void room::send_error(const connection_ptr& c, error_code code, std::string_view
 void room::refresh_summary()
 {
     const auto seats = seat_view();
-    const protocol::room_view view{id_, seq_, settings_.name, settings_.game_rules, settings_.clock, status_, seats,
-                                   static_cast<int>(spectators_.size()), game_ ? &*game_ : nullptr, context_.clock.now()};
-    json summary = protocol::room_summary(view, settings_.is_private);
+    json summary = protocol::room_summary(view(seats), settings_.is_private);
     std::lock_guard lock{summary_mutex_};
     summary_ = std::move(summary);
 }

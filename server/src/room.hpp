@@ -79,6 +79,8 @@ private:
     void send_snapshot(const connection_ptr& c, const std::string& player_id, const json& req);
     void send_error(const connection_ptr& c, protocol::error_code code, std::string_view message, const json& req);
     std::array<std::optional<protocol::seat_info>, 2> seat_view() const;
+    // What the protocol shows of this room; `seats` (from seat_view) must outlive the result.
+    protocol::room_view view(const std::array<std::optional<protocol::seat_info>, 2>& seats) const;
     void refresh_summary();
     void set_status(protocol::room_status s);
 
