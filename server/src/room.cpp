@@ -93,6 +93,14 @@ void room::attach(const connection_ptr& c, const player_ptr& p)
     context_.players.add_room(p->info.id, id_);
 }
 
+void room::seat_creator(const connection_ptr& c, const player_ptr& p)
+{
+    seats_[0] = p->info;
+    attach(c, p);
+    broadcast(protocol::joined_event(p->info, false, seat{0}), c.get());
+    refresh_summary();
+}
+
 void room::join(connection_ptr c, player_ptr p, bool as_spectator, json req)
 {
     on_strand([this, c = std::move(c), p = std::move(p), as_spectator, req = std::move(req)] {

@@ -42,6 +42,9 @@ public:
     // The lobby's view, safe to read from any thread.
     json summary() const;
 
+    // Seats the creator at seat 0. Only before the room is visible to any other thread (the
+    // registry calls it before publishing the room), so no joiner can take the seat first.
+    void seat_creator(const connection_ptr& c, const player_ptr& p);
     void join(connection_ptr c, player_ptr p, bool as_spectator, json req);
     void leave(connection_ptr c, player_ptr p, json req);
     // A player back on a new connection (hello with token): re-attach and send the snapshot.

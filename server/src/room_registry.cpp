@@ -6,12 +6,14 @@
 
 namespace quarto::server {
 
-std::shared_ptr<room> room_registry::create(room_settings settings)
+std::shared_ptr<room> room_registry::create(room_settings settings, const connection_ptr& creator_connection,
+                                            const room::player_ptr& creator)
 {
     std::lock_guard lock{mutex_};
     protocol::room_id id;
     do id = new_short_id(); while (rooms_.contains(id));
     auto r = std::make_shared<room>(ioc_, id, std::move(settings), context_);
+    r->seat_creator(creator_connection, creator);
     rooms_.emplace(id, r);
     return r;
 }

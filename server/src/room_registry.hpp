@@ -15,7 +15,9 @@ class room_registry {
 public:
     room_registry(net::io_context& ioc, server_context& context) : ioc_{ioc}, context_{context} {}
 
-    std::shared_ptr<room> create(room_settings settings);
+    // A new room with its creator already in seat 0.
+    std::shared_ptr<room> create(room_settings settings, const connection_ptr& creator_connection,
+                                 const room::player_ptr& creator);
     std::shared_ptr<room> find(const protocol::room_id& id) const;
     void remove(const protocol::room_id& id);
     // Public rooms as the lobby lists them.

@@ -194,11 +194,12 @@ void ws_session::handle_hello(const protocol::hello& h, const json& req)
 void ws_session::create_room(const protocol::create_room& m, const json& req)
 {
     room_settings settings{m.name.empty() ? player_->info.name + "'s room" : m.name, m.game_rules, m.clock, m.is_private};
-    auto r = context_.rooms->create(std::move(settings));
+    auto self = shared_from_this();
+    auto r = context_.rooms->create(std::move(settings), self, player_);
     spdlog::info("room {}: created by {}{}", r->id(), player_->info.id, m.is_private ? " (private)" : "");
     rooms_.emplace(r->id(), r);
     reply(protocol::room_created(r->id(), req));
-    r->join(shared_from_this(), player_, false, nullptr);
+    r->join(self, player_, false, nullptr); // already seated: this sends the snapshot
 }
 
 std::shared_ptr<room> ws_session::find_room(const protocol::room_id& id)

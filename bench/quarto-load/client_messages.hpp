@@ -1,0 +1,20 @@
+// The client messages the load generator sends (PROTOCOL.md sections 4-6), written straight
+// into a string: no JSON library on the hot path.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "quarto/core/game.hpp"
+
+namespace quarto::load {
+
+std::string hello_message(std::string_view name);
+// An untimed private room with the default rules.
+std::string create_room_message(std::string_view name);
+std::string join_message(std::string_view room, bool as_spectator);
+// give, place, quarto (with the 4 squares of `a.line`), pass or resign.
+std::string action_message(std::string_view room, const action& a);
+std::string rematch_message(std::string_view room);
+
+} // namespace quarto::load

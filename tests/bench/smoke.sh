@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Smoke test of quarto-load: a real quarto-server on 127.0.0.1, port 0; 3 rooms with 1 spectator
+# each for about 3 s; the JSON must show finished games, moves and no error.
+# Usage: smoke.sh QUARTO_SERVER QUARTO_LOAD
+set -euo pipefail
+server_bin=$1
+load_bin=$2
+work=$(mktemp -d)
+server_pid=
+cleanup() {
+    if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
+        kill "$server_pid"
+        wait "$server_pid" || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$server_bin" --host 127.0.0.1 --port 0 --rate-limit 100000 --rate-burst 100000 --log-level info \
+    2> "$work/server.log" &
+server_pid=$!
+
+# Await the "listening on http://HOST:PORT" line (at most 20 s).
+port=
+for _ in $(seq 200); do
+    port=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$work/server.log" | head -n1)
+    [[ -n $port ]] && break
+    kill -0 "$server_pid" 2>/dev/null || { echo "server exited:"; cat "$work/server.log"; exit 1; }
+    sleep 0.1
+done
+[[ -n $port ]] || { echo "server did not say where it listens:"; cat "$work/server.log"; exit 1; }
+
+"$load_bin" --url "ws://127.0.0.1:$port/ws" --rooms 3 --spectators 1 --warmup 0.5 --duration 2.5 \
+    --server-pid "$server_pid" --json "$work/result.json"
+
+field() { # the number after "NAME": in the JSON (one key per line)
+    sed -n "s/^  \"$1\": \\([0-9.]*\\),\\{0,1\\}$/\\1/p" "$work/result.json" | head -n1
+}
+moves=$(field moves)
+games=$(field games_finished_total)
+errors=$(field errors_total)
+ready=$(field connections_ready)
+problems=0
+for name in seq_gaps desyncs unreadable connect_failures disconnects; do
+    value=$(field "$name")
+    if [[ $value != 0 ]]; then echo "FAIL: $name = $value"; problems=1; fi
+done
+echo "moves=$moves games=$games errors=$errors connections_ready=$ready"
+[[ $ready == 9 ]] || { echo "FAIL: expected 9 connections set up"; problems=1; }
+[[ ${moves:-0} -gt 0 ]] || { echo "FAIL: no moves"; problems=1; }
+[[ ${games:-0} -gt 0 ]] || { echo "FAIL: no game finished"; problems=1; }
+[[ $errors == 0 ]] || { echo "FAIL: errors received:"; grep -A5 '"errors"' "$work/result.json"; problems=1; }
+exit $problems
