@@ -65,16 +65,11 @@ std::string join_message(std::string_view room, bool as_spectator)
 std::string action_message(std::string_view room, const action& a)
 {
     switch (a.kind) {
-    case move_kind::give: {
-        std::string out = room_message("give", room);
-        out += R"(,"piece":)";
-        append_int(out, a.value);
-        out += '}';
-        return out;
-    }
+    case move_kind::give:
     case move_kind::place: {
-        std::string out = room_message("place", room);
-        out += R"(,"square":)";
+        const bool give = a.kind == move_kind::give;
+        std::string out = room_message(give ? "give" : "place", room);
+        out += give ? R"(,"piece":)" : R"(,"square":)";
         append_int(out, a.value);
         out += '}';
         return out;

@@ -21,6 +21,9 @@ const json* find(const json& object, std::string_view key)
     return it == object.end() ? nullptr : &*it;
 }
 
+// "req" is echoed when it is a string or a number; null counts as absent.
+bool usable_req(const json& r) { return r.is_string() || r.is_number(); }
+
 const json& require(const json& object, std::string_view key)
 {
     const json* value = find(object, key);
@@ -211,7 +214,7 @@ std::variant<parsed_message, parse_error> parse_client_message(std::string_view 
 
     json req = nullptr;
     if (const json* r = find(m, "req"); r && !r->is_null()) {
-        if (!r->is_string() && !r->is_number())
+        if (!usable_req(*r))
             return parse_error{error_code::bad_message, "\"req\" must be a string or a number.", nullptr, {}};
         req = *r;
     }
@@ -236,7 +239,7 @@ nlohmann::json request_id_of(std::string_view text)
     const json m = json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (!m.is_object()) return nullptr;
     const json* r = find(m, "req");
-    return r && (r->is_string() || r->is_number()) ? *r : json(nullptr);
+    return r && usable_req(*r) ? *r : json(nullptr);
 }
 
 } // namespace quarto::protocol

@@ -98,12 +98,12 @@ void ws_session::on_read(beast::error_code ec, std::size_t)
         buffer_.consume(buffer_.size());
         return do_read();
     }
-    switch (limiter_.admit(rate_limiter::clock::now())) {
+    const auto received = rate_limiter::clock::now(); // steady_clock: also starts the handling timer
+    switch (limiter_.admit(received)) {
     case rate_limiter::verdict::accept:
         try {
-            const auto started = std::chrono::steady_clock::now();
             handle(text);
-            context_.metrics.session_handling.record(std::chrono::steady_clock::now() - started);
+            context_.metrics.session_handling.record(std::chrono::steady_clock::now() - received);
         } catch (const std::exception& e) { // a bug: answer, log, and keep serving
             spdlog::error("ws {}: {}", remote_, e.what());
         }
@@ -260,20 +260,24 @@ void ws_session::on_write(beast::error_code ec, std::size_t)
 void ws_session::close_gracefully(websocket::close_code code, std::string reason)
 {
     net::post(ws_.get_executor(), [self = shared_from_this(), code, reason = std::move(reason)]() mutable {
-        if (self->closing_ || self->closed_) return;
-        self->closing_ = true;
-        if (self->writing_) self->pending_close_ = websocket::close_reason{code, reason};
-        else self->ws_.async_close(websocket::close_reason{code, reason}, [self](beast::error_code) {});
+        self->begin_close(code, std::move(reason), /*drop_unsent_messages=*/false);
     });
 }
 
 void ws_session::start_close(websocket::close_code code, std::string reason)
 {
+    begin_close(code, std::move(reason), /*drop_unsent_messages=*/true);
+}
+
+// Sends the close frame once the write in flight (and, unless dropped, the queue) is done.
+void ws_session::begin_close(websocket::close_code code, std::string reason, bool drop_unsent_messages)
+{
     if (closing_ || closed_) return;
     closing_ = true;
-    drop_unsent();
-    if (writing_) pending_close_ = websocket::close_reason{code, std::move(reason)};
-    else ws_.async_close(websocket::close_reason{code, std::move(reason)}, [self = shared_from_this()](beast::error_code) {});
+    if (drop_unsent_messages) drop_unsent();
+    websocket::close_reason why{code, std::move(reason)};
+    if (writing_) pending_close_ = std::move(why);
+    else ws_.async_close(why, [self = shared_from_this()](beast::error_code) {});
 }
 
 // Forgets queued messages, keeping the one being written alive until its write completes.

@@ -47,7 +47,9 @@ private:
     void do_write();
     void on_write(beast::error_code ec, std::size_t bytes);
     void drop_unsent();
+    // Closes after the write in flight; what is still queued is dropped.
     void start_close(websocket::close_code code, std::string reason);
+    void begin_close(websocket::close_code code, std::string reason, bool drop_unsent_messages);
     void on_closed();
 
     websocket::stream<beast::tcp_stream> ws_;
