@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "quarto/core/tournament/history.hpp"
