@@ -154,7 +154,11 @@ struct StringMaker<quarto::outcome> {
     {
         if (o.ok()) return "ok";
         std::string s{quarto::to_string(o.error())};
-        if (o.problem() != quarto::claim_problem::none) s += "/" + std::string{quarto::to_string(o.problem())};
+        // Appended piecewise: g++ 12's -O2 flags `"/" + std::string{...}` with a false -Wrestrict.
+        if (o.problem() != quarto::claim_problem::none) {
+            s += '/';
+            s += quarto::to_string(o.problem());
+        }
         return s.c_str();
     }
 };
