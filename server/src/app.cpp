@@ -36,6 +36,15 @@ int app::run()
         spdlog::critical("--host {}: not an IP address", s.host);
         return 2;
     }
+    // The archive first: a server that cannot keep its games should not start taking them.
+    auto opened = archive::game_archive::open(s.db_path);
+    if (const auto* error = std::get_if<archive::open_error>(&opened)) {
+        spdlog::critical("cannot open the game archive (--db {}): {}", s.db_path, error->message);
+        return 1;
+    }
+    context_.archive = std::move(std::get<std::unique_ptr<archive::game_archive>>(opened));
+    spdlog::info("archive {}", s.db_path);
+
     if (ec = listener_->open({address, s.port}); ec) {
         spdlog::critical("cannot listen on {}:{}: {}", s.host, s.port, ec.message());
         return 1;
@@ -57,6 +66,9 @@ int app::run()
     for (unsigned i = 1; i < s.threads; ++i) threads.emplace_back([this] { ioc_.run(); });
     ioc_.run();
     for (auto& t : threads) t.join();
+    // Every game that finished is on disk before the process reports success. Still before
+    // ioc_ goes away: a lookup's answer may be posted to it while the queue drains.
+    context_.archive->close();
     spdlog::info("stopped");
     return 0;
 }

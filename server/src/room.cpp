@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "quarto/archive/game_record.hpp"
+#include "random_ids.hpp"
 #include "room_registry.hpp"
 
 namespace quarto::server {
@@ -278,6 +280,11 @@ void room::start_game()
     const instant now = context_.clock.now();
     const seat first = flip_coin(coin_);
     game_.emplace(settings_.game_rules, settings_.clock, first, now);
+    // 12 characters of base32 (60 bits): unique across rooms, rematches and restarts alike,
+    // which room ids (reused once a room is reclaimed) are not.
+    game_id_ = new_short_id(12);
+    game_players_ = {*seats_[0], *seats_[1]};
+    game_started_unix_ms_ = server_clock::unix_ms();
     set_status(room_status::playing);
     metrics::add(context_.metrics.games_started);
     rematch_wanted_ = {};
@@ -294,13 +301,25 @@ void room::game_finished()
     set_status(room_status::finished);
     const game_result r = *game_->result();
     metrics::add(context_.metrics.games_finished[static_cast<std::size_t>(r.reason)]);
-    broadcast(protocol::game_over_event(*game_, context_.clock.now()));
+    archive_game();
+    broadcast(protocol::game_over_event(*game_, game_id_, context_.clock.now()));
     if (r.winner)
         spdlog::info("room {}: game over, {} wins by {}", id_, seats_[*r.winner] ? seats_[*r.winner]->name : "?",
                      to_string(r.reason));
     else
         spdlog::info("room {}: game over, draw", id_);
     refresh_summary();
+}
+
+void room::archive_game()
+{
+    if (!context_.archive) return; // only a server without an archive: never in quarto-server
+    archive::game_origin origin{game_id_, id_, settings_.name, game_players_, game_started_unix_ms_,
+                                server_clock::unix_ms()};
+    context_.archive->save_game(archive::make_game_record(std::move(origin), *game_),
+                                [&counters = context_.metrics](bool stored) {
+                                    metrics::add(stored ? counters.games_archived : counters.archive_failures);
+                                });
 }
 
 void room::arm_timer()
@@ -391,7 +410,7 @@ std::array<std::optional<protocol::seat_info>, 2> room::seat_view() const
 protocol::room_view room::view(const std::array<std::optional<protocol::seat_info>, 2>& seats) const
 {
     return {id_,    seq_,  settings_.name, settings_.game_rules, settings_.clock, status_, seats,
-            static_cast<int>(spectators_.size()), game_ ? &*game_ : nullptr, context_.clock.now()};
+            static_cast<int>(spectators_.size()), game_ ? &*game_ : nullptr, context_.clock.now(), game_id_};
 }
 
 void room::send_snapshot(const connection_ptr& c, const std::string& player_id, const json& req)

@@ -75,6 +75,8 @@ private:
     void start_game();
     void apply(const connection_ptr& c, seat s, const protocol::client_message& message, const json& req);
     void game_finished();
+    // Hands the finished game to the archive, which writes it on its own thread.
+    void archive_game();
     void arm_timer();
     void on_deadline();
 
@@ -97,6 +99,9 @@ private:
     std::vector<protocol::player_info> spectators_;
     std::vector<attachment> attachments_;
     std::optional<game> game_;
+    std::string game_id_;                                // the archive id of game_, fresh per game
+    std::array<protocol::player_info, 2> game_players_;  // who sat down when game_ started
+    std::int64_t game_started_unix_ms_ = 0;
     protocol::room_status status_ = protocol::room_status::waiting;
     std::array<bool, 2> rematch_wanted_{};
     std::uint64_t seq_ = 0;

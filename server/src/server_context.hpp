@@ -1,9 +1,12 @@
-// What every part of the server shares: settings, time, the registries.
+// What every part of the server shares: settings, time, the registries, the archive.
 #pragma once
+
+#include <memory>
 
 #include "config.hpp"
 #include "metrics.hpp"
 #include "player_registry.hpp"
+#include "quarto/archive/game_archive.hpp"
 #include "server_clock.hpp"
 
 namespace quarto::server {
@@ -18,6 +21,9 @@ struct server_context {
     player_registry players;
     room_registry* rooms = nullptr;
     struct metrics metrics;
+    // Opened by app::run before the server accepts; closed (every queued game written) after
+    // the I/O threads have stopped.
+    std::unique_ptr<archive::game_archive> archive;
 };
 
 } // namespace quarto::server

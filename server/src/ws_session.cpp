@@ -20,12 +20,6 @@ bool quiet(const beast::error_code& ec)
            ec == net::error::connection_reset || ec == beast::error::timeout || ec == http::error::end_of_stream;
 }
 
-std::int64_t unix_ms()
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
 } // namespace
 
 ws_session::ws_session(tcp::socket&& socket, server_context& context, session_tracker& tracker,
@@ -140,7 +134,7 @@ void ws_session::handle(std::string_view text)
             using message_type = std::decay_t<decltype(m)>;
             if constexpr (std::is_same_v<message_type, protocol::hello>) {
             } else if constexpr (std::is_same_v<message_type, protocol::ping>) {
-                reply(protocol::pong(unix_ms(), req));
+                reply(protocol::pong(server_clock::unix_ms(), req));
             } else if constexpr (std::is_same_v<message_type, protocol::list_rooms>) {
                 const auto summaries = context_.rooms->list_public();
                 reply(protocol::rooms_list(summaries, req));
