@@ -19,12 +19,14 @@ app::app(config settings)
     : context_{std::move(settings)},
       ioc_{static_cast<int>(context_.settings.threads)},
       rooms_{ioc_, context_},
+      tournaments_{ioc_, context_},
       listener_{std::make_shared<listener>(ioc_, context_, sessions_)},
       signals_{ioc_, SIGINT, SIGTERM},
       sweep_timer_{ioc_},
       shutdown_timer_{ioc_}
 {
     context_.rooms = &rooms_;
+    context_.tournaments = &tournaments_;
 }
 
 int app::run()
@@ -44,6 +46,18 @@ int app::run()
     }
     context_.archive = std::move(std::get<std::unique_ptr<archive::game_archive>>(opened));
     spdlog::info("archive {}", s.db_path);
+    // Tournaments come back before anyone can connect: their players' tokens work at once.
+    auto stored = context_.archive->load_tournaments();
+    if (stored.failed) {
+        spdlog::critical("cannot read the tournaments from the archive (--db {})", s.db_path);
+        return 1;
+    }
+    std::vector<std::string> documents;
+    for (auto& t : stored.value) documents.push_back(std::move(t.state));
+    const std::size_t unreadable = tournaments_.load(documents);
+    if (!documents.empty())
+        spdlog::info("{} tournaments restored{}", documents.size() - unreadable,
+                     unreadable ? fmt::format(", {} unreadable (skipped)", unreadable) : std::string{});
 
     if (ec = listener_->open({address, s.port}); ec) {
         spdlog::critical("cannot listen on {}:{}: {}", s.host, s.port, ec.message());

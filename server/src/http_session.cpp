@@ -5,7 +5,9 @@
 #include "games_api.hpp"
 #include "quarto/archive/game_json.hpp"
 #include "quarto/protocol/encode.hpp"
+#include "quarto/protocol/encode_tournament.hpp"
 #include "room_registry.hpp"
+#include "tournament_registry.hpp"
 #include "static_files.hpp"
 #include "ws_session.hpp"
 
@@ -100,6 +102,22 @@ void http_session::on_read(beast::error_code ec, std::size_t)
     const auto q = target.find('?');
     const std::string_view query = q == std::string_view::npos ? std::string_view{} : target.substr(q + 1);
     if (auto games = route_games_api(path, query)) return serve_games(std::move(*games), version, keep_alive);
+    if (path == "/api/tournaments") {
+        const auto summaries = context_.tournaments->list();
+        return send(text_response(http::status::ok, version, keep_alive,
+                                  protocol::tournaments_list(summaries, nullptr).dump(), "application/json"));
+    }
+    if (constexpr std::string_view prefix = "/api/tournaments/"; path.starts_with(prefix)) {
+        const auto t = context_.tournaments->find(std::string{path.substr(prefix.size())});
+        if (!t)
+            return send(text_response(http::status::not_found, version, keep_alive,
+                                      protocol::error_reply(protocol::error_code::no_such_tournament,
+                                                            protocol::default_message(protocol::error_code::no_such_tournament),
+                                                            nullptr)
+                                          .dump(),
+                                      "application/json"));
+        return send(text_response(http::status::ok, version, keep_alive, *t->snapshot_text(), "application/json"));
+    }
 
     beast::error_code not_found;
     auto file = serve_file(context_.settings.web_root, target, version, keep_alive, not_found);

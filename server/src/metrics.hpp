@@ -38,7 +38,7 @@ private:
 struct metrics {
     using counter = std::atomic<std::uint64_t>;
     using gauge = std::atomic<std::int64_t>;
-    static constexpr std::size_t error_codes = static_cast<std::size_t>(protocol::error_code::rate_limited) + 1;
+    static constexpr std::size_t error_codes = protocol::error_code_count;
     static constexpr std::size_t end_reasons = static_cast<std::size_t>(end_reason::board_full) + 1;
 
     gauge connections_open{0};

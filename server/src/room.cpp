@@ -103,6 +103,26 @@ void room::seat_creator(const connection_ptr& c, const player_ptr& p)
     refresh_summary();
 }
 
+void room::seat_pair(const player_ptr& first_seat, const player_ptr& second_seat)
+{
+    seats_[0] = first_seat->info;
+    seats_[1] = second_seat->info;
+    context_.players.add_room(first_seat->info.id, id_);
+    context_.players.add_room(second_seat->info.id, id_);
+    start_game();
+}
+
+void room::forfeit(const std::string& player_id)
+{
+    on_strand([this, player_id] {
+        const auto s = seat_of(player_id);
+        if (closed_ || !s || status_ != room_status::playing) return;
+        const instant now = context_.clock.now();
+        if (game_->expire(now) != time_event::game_over) (void)game_->resign(*s, now);
+        game_finished();
+    });
+}
+
 void room::join(connection_ptr c, player_ptr p, bool as_spectator, json req)
 {
     on_strand([this, c = std::move(c), p = std::move(p), as_spectator, req = std::move(req)] {
@@ -225,6 +245,8 @@ void room::act(connection_ptr c, player_ptr p, protocol::client_message message,
 void room::apply(const connection_ptr& c, seat s, const protocol::client_message& message, const json& req)
 {
     if (std::holds_alternative<protocol::rematch>(message)) {
+        if (settings_.tournament)
+            return send_error(c, error_code::wrong_phase, "Tournament games have no rematch; the tournament pairs the next game.", req);
         if (status_ != room_status::finished)
             return send_error(c, error_code::wrong_phase, "A rematch can be asked for once the game is over.", req);
         if (!rematch_wanted_[s]) {
@@ -278,7 +300,7 @@ void room::apply(const connection_ptr& c, seat s, const protocol::client_message
 void room::start_game()
 {
     const instant now = context_.clock.now();
-    const seat first = flip_coin(coin_);
+    const seat first = settings_.tournament && settings_.tournament->first ? *settings_.tournament->first : flip_coin(coin_);
     game_.emplace(settings_.game_rules, settings_.clock, first, now);
     // 12 characters of base32 (60 bits): unique across rooms, rematches and restarts alike,
     // which room ids (reused once a room is reclaimed) are not.
@@ -309,6 +331,7 @@ void room::game_finished()
     else
         spdlog::info("room {}: game over, draw", id_);
     refresh_summary();
+    if (settings_.tournament && settings_.tournament->on_result) settings_.tournament->on_result(r, game_id_);
 }
 
 void room::archive_game()

@@ -12,6 +12,7 @@
 namespace quarto::server {
 
 class room_registry;
+class tournament_registry;
 
 struct server_context {
     explicit server_context(config c) : settings{std::move(c)} {}
@@ -20,6 +21,7 @@ struct server_context {
     server_clock clock;
     player_registry players;
     room_registry* rooms = nullptr;
+    tournament_registry* tournaments = nullptr;
     struct metrics metrics;
     // Opened by app::run before the server accepts; closed (every queued game written) after
     // the I/O threads have stopped.

@@ -83,7 +83,10 @@ TEST_CASE("every error code has its wire name and a readable default message")
     const std::vector<std::string> names{"bad_json",      "bad_message",  "unknown_type",      "hello_required",
                                          "unknown_token", "no_such_room", "room_full",         "not_in_room",
                                          "not_a_player",  "not_your_turn", "wrong_phase",      "square_taken",
-                                         "piece_unavailable", "invalid_claim", "rate_limited"};
+                                         "piece_unavailable", "invalid_claim", "rate_limited",
+                                         "no_such_tournament", "not_director", "registration_closed",
+                                         "tournament_full", "not_registered", "wrong_status", "not_enough_players"};
+    REQUIRE(names.size() == error_code_count);
     for (std::size_t i = 0; i < names.size(); ++i) {
         const auto code = static_cast<error_code>(i);
         CHECK(std::string{to_string(code)} == names[i]);
