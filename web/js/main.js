@@ -1,9 +1,11 @@
-// Entry point: routes the address (#/ lobby, #/room/ID a room) to a view, keeps the header's
-// connection line current, shows notices, polls the lobby and ticks the clocks.
+// Entry point: routes the address (#/ lobby, #/room/ID a room, #/game/ID[/STEP] the replay of a
+// finished game) to a view, keeps the header's connection line current, shows notices, polls
+// the lobby and ticks the clocks.
 
 import { App, parseRoomId, roomKey } from './app.js';
 import { NameView, LobbyView, DoorView, ConnectingView } from './lobby.js';
 import { GameView } from './game.js';
+import { ReplayView } from './replay.js';
 import { h } from './dom.js';
 
 const LOBBY_POLL_MS = 2000;
@@ -20,14 +22,18 @@ let view = null;
 let viewKey = null;
 
 function route() {
+  const replay = window.location.hash.match(/^#\/game\/([^/?#]+)(?:\/(\d+))?/);
+  if (replay) return { name: 'replay', id: parseRoomId(replay[1]), step: replay[2] ?? null };
   const m = window.location.hash.match(/^#\/room\/([^/?#]+)/);
   return m ? { name: 'room', id: parseRoomId(m[1]) } : { name: 'lobby' };
 }
 
 function wantedView() {
+  const r = route();
+  // A replay needs neither a name nor the server's greeting: anybody with the link may watch it.
+  if (r.name === 'replay') return { key: `replay:${r.id}`, make: () => new ReplayView(r.id, r.step), arg: r.step };
   if (app.needsName) return { key: 'name', make: () => new NameView(app) };
   if (!app.everWelcomed) return { key: 'connecting', make: () => new ConnectingView(app) };
-  const r = route();
   if (r.name === 'room') {
     const key = roomKey(r.id);
     if (app.rooms.has(key)) return { key: `game:${key}`, make: () => new GameView(app, key) };
@@ -43,10 +49,12 @@ function render() {
     view = want.make();
     viewKey = want.key;
     view.mount(container);
-    const title = viewKey.startsWith('game:') ? `${app.rooms.get(viewKey.slice(5)).name} — Quarto` : 'Quarto';
-    document.title = title;
+    // The replay titles itself once its game has loaded.
+    if (!viewKey.startsWith('replay:')) {
+      document.title = viewKey.startsWith('game:') ? `${app.rooms.get(viewKey.slice(5)).name} — Quarto` : 'Quarto';
+    }
   } else {
-    view.update();
+    view.update(want.arg);
   }
   renderHeader();
 }
