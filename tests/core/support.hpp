@@ -154,7 +154,12 @@ struct StringMaker<quarto::outcome> {
     {
         if (o.ok()) return "ok";
         std::string s{quarto::to_string(o.error())};
-        if (o.problem() != quarto::claim_problem::none) s += "/" + std::string{quarto::to_string(o.problem())};
+        // Appended piecewise: "/" + std::string{...} trips GCC 12's -Wrestrict false positive
+        // (GCC bug 105329) in optimized builds.
+        if (o.problem() != quarto::claim_problem::none) {
+            s += '/';
+            s += quarto::to_string(o.problem());
+        }
         return s.c_str();
     }
 };
