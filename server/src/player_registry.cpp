@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <spdlog/fmt/fmt.h>
+
 #include "random_ids.hpp"
 
 namespace quarto::server {
@@ -10,7 +12,9 @@ std::shared_ptr<const player_record> player_registry::create(std::string name)
 {
     std::lock_guard lock{mutex_};
     std::string id;
-    do id = "p" + new_short_id(); while (by_id_.contains(id));
+    // fmt, not "p" + ...: GCC 12's -Wstringop-overflow misfires on string concatenation here
+    // in optimized builds (GCC bug 105329).
+    do id = fmt::format("p{}", new_short_id()); while (by_id_.contains(id));
     auto record = std::make_shared<const player_record>(player_record{{id, std::move(name)}, new_token()});
     id_by_token_.emplace(record->token, id);
     by_id_.emplace(id, entry{record, {}, 0, std::chrono::steady_clock::now()});
