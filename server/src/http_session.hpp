@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <optional>
+#include <string_view>
 
 #include "net.hpp"
 #include "server_context.hpp"
@@ -20,6 +21,7 @@ public:
 private:
     void do_read();
     void on_read(beast::error_code ec, std::size_t bytes);
+    void upgrade(std::string_view path);
     void on_write(bool keep_alive, beast::error_code ec, std::size_t bytes);
 
     beast::tcp_stream stream_;

@@ -29,16 +29,14 @@ std::int64_t unix_ms()
 } // namespace
 
 ws_session::ws_session(tcp::socket&& socket, server_context& context, session_tracker& tracker,
-                       std::shared_ptr<void> ticket)
+                       std::shared_ptr<void> ticket, std::string remote)
     : ws_{std::move(socket)},
       context_{context},
       tracker_{tracker},
       ticket_{std::move(ticket)},
+      remote_{std::move(remote)},
       limiter_{context.settings.rate_limit, context.settings.rate_burst, rate_limiter::clock::now()}
 {
-    beast::error_code ec;
-    const auto endpoint = beast::get_lowest_layer(ws_).socket().remote_endpoint(ec);
-    remote_ = ec ? std::string{"?"} : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
 }
 
 ws_session::~ws_session()
@@ -63,6 +61,10 @@ void ws_session::run(http::request<http::string_body> upgrade)
     ws_.text(true);
     ws_.auto_fragment(false); // one JSON object per frame, whatever its size
     ws_.async_accept(upgrade, beast::bind_front_handler(&ws_session::on_accept, shared_from_this()));
+    // Shutdown began after this connection's upgrade was let through but before the session
+    // was tracked: shutdown has not told it, so it tells itself.
+    if (context_.shutting_down.load())
+        begin_close(websocket::close_code::going_away, std::string{shutdown_close_reason}, false);
 }
 
 void ws_session::on_accept(beast::error_code ec)
@@ -76,6 +78,10 @@ void ws_session::on_accept(beast::error_code ec)
     context_.metrics.connections_open.fetch_add(1, std::memory_order_relaxed);
     metrics::add(context_.metrics.connections_total);
     do_read();
+    if (pending_close_ && !writing_) { // asked to close during the handshake
+        ws_.async_close(*pending_close_, [self = shared_from_this()](beast::error_code) {});
+        pending_close_.reset();
+    }
 }
 
 void ws_session::do_read()
@@ -276,7 +282,7 @@ void ws_session::begin_close(websocket::close_code code, std::string reason, boo
     closing_ = true;
     if (drop_unsent_messages) drop_unsent();
     websocket::close_reason why{code, std::move(reason)};
-    if (writing_) pending_close_ = std::move(why);
+    if (writing_ || !accepted_) pending_close_ = std::move(why);
     else ws_.async_close(why, [self = shared_from_this()](beast::error_code) {});
 }
 
