@@ -204,8 +204,12 @@ void ws_session::create_room(const protocol::create_room& m, const json& req)
     auto r = context_.rooms->create(std::move(settings), self, player_);
     spdlog::info("room {}: created by {}{}", r->id(), player_->info.id, m.is_private ? " (private)" : "");
     rooms_.emplace(r->id(), r);
-    reply(protocol::room_created(r->id(), req));
+    // The snapshot is queued on the room's strand before anyone can know the room's id: else a
+    // joiner quick off the mark (room_created goes out at once) could start the game before
+    // it, and the creator would see game_started before its snapshot. The snapshot still
+    // arrives after room_created: the room hands it to send(), which posts to this strand.
     r->join(self, player_, false, nullptr); // already seated: this sends the snapshot
+    reply(protocol::room_created(r->id(), req));
 }
 
 std::shared_ptr<room> ws_session::find_room(const protocol::room_id& id)

@@ -36,6 +36,7 @@ struct options {
     std::optional<int> expect_close;
     int timeout = 30;     // seconds for connecting and playing
     std::uint64_t seed = std::random_device{}();
+    bool verbose = false; // every message, sent and received, on stderr
 };
 
 const char* const usage = R"(Usage: quarto-smoke --url ws[s]://HOST[:PORT]/ws [options]
@@ -46,6 +47,7 @@ const char* const usage = R"(Usage: quarto-smoke --url ws[s]://HOST[:PORT]/ws [o
                        them, at most this long (default 0: close them ourselves)
   --expect-close CODE  fail unless the server closed both connections with this code
   --seed N             seed of the players' random moves
+  --verbose            print every message sent and received on stderr
 )";
 
 std::optional<int> integer(const std::string& text)
@@ -64,6 +66,10 @@ std::optional<options> parse(int argc, char** argv)
         if (flag == "--help") {
             std::cout << usage;
             std::exit(0);
+        }
+        if (flag == "--verbose") {
+            o.verbose = true;
+            continue;
         }
         if (i + 1 >= argc) {
             std::cerr << "quarto-smoke: " << flag << " needs a value\n";
@@ -130,6 +136,7 @@ private:
         std::string name;
         std::shared_ptr<ws_link> link;
         std::optional<load::bot_player> bot;
+        bool welcomed = false;
         bool in_flight = false; // an action sent, its event not yet back
         bool game_over = false;
         std::optional<ws_link::close_info> closed;
@@ -157,22 +164,25 @@ private:
     void on_open(int i, const std::string& error)
     {
         if (!error.empty()) return fail(players_[i].name + ": " + error);
-        players_[i].link->send(load::hello_message(players_[i].name));
+        send(i, load::hello_message(players_[i].name));
         if (++opened_ == 2) say("connected: 2 players to " + options_.url_text);
     }
 
     void on_message(int i, const std::string& text)
     {
         player& p = players_[i];
+        if (options_.verbose) std::cerr << p.name << " <- " << text << "\n";
         const json m = json::parse(text, nullptr, false);
         if (m.is_discarded() || !m.is_object()) return fail(p.name + ": not a JSON object: " + text);
         const std::string type = m.value("type", "");
         if (type == "error") return fail(p.name + ": server error: " + text);
         if (type == "welcome") {
-            if (i == 0) p.link->send(load::create_room_message("smoke test"));
+            p.welcomed = true;
+            if (i == 0) send(i, load::create_room_message("smoke test"));
+            else join_second();
         } else if (type == "room_created") {
             room_ = m.value("room", "");
-            players_[1].link->send(load::join_message(room_, false));
+            join_second();
         } else if (type == "room") {
             const int seat = m.contains("you") && m["you"].is_object() ? m["you"].value("seat", -1) : -1;
             if (seat != 0 && seat != 1) return fail(p.name + ": no seat in " + text);
@@ -203,6 +213,18 @@ private:
         }
     }
 
+    // The second player joins once it has been welcomed and the room exists, in either order.
+    void join_second()
+    {
+        if (players_[1].welcomed && !room_.empty()) send(1, load::join_message(room_, false));
+    }
+
+    void send(int i, std::string text)
+    {
+        if (options_.verbose) std::cerr << players_[i].name << " -> " << text << "\n";
+        players_[i].link->send(std::move(text));
+    }
+
     void act(int i)
     {
         player& p = players_[i];
@@ -210,7 +232,7 @@ private:
         const auto next = p.bot->next_action();
         if (!next) return;
         p.in_flight = true;
-        p.link->send(load::action_message(room_, *next));
+        send(i, load::action_message(room_, *next));
     }
 
     void finished_game()
