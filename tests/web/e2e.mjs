@@ -28,18 +28,19 @@ const DARK = [1, 3, 5, 7];
 
 let server = null;
 
-function startServer() {
+/** Starts the server (on a free port, or on `port` to come back where it was). */
+function startServer(port = 0) {
   return new Promise((resolve, reject) => {
     if (!SERVER || !fs.existsSync(SERVER)) return reject(new Error(`QUARTO_SERVER is not a file: ${SERVER}`));
     if (!WEB_ROOT || !fs.existsSync(path.join(WEB_ROOT, 'index.html'))) return reject(new Error(`QUARTO_WEB_ROOT has no index.html: ${WEB_ROOT}`));
     // A fresh archive for each run, kept beside the screenshots.
     const db = path.join(OUT, 'e2e.db');
     for (const f of [db, `${db}-wal`, `${db}-shm`]) fs.rmSync(f, { force: true });
-    const args = ['--host', '127.0.0.1', '--port', '0', '--web-root', WEB_ROOT, '--log-level', 'info',
+    const args = ['--host', '127.0.0.1', '--port', String(port), '--web-root', WEB_ROOT, '--log-level', 'info',
       '--rate-limit', '1000', '--rate-burst', '1000', '--db', db];
     const proc = spawn(SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     server = proc;
-    const log = fs.createWriteStream(path.join(OUT, 'server.log'));
+    const log = fs.createWriteStream(path.join(OUT, 'server.log'), { flags: port ? 'a' : 'w' });
     let buffered = '';
     let done = false;
     const timer = setTimeout(() => {
@@ -603,6 +604,23 @@ scenario('a finished game replays move by move, from its screen and from Recent 
   await second.evaluate(() => { window.location.hash = '#/game/nosuchgame'; });
   await second.locator('[data-role="replay"][data-state="error"]').waitFor();
   assert(/no game/i.test(await second.locator('[data-role="replay-error"]').textContent()), 'an unknown game is explained');
+});
+
+// Last: it restarts the server, which forgets every player and room.
+scenario('a server restart is announced, the page reconnects and goes on as a new player', async () => {
+  const ann = await newPage('Ann');
+  await enter(ann, 'Ann');
+  const before = await ann.evaluate(() => window.quarto.me.id);
+  const port = Number(new URL(base).port);
+  await stopServer(); // SIGTERM: the page gets 1001 "server shutting down"
+  await ann.locator('[data-role="notice"]', { hasText: 'The server is restarting' }).waitFor();
+  await startServer(port);
+  await ann.locator('[data-role="notice"]', { hasText: 'could not be resumed' }).waitFor({ timeout: 20000 });
+  await ann.waitForFunction((old) => window.quarto.welcomed && window.quarto.me.id && window.quarto.me.id !== old,
+    before, { timeout: 20000 });
+  assertEqual(await ann.locator('[data-role="me"]').textContent(), 'Ann', 'the name is kept');
+  await ann.locator('[data-action="create-room"]').waitFor();
+  await shot(ann, 'after-restart');
 });
 
 // ---------------------------------------------------------------- runner ----
