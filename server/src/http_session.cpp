@@ -176,6 +176,8 @@ void http_session::serve_games(games_request request, unsigned version, bool kee
         if (found.failed) return reply(http::status::internal_server_error, unavailable());
         reply(http::status::ok, dump(archive::games_list_json(player, found.value)));
     });
+}
+
 // A WebSocket handshake on /ws becomes a ws_session, unless it is refused: the wrong path, a
 // server shutting down, a page from an origin not allowed, or one connection too many.
 void http_session::upgrade(std::string_view path)

@@ -273,7 +273,9 @@ TEST_CASE("tournament: a restart in the middle loses nothing, and the director c
     std::string director_token;
     json round2_unfinished_room;
     {
-        server_process server{{"--db", db.string()}};
+        // The test's clients are not reading when the server stops: a short grace, not the
+        // default 5 s wait for their close handshakes.
+        server_process server{{"--db", db.string(), "--shutdown-grace", "0.5"}};
         tournament_fixture t{server, {{"name", "Restart cup"}, {"format", "round_robin"}}, 4};
         id = t.id;
         director_token = t.director.token;
