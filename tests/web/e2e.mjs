@@ -152,9 +152,9 @@ async function gameData(page) {
   return page.locator('[data-role="game"]').evaluate((e) => ({ ...e.dataset }));
 }
 
-async function waitGame(page, pred, what) {
+async function waitGame(page, pred, what, arg = null) {
   try {
-    await page.waitForFunction(pred, null, { timeout: ACTION_TIMEOUT_MS });
+    await page.waitForFunction(pred, arg, { timeout: ACTION_TIMEOUT_MS });
   } catch (err) {
     const d = await gameData(page).catch(() => null);
     throw new Error(`${page.label}: timed out waiting for ${what}; game state ${JSON.stringify(d)}`);
@@ -206,7 +206,7 @@ async function seq(page) {
 /** Waits until `page` has applied at least as many events as `ref`. */
 async function caughtUp(page, ref) {
   const target = await seq(ref);
-  await waitGame(page, (n) => Number(document.querySelector('[data-role="game"]')?.dataset.seq) >= n, `seq ${target}`).catch(async () => {
+  await waitGame(page, (n) => Number(document.querySelector('[data-role="game"]')?.dataset.seq) >= n, `seq ${target}`, target).catch(async () => {
     throw new Error(`${page.label} did not reach seq ${target}`);
   });
 }
