@@ -1,9 +1,11 @@
-// Entry point: routes the address (#/ lobby, #/room/ID a room) to a view, keeps the header's
-// connection line current, shows notices, polls the lobby and ticks the clocks.
+// Entry point: routes the address (#/ lobby, #/room/ID a room, #/tournament/ID a tournament)
+// to a view, keeps the header's connection line current, shows notices, polls the lobby and
+// ticks the clocks.
 
-import { App, parseRoomId, roomKey } from './app.js';
+import { App, parseRoomId, roomKey, tournamentKey } from './app.js';
 import { NameView, LobbyView, DoorView, ConnectingView } from './lobby.js';
 import { GameView } from './game.js';
+import { TournamentView } from './tournament.js';
 import { h } from './dom.js';
 
 const LOBBY_POLL_MS = 2000;
@@ -20,8 +22,12 @@ let view = null;
 let viewKey = null;
 
 function route() {
-  const m = window.location.hash.match(/^#\/room\/([^/?#]+)/);
-  return m ? { name: 'room', id: parseRoomId(m[1]) } : { name: 'lobby' };
+  const hash = window.location.hash;
+  let m = hash.match(/^#\/room\/([^/?#]+)/);
+  if (m) return { name: 'room', id: parseRoomId(m[1]) };
+  m = hash.match(/^#\/tournament\/([^/?#]+)/);
+  if (m) return { name: 'tournament', id: parseRoomId(m[1]) };
+  return { name: 'lobby' };
 }
 
 function wantedView() {
@@ -33,6 +39,7 @@ function wantedView() {
     if (app.rooms.has(key)) return { key: `game:${key}`, make: () => new GameView(app, key) };
     return { key: `door:${key}`, make: () => new DoorView(app, r.id) };
   }
+  if (r.name === 'tournament') return { key: `tournament:${tournamentKey(r.id)}`, make: () => new TournamentView(app, r.id) };
   return { key: 'lobby', make: () => new LobbyView(app) };
 }
 
@@ -43,7 +50,9 @@ function render() {
     view = want.make();
     viewKey = want.key;
     view.mount(container);
-    const title = viewKey.startsWith('game:') ? `${app.rooms.get(viewKey.slice(5)).name} — Quarto` : 'Quarto';
+    let title = 'Quarto';
+    if (view.title) title = view.title();
+    else if (viewKey.startsWith('game:')) title = `${app.rooms.get(viewKey.slice(5)).name} — Quarto`;
     document.title = title;
   } else {
     view.update();
@@ -87,10 +96,12 @@ app.addEventListener('notice', (e) => showNotice(e.detail.text, e.detail.kind));
 app.addEventListener('announce', (e) => { announcer.textContent = e.detail; });
 window.addEventListener('hashchange', render);
 
-// Lobby list refresh while it (or a room's door) is on screen.
+// Lobby list refresh while it (or a room's door) is on screen; a tournament's page needs none:
+// the server pushes its snapshots.
 setInterval(() => {
   if (document.visibilityState === 'hidden') return;
   if (viewKey === 'lobby' || (viewKey && viewKey.startsWith('door:'))) app.listRooms();
+  if (viewKey === 'lobby') app.listTournaments();
 }, LOBBY_POLL_MS);
 
 // Smooth clocks; also keeps the reconnect countdown in the header current.
