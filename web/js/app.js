@@ -402,13 +402,11 @@ export class App extends EventTarget {
         this.changed();
         return;
       }
-      if (kind === 'watch_tournament') {
+      if (kind === 'watch_tournament' && msg.code !== 'rate_limited') {
         // The page says it instead of a notice.
         this.tournaments.setError(ctx.tournament, msg.code, describeError(msg, { kind }));
-        if (msg.code !== 'rate_limited') {
-          this.changed();
-          return;
-        }
+        this.changed();
+        return;
       }
       this.notify(describeError(msg, { kind }));
       this.changed();

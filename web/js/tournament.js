@@ -26,7 +26,8 @@
 //     data-action="copy-tournament-link", data-action="lobby"
 //   Lobby (lobby.js, tournament-form.js)
 //     data-role="tournament-list", "tournament-row" (data-tournament-id, data-status),
-//     data-action="open-tournament"; the form data-role="tournament-form" with the fields
+//     data-action="open-tournament"; data-action="show-tournament-form" opens the form
+//     data-role="tournament-form" with the fields
 //     data-role="tournament-name", "tournament-format", "tournament-rounds", "tournament-games",
 //     "tournament-max-players", "tournament-move-seconds", "tournament-claim-seconds",
 //     "tournament-attribute" (data-attribute), "tournament-squares", "tournament-false-claim",
