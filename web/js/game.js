@@ -207,7 +207,7 @@ export class GameView {
     }
     if (room.status === 'finished') {
       if (!room.isPlayer) return 'Game over.';
-      if (this.tournamentLink()) return 'Game over. Your next tournament game opens here by itself when it is paired.';
+      if (this.tournamentLink()) return 'Game over. Your next tournament game opens by itself as soon as it is paired.';
       if (room.rematch[me] && !room.rematch[opp]) return `Game over. Waiting for ${room.seatName(opp)} to accept the rematch.`;
       if (room.rematch[opp] && !room.rematch[me]) return `Game over. ${room.seatName(opp)} wants a rematch!`;
       return 'Game over. Play again with a rematch?';
