@@ -68,7 +68,8 @@ listening_port() {
 
 start_server() { # sets server_pid and port
     local log=$1
-    "$server_bin" "${server_args[@]}" 2>"$log" &
+    # A fresh archive per scenario, in the scratch directory (removed at the end).
+    "$server_bin" "${server_args[@]}" --db "$log.db" 2>"$log" &
     server_pid=$!
     port=
     for _ in $(seq 100); do
@@ -224,7 +225,8 @@ dirty=$(git -C "$root" status --porcelain 2>/dev/null | grep -q . && echo " (wit
     echo "- Load average before the run: $load_before (the machine is shared with other builds and tests)"
     echo "- Server and load generator run on the same machine: the server with its default threads"
     echo "  (one per core), quarto-load on one thread. A fresh server for each scenario:"
-    echo "  \`build/release/bin/quarto-server ${server_args[*]}\`"
+    echo "  \`build/release/bin/quarto-server ${server_args[*]} --db SCRATCH/NAME.db\`"
+    echo "  (each finished game is written to a fresh archive)"
     echo
     echo "## Playing rooms"
     echo

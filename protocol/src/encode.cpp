@@ -111,10 +111,12 @@ json encode_result(const game_result& r)
     return result;
 }
 
-json encode_moves(const game& g)
+json encode_moves(const game& g) { return encode_moves(g.moves()); }
+
+json encode_moves(std::span<const move_record> log)
 {
     json moves = json::array();
-    for (const move_record& m : g.moves()) {
+    for (const move_record& m : log) {
         json entry = {{"seat", m.by}, {"t_ms", m.at_ms}};
         switch (m.kind) {
         case move_kind::give: entry["type"] = "give"; entry["piece"] = m.value; break;
@@ -199,7 +201,7 @@ json room_snapshot(const room_view& room, std::optional<seat> you, const json& r
         game_json = {{"board", json::array()}, {"available", available_json(all_pieces)},
                      {"phase", "waiting"}, {"turn", nullptr}, {"in_hand", nullptr},
                      {"clock", {{"remaining_ms", {idle, idle}}, {"running", nullptr}}},
-                     {"claim", nullptr}, {"moves", json::array()}, {"result", nullptr}, {"first", nullptr}};
+                     {"claim", nullptr}, {"moves", json::array()}, {"result", nullptr}, {"first", nullptr}, {"id", nullptr}};
         for (int s = 0; s < board_squares; ++s) game_json["board"].push_back(nullptr);
     } else {
         const bool over = g->finished();
@@ -212,7 +214,8 @@ json room_snapshot(const room_view& room, std::optional<seat> you, const json& r
                      {"claim", encode_claim(*g, room.now)},
                      {"moves", encode_moves(*g)},
                      {"result", g->result() ? encode_result(*g->result()) : json(nullptr)},
-                     {"first", g->first()}};
+                     {"first", g->first()},
+                     {"id", over && !room.game_id.empty() ? json(room.game_id) : json(nullptr)}};
     }
     return with_req({{"type", "room"},
                      {"room", room.id},
@@ -252,10 +255,11 @@ json passed_event(const game& g, seat by, instant now)
     return {{"type", "passed"}, {"seat", by}, {"clock", encode_clock(g, now)}, {"claim", encode_claim(g, now)}};
 }
 
-json game_over_event(const game& g, instant now)
+json game_over_event(const game& g, std::string_view game_id, instant now)
 {
     json event = encode_result(*g.result());
     event["type"] = "game_over";
+    event["game"] = game_id;
     event["clock"] = encode_clock(g, now);
     return event;
 }

@@ -20,6 +20,13 @@ std::string_view to_string(error_code code)
     case error_code::piece_unavailable: return "piece_unavailable";
     case error_code::invalid_claim: return "invalid_claim";
     case error_code::rate_limited: return "rate_limited";
+    case error_code::no_such_tournament: return "no_such_tournament";
+    case error_code::not_director: return "not_director";
+    case error_code::registration_closed: return "registration_closed";
+    case error_code::tournament_full: return "tournament_full";
+    case error_code::not_registered: return "not_registered";
+    case error_code::wrong_status: return "wrong_status";
+    case error_code::not_enough_players: return "not_enough_players";
     }
     return "internal";
 }
@@ -56,6 +63,13 @@ std::string_view default_message(error_code code)
     case error_code::piece_unavailable: return "That piece has already been played.";
     case error_code::invalid_claim: return "That is not a valid Quarto.";
     case error_code::rate_limited: return "Too many messages; slow down.";
+    case error_code::no_such_tournament: return "There is no such tournament.";
+    case error_code::not_director: return "Only the tournament's director can do that.";
+    case error_code::registration_closed: return "Registration for this tournament is closed.";
+    case error_code::tournament_full: return "This tournament has as many players as it takes.";
+    case error_code::not_registered: return "That player is not registered in this tournament.";
+    case error_code::wrong_status: return "The tournament is not in a state that allows that.";
+    case error_code::not_enough_players: return "A tournament needs at least two players to start.";
     }
     return "Internal error.";
 }

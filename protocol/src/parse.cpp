@@ -65,14 +65,15 @@ room_id room_field(const json& object)
 }
 
 // Printable text without control characters; the length is counted in bytes.
-std::string name_field(const json& value, std::string_view key, bool allow_empty)
+std::string name_field(const json& value, std::string_view key, bool allow_empty,
+                       std::size_t max_length = max_name_length)
 {
     std::string text = string_field(value, key);
     const auto first = text.find_first_not_of(' ');
     text = first == std::string::npos ? std::string{} : text.substr(first, text.find_last_not_of(' ') - first + 1);
     if (text.empty() && !allow_empty) throw field_error{"\"" + std::string{key} + "\" must not be empty"};
-    if (text.size() > max_name_length)
-        throw field_error{"\"" + std::string{key} + "\" is longer than " + std::to_string(max_name_length) + " bytes"};
+    if (text.size() > max_length)
+        throw field_error{"\"" + std::string{key} + "\" is longer than " + std::to_string(max_length) + " bytes"};
     for (std::size_t i = 0; i < text.size(); ++i) {
         const auto c = static_cast<unsigned char>(text[i]);
         const bool c1_control = c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) <= 0x9F;
@@ -113,10 +114,9 @@ rules rules_field(const json& value)
     return r;
 }
 
-clock_settings clock_field(const json& value)
+clock_settings clock_field(const json& value, clock_settings c = {})
 {
     if (!value.is_object()) throw field_error{"\"clock\" must be an object"};
-    clock_settings c;
     if (const json* move = find(value, "move_ms")) {
         if (move->is_null()) c.move.reset();
         else c.move = milliseconds{integer_in(*move, "clock.move_ms", min_move_ms, max_move_ms)};
@@ -177,6 +177,55 @@ client_message read_sync(const json& m)
     return sync{room_field(m), static_cast<std::uint64_t>(integer_in(since, "since", 0, INT64_MAX))};
 }
 
+std::string tournament_field(const json& object)
+{
+    std::string id = string_field(require(object, "tournament"), "tournament");
+    if (id.empty() || id.size() > 64) throw field_error{"\"tournament\" must be a tournament id"};
+    return id;
+}
+
+// Optional fields may also be null, which means "the default".
+const json* optional_field(const json& object, std::string_view key)
+{
+    const json* value = find(object, key);
+    return value && !value->is_null() ? value : nullptr;
+}
+
+client_message read_create_tournament(const json& m)
+{
+    tournament_settings t;
+    t.name = name_field(require(m, "name"), "name", false, max_tournament_name_length);
+    const std::string format = string_field(require(m, "format"), "format");
+    if (format == "round_robin") t.format = tournament_format::round_robin;
+    else if (format == "swiss") t.format = tournament_format::swiss;
+    else throw field_error{"\"format\" must be \"round_robin\" or \"swiss\""};
+    // A round robin has as many rounds as its field needs: "rounds" is for Swiss only.
+    if (const json* rounds = optional_field(m, "rounds"); rounds && t.format == tournament_format::swiss)
+        t.rounds = static_cast<int>(integer_in(*rounds, "rounds", 1, max_swiss_rounds));
+    if (const json* games = optional_field(m, "games_per_pairing"))
+        t.games_per_pairing = static_cast<int>(integer_in(*games, "games_per_pairing", 1, 2));
+    if (const json* r = optional_field(m, "rules")) t.game_rules = rules_field(*r);
+    if (const json* clock = optional_field(m, "clock")) t.clock = clock_field(*clock, tournament_clock);
+    if (const json* most = optional_field(m, "max_players"))
+        t.max_players = static_cast<int>(integer_in(*most, "max_players", min_tournament_players, max_tournament_players));
+    if (const json* start = optional_field(m, "start_at_ms"))
+        t.start_at_ms = integer_in(*start, "start_at_ms", 0, INT64_MAX);
+    return create_tournament{std::move(t)};
+}
+
+client_message read_remove_player(const json& m)
+{
+    std::string player = string_field(require(m, "player"), "player");
+    if (player.empty() || player.size() > 64) throw field_error{"\"player\" must be a player id"};
+    return remove_player{tournament_field(m), std::move(player)};
+}
+
+template <class Message>
+client_message read_tournament_message(const json& m)
+{
+    return Message{tournament_field(m)};
+}
+
 using reader = client_message (*)(const json&);
 
 struct message_kind {
@@ -184,7 +233,7 @@ struct message_kind {
     reader read;
 };
 
-const std::array<message_kind, 13> message_kinds{{
+const std::array<message_kind, 23> message_kinds{{
     {"hello", read_hello},
     {"ping", [](const json&) -> client_message { return ping{}; }},
     {"list_rooms", [](const json&) -> client_message { return list_rooms{}; }},
@@ -202,6 +251,16 @@ const std::array<message_kind, 13> message_kinds{{
     {"pass", [](const json& m) -> client_message { return pass{room_field(m)}; }},
     {"resign", [](const json& m) -> client_message { return resign{room_field(m)}; }},
     {"rematch", [](const json& m) -> client_message { return rematch{room_field(m)}; }},
+    {"create_tournament", read_create_tournament},
+    {"list_tournaments", [](const json&) -> client_message { return list_tournaments{}; }},
+    {"join_tournament", read_tournament_message<join_tournament>},
+    {"withdraw_tournament", read_tournament_message<withdraw_tournament>},
+    {"start_tournament", read_tournament_message<start_tournament>},
+    {"pause_tournament", read_tournament_message<pause_tournament>},
+    {"resume_tournament", read_tournament_message<resume_tournament>},
+    {"remove_player", read_remove_player},
+    {"watch_tournament", read_tournament_message<watch_tournament>},
+    {"unwatch_tournament", read_tournament_message<unwatch_tournament>},
 }};
 
 } // namespace
@@ -232,6 +291,24 @@ std::variant<parsed_message, parse_error> parse_client_message(std::string_view 
         }
     }
     return parse_error{error_code::unknown_type, "Unknown message type \"" + name + "\".", std::move(req), name};
+}
+
+std::optional<rules> read_rules(const nlohmann::json& value)
+{
+    try {
+        return rules_field(value);
+    } catch (const field_error&) {
+        return std::nullopt;
+    }
+}
+
+std::optional<clock_settings> read_clock_settings(const nlohmann::json& value, clock_settings defaults)
+{
+    try {
+        return clock_field(value, defaults);
+    } catch (const field_error&) {
+        return std::nullopt;
+    }
 }
 
 nlohmann::json request_id_of(std::string_view text)

@@ -19,12 +19,14 @@ app::app(config settings)
     : context_{std::move(settings)},
       ioc_{static_cast<int>(context_.settings.threads)},
       rooms_{ioc_, context_},
+      tournaments_{ioc_, context_},
       listener_{std::make_shared<listener>(ioc_, context_, sessions_)},
       signals_{ioc_, SIGINT, SIGTERM},
       sweep_timer_{ioc_},
       shutdown_timer_{ioc_}
 {
     context_.rooms = &rooms_;
+    context_.tournaments = &tournaments_;
 }
 
 int app::run()
@@ -36,6 +38,27 @@ int app::run()
         spdlog::critical("--host {}: not an IP address", s.host);
         return 2;
     }
+    // The archive first: a server that cannot keep its games should not start taking them.
+    auto opened = archive::game_archive::open(s.db_path);
+    if (const auto* error = std::get_if<archive::open_error>(&opened)) {
+        spdlog::critical("cannot open the game archive (--db {}): {}", s.db_path, error->message);
+        return 1;
+    }
+    context_.archive = std::move(std::get<std::unique_ptr<archive::game_archive>>(opened));
+    spdlog::info("archive {}", s.db_path);
+    // Tournaments come back before anyone can connect: their players' tokens work at once.
+    auto stored = context_.archive->load_tournaments();
+    if (stored.failed) {
+        spdlog::critical("cannot read the tournaments from the archive (--db {})", s.db_path);
+        return 1;
+    }
+    std::vector<std::string> documents;
+    for (auto& t : stored.value) documents.push_back(std::move(t.state));
+    const std::size_t unreadable = tournaments_.load(documents);
+    if (!documents.empty())
+        spdlog::info("{} tournaments restored{}", documents.size() - unreadable,
+                     unreadable ? fmt::format(", {} unreadable (skipped)", unreadable) : std::string{});
+
     if (ec = listener_->open({address, s.port}); ec) {
         spdlog::critical("cannot listen on {}:{}: {}", s.host, s.port, ec.message());
         return 1;
@@ -57,6 +80,9 @@ int app::run()
     for (unsigned i = 1; i < s.threads; ++i) threads.emplace_back([this] { ioc_.run(); });
     ioc_.run();
     for (auto& t : threads) t.join();
+    // Every game that finished is on disk before the process reports success. Still before
+    // ioc_ goes away: a lookup's answer may be posted to it while the queue drains.
+    context_.archive->close();
     spdlog::info("stopped");
     return 0;
 }

@@ -10,6 +10,7 @@
 #include "room_registry.hpp"
 #include "server_context.hpp"
 #include "session_tracker.hpp"
+#include "tournament_registry.hpp"
 
 namespace quarto::server {
 
@@ -31,6 +32,7 @@ private:
     session_tracker sessions_;
     net::io_context ioc_;
     room_registry rooms_;
+    tournament_registry tournaments_;
     std::shared_ptr<listener> listener_;
     net::signal_set signals_;
     net::steady_timer sweep_timer_;    // wakes the idle-room sweeper periodically

@@ -32,6 +32,8 @@ std::string usage_text()
   --rate-burst N               messages a connection may send at once (default 40)
   --room-idle-seconds N        reclaim finished or deserted rooms idle this long (default 600)
   --max-connections-per-address N   cap per client address; 0 = off (default 0)
+  --db PATH                    the SQLite file that archives finished games; it and its
+                               directory are created if missing (default data/quarto.db)
   --help                       this text
 )";
 }
@@ -89,6 +91,9 @@ std::variant<config, usage_request, config_error> parse_command_line(const std::
             const auto n = number<std::size_t>(*value);
             if (!n) return bad("a count is required");
             c.max_connections_per_address = *n;
+        } else if (flag == "--db") {
+            if (value->empty()) return bad("a file path is required");
+            c.db_path = *value;
         } else {
             return config_error{"unknown option " + flag};
         }

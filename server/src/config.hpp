@@ -22,6 +22,7 @@ struct config {
     double rate_burst = 40;   // bucket size
     std::chrono::seconds room_idle{600};  // finished or deserted rooms are reclaimed after this
     std::size_t max_connections_per_address = 0; // 0: no cap
+    std::string db_path = "data/quarto.db"; // the archive of finished games (SQLite), made on first run
 };
 
 struct usage_request {};               // --help

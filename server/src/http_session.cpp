@@ -2,8 +2,12 @@
 
 #include <spdlog/spdlog.h>
 
+#include "games_api.hpp"
+#include "quarto/archive/game_json.hpp"
 #include "quarto/protocol/encode.hpp"
+#include "quarto/protocol/encode_tournament.hpp"
 #include "room_registry.hpp"
+#include "tournament_registry.hpp"
 #include "static_files.hpp"
 #include "ws_session.hpp"
 
@@ -78,14 +82,7 @@ void http_session::on_read(beast::error_code ec, std::size_t)
     const bool keep_alive = req.keep_alive();
     const unsigned version = req.version();
     const bool head = req.method() == http::verb::head;
-
-    auto send = [&](auto&& response) {
-        using response_type = std::decay_t<decltype(response)>;
-        auto res = std::make_shared<response_type>(std::move(response));
-        response_ = res;
-        const bool keep = res->keep_alive();
-        http::async_write(stream_, *res, beast::bind_front_handler(&http_session::on_write, shared_from_this(), keep));
-    };
+    head_ = head;
 
     if (req.method() != http::verb::get && !head) {
         auto res = text_response(http::status::method_not_allowed, version, keep_alive, "Only GET and HEAD are served.\n");
@@ -102,6 +99,25 @@ void http_session::on_read(beast::error_code ec, std::size_t)
         return send(text_response(http::status::ok, version, keep_alive,
                                   protocol::rooms_list(summaries, nullptr).dump(), "application/json"));
     }
+    const auto q = target.find('?');
+    const std::string_view query = q == std::string_view::npos ? std::string_view{} : target.substr(q + 1);
+    if (auto games = route_games_api(path, query)) return serve_games(std::move(*games), version, keep_alive);
+    if (path == "/api/tournaments") {
+        const auto summaries = context_.tournaments->list();
+        return send(text_response(http::status::ok, version, keep_alive,
+                                  protocol::tournaments_list(summaries, nullptr).dump(), "application/json"));
+    }
+    if (constexpr std::string_view prefix = "/api/tournaments/"; path.starts_with(prefix)) {
+        const auto t = context_.tournaments->find(std::string{path.substr(prefix.size())});
+        if (!t)
+            return send(text_response(http::status::not_found, version, keep_alive,
+                                      protocol::error_reply(protocol::error_code::no_such_tournament,
+                                                            protocol::default_message(protocol::error_code::no_such_tournament),
+                                                            nullptr)
+                                          .dump(),
+                                      "application/json"));
+        return send(text_response(http::status::ok, version, keep_alive, *t->snapshot_text(), "application/json"));
+    }
 
     beast::error_code not_found;
     auto file = serve_file(context_.settings.web_root, target, version, keep_alive, not_found);
@@ -115,6 +131,59 @@ void http_session::on_read(beast::error_code ec, std::size_t)
         return send(std::move(res));
     }
     return send(std::move(file));
+}
+
+template <class Response>
+void http_session::send(Response&& response)
+{
+    using response_type = std::decay_t<Response>;
+    if constexpr (std::is_same_v<response_type, http::response<http::string_body>>) {
+        if (head_) { // the same headers, Content-Length included, without the body
+            http::response<http::empty_body> headers{response.base()};
+            headers.content_length(response.body().size());
+            return send(std::move(headers));
+        }
+    }
+    auto res = std::make_shared<response_type>(std::forward<Response>(response));
+    response_ = res;
+    const bool keep = res->keep_alive();
+    http::async_write(stream_, *res, beast::bind_front_handler(&http_session::on_write, shared_from_this(), keep));
+}
+
+void http_session::send_json(http::status status, unsigned version, bool keep_alive, std::string body)
+{
+    send(text_response(status, version, keep_alive, std::move(body), "application/json"));
+}
+
+void http_session::serve_games(games_request request, unsigned version, bool keep_alive)
+{
+    if (const auto* refusal = std::get_if<api_refusal>(&request))
+        return send_json(refusal->status, version, keep_alive, api_error_body(refusal->code, refusal->message));
+
+    // Runs on the archive thread: builds the body there, then hands it to this connection.
+    auto reply = [self = shared_from_this(), version, keep_alive](http::status status, std::string body) {
+        net::post(self->stream_.get_executor(), [self, status, body = std::move(body), version, keep_alive]() mutable {
+            self->send_json(status, version, keep_alive, std::move(body));
+        });
+    };
+    const auto unavailable = [] {
+        return api_error_body("archive_unavailable", "The game archive could not be read; please try again later.");
+    };
+    const auto dump = [](const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); };
+
+    if (auto* lookup = std::get_if<game_lookup>(&request)) {
+        return context_.archive->find_game(lookup->id, [reply, unavailable, dump, id = lookup->id](auto found) {
+            if (found.failed) return reply(http::status::internal_server_error, unavailable());
+            if (!found.value)
+                return reply(http::status::not_found, api_error_body("not_found", "No game with id \"" + id + "\"."));
+            reply(http::status::ok, dump(archive::game_json(*found.value)));
+        });
+    }
+    auto& list = std::get<player_games>(request);
+    context_.archive->games_of_player(list.player, list.limit, [reply, unavailable, dump, player = list.player](auto found) {
+        if (found.failed) return reply(http::status::internal_server_error, unavailable());
+        reply(http::status::ok, dump(archive::games_list_json(player, found.value)));
+    });
 }
 
 void http_session::on_write(bool keep_alive, beast::error_code ec, std::size_t)

@@ -113,6 +113,11 @@ std::string metrics::prometheus_text() const
         line(out, "quarto_games_finished_total", "reason=\"" + std::string{to_string(static_cast<end_reason>(i))} + "\"",
              load(games_finished[i]));
 
+    header(out, "quarto_games_archived_total", "counter", "Finished games written to the archive.");
+    line(out, "quarto_games_archived_total", "", load(games_archived));
+    header(out, "quarto_archive_failures_total", "counter", "Finished games the archive could not write (see the log).");
+    line(out, "quarto_archive_failures_total", "", load(archive_failures));
+
     header(out, "quarto_message_handling_seconds", "histogram", "Server-side handling time per message, by stage.");
     session_handling.write(out, "quarto_message_handling_seconds", "stage=\"session\"");
     room_handling.write(out, "quarto_message_handling_seconds", "stage=\"room\"");

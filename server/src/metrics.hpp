@@ -38,7 +38,7 @@ private:
 struct metrics {
     using counter = std::atomic<std::uint64_t>;
     using gauge = std::atomic<std::int64_t>;
-    static constexpr std::size_t error_codes = static_cast<std::size_t>(protocol::error_code::rate_limited) + 1;
+    static constexpr std::size_t error_codes = protocol::error_code_count;
     static constexpr std::size_t end_reasons = static_cast<std::size_t>(end_reason::board_full) + 1;
 
     gauge connections_open{0};
@@ -49,6 +49,8 @@ struct metrics {
     std::array<counter, error_codes> errors{};
     counter games_started{0};
     std::array<counter, end_reasons> games_finished{};
+    counter games_archived{0};  // finished games written to the archive
+    counter archive_failures{0}; // finished games the archive could not write (logged in full)
     std::array<gauge, 3> rooms{}; // by protocol::room_status
     latency_histogram session_handling; // parse + dispatch on the connection's strand
     latency_histogram room_handling;    // the room's work on its strand

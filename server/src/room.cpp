@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "quarto/archive/game_record.hpp"
+#include "random_ids.hpp"
 #include "room_registry.hpp"
 
 namespace quarto::server {
@@ -99,6 +101,26 @@ void room::seat_creator(const connection_ptr& c, const player_ptr& p)
     attach(c, p);
     broadcast(protocol::joined_event(p->info, false, seat{0}), c.get());
     refresh_summary();
+}
+
+void room::seat_pair(const player_ptr& first_seat, const player_ptr& second_seat)
+{
+    seats_[0] = first_seat->info;
+    seats_[1] = second_seat->info;
+    context_.players.add_room(first_seat->info.id, id_);
+    context_.players.add_room(second_seat->info.id, id_);
+    start_game();
+}
+
+void room::forfeit(const std::string& player_id)
+{
+    on_strand([this, player_id] {
+        const auto s = seat_of(player_id);
+        if (closed_ || !s || status_ != room_status::playing) return;
+        const instant now = context_.clock.now();
+        if (game_->expire(now) != time_event::game_over) (void)game_->resign(*s, now);
+        game_finished();
+    });
 }
 
 void room::join(connection_ptr c, player_ptr p, bool as_spectator, json req)
@@ -223,6 +245,8 @@ void room::act(connection_ptr c, player_ptr p, protocol::client_message message,
 void room::apply(const connection_ptr& c, seat s, const protocol::client_message& message, const json& req)
 {
     if (std::holds_alternative<protocol::rematch>(message)) {
+        if (settings_.tournament)
+            return send_error(c, error_code::wrong_phase, "Tournament games have no rematch; the tournament pairs the next game.", req);
         if (status_ != room_status::finished)
             return send_error(c, error_code::wrong_phase, "A rematch can be asked for once the game is over.", req);
         if (!rematch_wanted_[s]) {
@@ -276,8 +300,13 @@ void room::apply(const connection_ptr& c, seat s, const protocol::client_message
 void room::start_game()
 {
     const instant now = context_.clock.now();
-    const seat first = flip_coin(coin_);
+    const seat first = settings_.tournament && settings_.tournament->first ? *settings_.tournament->first : flip_coin(coin_);
     game_.emplace(settings_.game_rules, settings_.clock, first, now);
+    // 12 characters of base32 (60 bits): unique across rooms, rematches and restarts alike,
+    // which room ids (reused once a room is reclaimed) are not.
+    game_id_ = new_short_id(12);
+    game_players_ = {*seats_[0], *seats_[1]};
+    game_started_unix_ms_ = server_clock::unix_ms();
     set_status(room_status::playing);
     metrics::add(context_.metrics.games_started);
     rematch_wanted_ = {};
@@ -294,13 +323,26 @@ void room::game_finished()
     set_status(room_status::finished);
     const game_result r = *game_->result();
     metrics::add(context_.metrics.games_finished[static_cast<std::size_t>(r.reason)]);
-    broadcast(protocol::game_over_event(*game_, context_.clock.now()));
+    archive_game();
+    broadcast(protocol::game_over_event(*game_, game_id_, context_.clock.now()));
     if (r.winner)
         spdlog::info("room {}: game over, {} wins by {}", id_, seats_[*r.winner] ? seats_[*r.winner]->name : "?",
                      to_string(r.reason));
     else
         spdlog::info("room {}: game over, draw", id_);
     refresh_summary();
+    if (settings_.tournament && settings_.tournament->on_result) settings_.tournament->on_result(r, game_id_);
+}
+
+void room::archive_game()
+{
+    if (!context_.archive) return; // only a server without an archive: never in quarto-server
+    archive::game_origin origin{game_id_, id_, settings_.name, game_players_, game_started_unix_ms_,
+                                server_clock::unix_ms()};
+    context_.archive->save_game(archive::make_game_record(std::move(origin), *game_),
+                                [&counters = context_.metrics](bool stored) {
+                                    metrics::add(stored ? counters.games_archived : counters.archive_failures);
+                                });
 }
 
 void room::arm_timer()
@@ -391,7 +433,7 @@ std::array<std::optional<protocol::seat_info>, 2> room::seat_view() const
 protocol::room_view room::view(const std::array<std::optional<protocol::seat_info>, 2>& seats) const
 {
     return {id_,    seq_,  settings_.name, settings_.game_rules, settings_.clock, status_, seats,
-            static_cast<int>(spectators_.size()), game_ ? &*game_ : nullptr, context_.clock.now()};
+            static_cast<int>(spectators_.size()), game_ ? &*game_ : nullptr, context_.clock.now(), game_id_};
 }
 
 void room::send_snapshot(const connection_ptr& c, const std::string& player_id, const json& req)

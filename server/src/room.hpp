@@ -4,6 +4,7 @@
 
 #include <array>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -20,11 +21,21 @@
 
 namespace quarto::server {
 
+// A tournament's game: the tournament seats both players, the game starts at once (a player
+// who never shows up loses on time), there is no rematch, and the result goes back.
+struct tournament_link {
+    std::string tournament;
+    std::optional<seat> first; // who gives first; nullopt: the coin decides
+    // Called on the room's strand when the game ends; `game_id` names its archive record.
+    std::function<void(const game_result&, const std::string& game_id)> on_result;
+};
+
 struct room_settings {
     std::string name;
     rules game_rules;
     clock_settings clock;
     bool is_private = false;
+    std::optional<tournament_link> tournament;
 };
 
 class room : public std::enable_shared_from_this<room> {
@@ -45,6 +56,10 @@ public:
     // Seats the creator at seat 0. Only before the room is visible to any other thread (the
     // registry calls it before publishing the room), so no joiner can take the seat first.
     void seat_creator(const connection_ptr& c, const player_ptr& p);
+    // Seats both players of a tournament game and starts it; same precondition.
+    void seat_pair(const player_ptr& first_seat, const player_ptr& second_seat);
+    // The tournament removed this player: they resign the game in progress.
+    void forfeit(const std::string& player_id);
     void join(connection_ptr c, player_ptr p, bool as_spectator, json req);
     void leave(connection_ptr c, player_ptr p, json req);
     // A player back on a new connection (hello with token): re-attach and send the snapshot.
@@ -75,6 +90,8 @@ private:
     void start_game();
     void apply(const connection_ptr& c, seat s, const protocol::client_message& message, const json& req);
     void game_finished();
+    // Hands the finished game to the archive, which writes it on its own thread.
+    void archive_game();
     void arm_timer();
     void on_deadline();
 
@@ -97,6 +114,9 @@ private:
     std::vector<protocol::player_info> spectators_;
     std::vector<attachment> attachments_;
     std::optional<game> game_;
+    std::string game_id_;                                // the archive id of game_, fresh per game
+    std::array<protocol::player_info, 2> game_players_;  // who sat down when game_ started
+    std::int64_t game_started_unix_ms_ = 0;
     protocol::room_status status_ = protocol::room_status::waiting;
     std::array<bool, 2> rematch_wanted_{};
     std::uint64_t seq_ = 0;

@@ -18,6 +18,18 @@ std::shared_ptr<room> room_registry::create(room_settings settings, const connec
     return r;
 }
 
+std::shared_ptr<room> room_registry::create_seated(room_settings settings, const room::player_ptr& first_seat,
+                                                   const room::player_ptr& second_seat)
+{
+    std::lock_guard lock{mutex_};
+    protocol::room_id id;
+    do id = new_short_id(); while (rooms_.contains(id));
+    auto r = std::make_shared<room>(ioc_, id, std::move(settings), context_);
+    r->seat_pair(first_seat, second_seat);
+    rooms_.emplace(id, r);
+    return r;
+}
+
 std::shared_ptr<room> room_registry::find(const protocol::room_id& id) const
 {
     std::lock_guard lock{mutex_};

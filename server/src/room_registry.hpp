@@ -18,6 +18,9 @@ public:
     // A new room with its creator already in seat 0.
     std::shared_ptr<room> create(room_settings settings, const connection_ptr& creator_connection,
                                  const room::player_ptr& creator);
+    // A tournament game's room with both players seated and the game started.
+    std::shared_ptr<room> create_seated(room_settings settings, const room::player_ptr& first_seat,
+                                        const room::player_ptr& second_seat);
     std::shared_ptr<room> find(const protocol::room_id& id) const;
     void remove(const protocol::room_id& id);
     // Public rooms as the lobby lists them.

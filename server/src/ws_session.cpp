@@ -3,9 +3,11 @@
 #include <spdlog/spdlog.h>
 
 #include "quarto/protocol/encode.hpp"
+#include "quarto/protocol/encode_tournament.hpp"
 #include "room.hpp"
 #include "room_registry.hpp"
 #include "session_tracker.hpp"
+#include "tournament_registry.hpp"
 
 namespace quarto::server {
 
@@ -18,12 +20,6 @@ bool quiet(const beast::error_code& ec)
 {
     return ec == net::error::operation_aborted || ec == websocket::error::closed || ec == net::error::eof ||
            ec == net::error::connection_reset || ec == beast::error::timeout || ec == http::error::end_of_stream;
-}
-
-std::int64_t unix_ms()
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
 }
 
 } // namespace
@@ -140,12 +136,25 @@ void ws_session::handle(std::string_view text)
             using message_type = std::decay_t<decltype(m)>;
             if constexpr (std::is_same_v<message_type, protocol::hello>) {
             } else if constexpr (std::is_same_v<message_type, protocol::ping>) {
-                reply(protocol::pong(unix_ms(), req));
+                reply(protocol::pong(server_clock::unix_ms(), req));
             } else if constexpr (std::is_same_v<message_type, protocol::list_rooms>) {
                 const auto summaries = context_.rooms->list_public();
                 reply(protocol::rooms_list(summaries, req));
             } else if constexpr (std::is_same_v<message_type, protocol::create_room>) {
                 create_room(m, req);
+            } else if constexpr (std::is_same_v<message_type, protocol::create_tournament>) {
+                create_tournament(m, req);
+            } else if constexpr (std::is_same_v<message_type, protocol::list_tournaments>) {
+                const auto summaries = context_.tournaments->list();
+                reply(protocol::tournaments_list(summaries, req));
+            } else if constexpr (protocol::tournament_message<message_type>) {
+                auto t = context_.tournaments->find(m.tournament);
+                if (!t)
+                    return reply_error(error_code::no_such_tournament,
+                                       protocol::default_message(error_code::no_such_tournament), req);
+                if constexpr (std::is_same_v<message_type, protocol::unwatch_tournament>) tournaments_.erase(m.tournament);
+                else tournaments_.emplace(m.tournament, t);
+                t->handle(shared_from_this(), player_, std::move(message), std::move(req));
             } else {
                 auto r = find_room(m.room);
                 if (!r) return reply_error(error_code::no_such_room, protocol::default_message(error_code::no_such_room), req);
@@ -189,11 +198,27 @@ void ws_session::handle_hello(const protocol::hello& h, const json& req)
             r->resume(self, player_);
         }
     }
+    for (const auto& id : context_.players.tournaments_of(player_->info.id)) {
+        if (auto t = context_.tournaments->find(id)) {
+            tournaments_.emplace(id, t);
+            t->resubscribe(self, player_);
+        }
+    }
+}
+
+void ws_session::create_tournament(protocol::create_tournament& m, const json& req)
+{
+    auto t = context_.tournaments->create(std::move(m.settings), shared_from_this(), player_);
+    spdlog::info("tournament {}: created by {}", t->id(), player_->info.id);
+    tournaments_.emplace(t->id(), t);
+    // The reply goes out before the tournament's strand sends the snapshot: both are queued
+    // for this connection in that order.
+    reply(protocol::tournament_created(t->id(), req));
 }
 
 void ws_session::create_room(const protocol::create_room& m, const json& req)
 {
-    room_settings settings{m.name.empty() ? player_->info.name + "'s room" : m.name, m.game_rules, m.clock, m.is_private};
+    room_settings settings{m.name.empty() ? player_->info.name + "'s room" : m.name, m.game_rules, m.clock, m.is_private, std::nullopt};
     auto self = shared_from_this();
     auto r = context_.rooms->create(std::move(settings), self, player_);
     spdlog::info("room {}: created by {}{}", r->id(), player_->info.id, m.is_private ? " (private)" : "");
@@ -220,6 +245,15 @@ void ws_session::send(std::shared_ptr<const std::string> message)
 {
     net::post(ws_.get_executor(), [self = shared_from_this(), message = std::move(message)]() mutable {
         self->enqueue(std::move(message));
+    });
+}
+
+void ws_session::enter_room(std::shared_ptr<room> r)
+{
+    net::post(ws_.get_executor(), [self = shared_from_this(), r = std::move(r)]() mutable {
+        if (self->closed_ || !self->player_) return;
+        self->rooms_.emplace(r->id(), r);
+        r->resume(self, self->player_);
     });
 }
 
@@ -296,6 +330,8 @@ void ws_session::on_closed()
     closed_ = true;
     for (auto& [id, r] : rooms_) r->detach(shared_from_this());
     rooms_.clear();
+    for (auto& [id, t] : tournaments_) t->detach(shared_from_this());
+    tournaments_.clear();
     if (player_) spdlog::info("ws {}: {} disconnected", remote_, player_->info.id);
 }
 

@@ -18,6 +18,7 @@ namespace quarto::server {
 
 class room;
 class session_tracker;
+class tournament;
 
 class ws_session : public connection, public std::enable_shared_from_this<ws_session> {
 public:
@@ -29,6 +30,7 @@ public:
 
     void run(http::request<http::string_body> upgrade);
     void send(std::shared_ptr<const std::string> message) override;
+    void enter_room(std::shared_ptr<room> r) override;
     // Thread-safe: close after what is queued has been written (server shutdown).
     void close_gracefully(websocket::close_code code, std::string reason);
 
@@ -40,6 +42,7 @@ private:
     void handle_hello(const protocol::hello& h, const nlohmann::json& req);
     void create_room(const protocol::create_room& m, const nlohmann::json& req);
     std::shared_ptr<room> find_room(const protocol::room_id& id);
+    void create_tournament(protocol::create_tournament& m, const nlohmann::json& req);
 
     void reply(const nlohmann::json& message);
     void reply_error(protocol::error_code code, std::string_view message, const nlohmann::json& req);
@@ -61,6 +64,7 @@ private:
     rate_limiter limiter_;
     std::shared_ptr<const player_record> player_;
     std::unordered_map<protocol::room_id, std::shared_ptr<room>> rooms_; // rooms this connection is in
+    std::unordered_map<protocol::tournament_id, std::shared_ptr<tournament>> tournaments_; // subscribed to
     std::deque<std::shared_ptr<const std::string>> queue_;
     bool writing_ = false;
     std::optional<websocket::close_reason> pending_close_;

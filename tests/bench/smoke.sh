@@ -17,7 +17,7 @@ cleanup() {
 trap cleanup EXIT
 
 "$server_bin" --host 127.0.0.1 --port 0 --rate-limit 100000 --rate-burst 100000 --log-level info \
-    2> "$work/server.log" &
+    --db "$work/quarto.db" 2> "$work/server.log" &
 server_pid=$!
 
 # Await the "listening on http://HOST:PORT" line (at most 20 s).

@@ -154,7 +154,12 @@ struct StringMaker<quarto::outcome> {
     {
         if (o.ok()) return "ok";
         std::string s{quarto::to_string(o.error())};
-        if (o.problem() != quarto::claim_problem::none) s += "/" + std::string{quarto::to_string(o.problem())};
+        // Two appends, not "/" + string: GCC 12 at -O3 warns about the latter (a false
+        // -Wrestrict, GCC bug 105329), which breaks the Release build with warnings as errors.
+        if (o.problem() != quarto::claim_problem::none) {
+            s += '/';
+            s += quarto::to_string(o.problem());
+        }
         return s.c_str();
     }
 };

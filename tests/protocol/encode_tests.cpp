@@ -28,10 +28,11 @@ struct room_fixture {
     rules game_rules{};
     clock_settings clock{};
     std::array<std::optional<seat_info>, 2> seats{};
+    std::string game_id = "g7mq2x9kbn4a";
 
     room_view view(std::uint64_t seq, room_status status, int spectators, const game* g, instant now) const
     {
-        return room_view{id, seq, name, game_rules, clock, status, seats, spectators, g, now};
+        return room_view{id, seq, name, game_rules, clock, status, seats, spectators, g, now, game_id};
     }
 };
 
@@ -82,7 +83,10 @@ TEST_CASE("every error code has its wire name and a readable default message")
     const std::vector<std::string> names{"bad_json",      "bad_message",  "unknown_type",      "hello_required",
                                          "unknown_token", "no_such_room", "room_full",         "not_in_room",
                                          "not_a_player",  "not_your_turn", "wrong_phase",      "square_taken",
-                                         "piece_unavailable", "invalid_claim", "rate_limited"};
+                                         "piece_unavailable", "invalid_claim", "rate_limited",
+                                         "no_such_tournament", "not_director", "registration_closed",
+                                         "tournament_full", "not_registered", "wrong_status", "not_enough_players"};
+    REQUIRE(names.size() == error_code_count);
     for (std::size_t i = 0; i < names.size(); ++i) {
         const auto code = static_cast<error_code>(i);
         CHECK(std::string{to_string(code)} == names[i]);
@@ -286,16 +290,16 @@ TEST_CASE("passed events and the draw of a full board")
         REQUIRE(g.pass(1, at_ms(5000)).ok());
         CHECK(passed_event(g, 1, at_ms(5000)) ==
               wire(R"({"type":"passed","seat":1,"clock":{"remaining_ms":[59800,60000],"running":null},"claim":null})"));
-        CHECK(game_over_event(g, at_ms(5000)) ==
-              wire(R"({"type":"game_over","result":"draw","winner":null,"reason":"board_full",
+        CHECK(game_over_event(g, "g1", at_ms(5000)) ==
+              wire(R"({"type":"game_over","game":"g1","result":"draw","winner":null,"reason":"board_full",
                        "clock":{"remaining_ms":[59800,60000],"running":null}})"));
     }
     SUBCASE("the final window runs out: a draw")
     {
         CHECK(g.expire(at_ms(13'299)) == time_event::none);
         CHECK(g.expire(at_ms(13'300)) == time_event::game_over);
-        CHECK(game_over_event(g, at_ms(13'300)).at("reason") == "board_full");
-        CHECK(game_over_event(g, at_ms(13'300)).at("winner").is_null());
+        CHECK(game_over_event(g, "g1", at_ms(13'300)).at("reason") == "board_full");
+        CHECK(game_over_event(g, "g1", at_ms(13'300)).at("winner").is_null());
     }
 }
 
@@ -305,8 +309,8 @@ TEST_CASE("game_over events for every reason")
     {
         game g = row_zero_game();
         REQUIRE(g.call_quarto(0, 0x000F, at_ms(900)).ok());
-        CHECK(game_over_event(g, at_ms(900)) ==
-              wire(R"({"type":"game_over","result":"win","winner":0,"reason":"quarto","line":[0,1,2,3],
+        CHECK(game_over_event(g, "g1", at_ms(900)) ==
+              wire(R"({"type":"game_over","game":"g1","result":"win","winner":0,"reason":"quarto","line":[0,1,2,3],
                        "clock":{"remaining_ms":[59800,60000],"running":null}})"));
     }
     SUBCASE("missed_quarto: the opponent claims during the window")
@@ -314,7 +318,7 @@ TEST_CASE("game_over events for every reason")
         game g = row_zero_game();
         REQUIRE(g.give(0, pc(8), at_ms(900)).ok());
         REQUIRE(g.call_quarto(1, 0x000F, at_ms(1000)).ok());
-        const json e = game_over_event(g, at_ms(1000));
+        const json e = game_over_event(g, "g1", at_ms(1000));
         CHECK(e.at("winner") == 1);
         CHECK(e.at("reason") == "missed_quarto");
         CHECK(e.at("line") == wire("[0,1,2,3]"));
@@ -327,23 +331,23 @@ TEST_CASE("game_over events for every reason")
         REQUIRE(g.give(0, pc(0), at_ms(100)).ok());
         REQUIRE(g.place(1, 0, at_ms(200)).ok());
         REQUIRE(g.call_quarto(1, 0x000F, at_ms(250)).ok());
-        CHECK(game_over_event(g, at_ms(250)) ==
-              wire(R"({"type":"game_over","result":"win","winner":0,"reason":"false_claim","line":[0,1,2,3],
+        CHECK(game_over_event(g, "g1", at_ms(250)) ==
+              wire(R"({"type":"game_over","game":"g1","result":"win","winner":0,"reason":"false_claim","line":[0,1,2,3],
                        "clock":{"remaining_ms":[60000,59850],"running":null}})"));
     }
     SUBCASE("timeout")
     {
         game g{rules{}, clock_settings{}, 0, at_ms(0)};
         CHECK(g.expire(at_ms(60'000)) == time_event::game_over);
-        CHECK(game_over_event(g, at_ms(60'000)) ==
-              wire(R"({"type":"game_over","result":"win","winner":1,"reason":"timeout",
+        CHECK(game_over_event(g, "g1", at_ms(60'000)) ==
+              wire(R"({"type":"game_over","game":"g1","result":"win","winner":1,"reason":"timeout",
                        "clock":{"remaining_ms":[0,60000],"running":null}})"));
     }
     SUBCASE("resign")
     {
         game g{rules{}, clock_settings{}, 0, at_ms(0)};
         REQUIRE(g.resign(1, at_ms(10)).ok());
-        const json e = game_over_event(g, at_ms(10));
+        const json e = game_over_event(g, "g1", at_ms(10));
         CHECK(e.at("winner") == 0);
         CHECK(e.at("reason") == "resign");
         CHECK_FALSE(e.contains("line"));
@@ -422,7 +426,7 @@ TEST_CASE("room snapshot of a waiting room")
         "game":{"board":[null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null],
                 "available":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15],"phase":"waiting","turn":null,"in_hand":null,
                 "clock":{"remaining_ms":[60000,60000],"running":null},"claim":null,"moves":[],"result":null,
-                "first":null},
+                "first":null,"id":null},
         "req":"j1"})"));
 
     SUBCASE("a spectator's view, untimed, without req")
@@ -458,7 +462,7 @@ TEST_CASE("room snapshot of a game in progress")
                 "clock":{"remaining_ms":[59000,60000],"running":0},"claim":{"seat":0,"remaining_ms":9000},
                 "moves":[{"type":"give","seat":0,"piece":5,"t_ms":200},{"type":"place","seat":1,"square":0,"t_ms":500},
                          {"type":"give","seat":1,"piece":10,"t_ms":1000}],
-                "result":null,"first":0}})"));
+                "result":null,"first":0,"id":null}})"));
 
     SUBCASE("after the window has run out, claim is null even before the game expires it")
     {
@@ -510,6 +514,7 @@ TEST_CASE("room snapshot in the final claim window and after the draw")
     CHECK(after.at("game").at("claim").is_null());
     CHECK(after.at("game").at("result") == wire(R"({"result":"draw","winner":null,"reason":"board_full"})"));
     CHECK(after.at("game").at("moves").size() == 34);
+    CHECK(after.at("game").at("id") == "g7mq2x9kbn4a"); // the archive id, once the game is over
 }
 
 TEST_CASE("room snapshot of a finished game won by a call")
@@ -528,4 +533,5 @@ TEST_CASE("room snapshot of a finished game won by a call")
     CHECK(gj.at("clock") == wire(R"({"remaining_ms":[59800,60000],"running":null})"));
     CHECK(gj.at("result") == wire(R"({"result":"win","winner":0,"reason":"quarto","line":[0,1,2,3]})"));
     CHECK(gj.at("first") == 0);
+    CHECK(gj.at("id") == "g7mq2x9kbn4a");
 }

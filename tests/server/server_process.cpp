@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <iostream>
 #include <regex>
 #include <spawn.h>
@@ -31,6 +32,17 @@ server_process::server_process(std::vector<std::string> extra_args)
 {
     const std::string bin = server_binary();
     std::vector<std::string> args{bin, "--host", "127.0.0.1", "--port", "0", "--log-level", "info"};
+    for (std::size_t i = 0; i < extra_args.size(); ++i) {
+        if (extra_args[i] == "--db" && i + 1 < extra_args.size()) db_path_ = extra_args[i + 1];
+        else if (extra_args[i].rfind("--db=", 0) == 0) db_path_ = extra_args[i].substr(5);
+    }
+    if (db_path_.empty()) {
+        std::string dir = (std::filesystem::temp_directory_path() / "quarto-server-test-XXXXXX").string();
+        if (!::mkdtemp(dir.data())) throw std::runtime_error("mkdtemp failed");
+        scratch_dir_ = dir;
+        db_path_ = dir + "/quarto.db";
+        args.insert(args.end(), {"--db", db_path_});
+    }
     args.insert(args.end(), extra_args.begin(), extra_args.end());
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
@@ -49,6 +61,10 @@ server_process::server_process(std::vector<std::string> extra_args)
     if (rc != 0) {
         ::close(fds[0]);
         pid_ = -1;
+        if (!scratch_dir_.empty()) {
+            std::error_code ignored;
+            std::filesystem::remove_all(scratch_dir_, ignored);
+        }
         throw std::runtime_error("posix_spawn " + bin + ": " + std::strerror(rc));
     }
     out_fd_ = fds[0];
@@ -144,6 +160,10 @@ std::optional<int> server_process::finish(bool signal, std::chrono::milliseconds
     if (drainer_.joinable()) drainer_.join();
     if (out_fd_ >= 0) ::close(out_fd_);
     out_fd_ = -1;
+    if (!scratch_dir_.empty()) {
+        std::error_code ignored;
+        std::filesystem::remove_all(scratch_dir_, ignored);
+    }
     return status_;
 }
 

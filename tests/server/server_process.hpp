@@ -16,7 +16,9 @@ namespace quarto_test {
 class server_process {
 public:
     // Starts the server with `--host 127.0.0.1 --port 0 --log-level info` plus `extra_args`,
-    // and waits (with a deadline) for its `listening on http://HOST:PORT` line.
+    // and waits (with a deadline) for its `listening on http://HOST:PORT` line. Without a `--db`
+    // in `extra_args` the server archives into a fresh temporary directory, removed after it
+    // has stopped.
     explicit server_process(std::vector<std::string> extra_args = {});
     ~server_process();
     server_process(const server_process&) = delete;
@@ -24,6 +26,8 @@ public:
 
     unsigned short port() const { return port_; }
     pid_t pid() const { return pid_; }
+    // The archive file the server was given (`--db`).
+    const std::string& db_path() const { return db_path_; }
 
     // Everything the server has written so far (stdout and stderr interleaved).
     std::string log() const;
@@ -44,6 +48,8 @@ private:
     int out_fd_ = -1;
     unsigned short port_ = 0;
     std::optional<int> status_;
+    std::string db_path_;
+    std::string scratch_dir_; // made for the archive when the test gave no --db; removed at stop
     bool stopped_ = false;
     std::thread drainer_; // reads the pipe so the server never blocks on logging
 

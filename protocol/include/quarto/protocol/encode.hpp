@@ -23,6 +23,7 @@ std::string_view to_string(room_status s);
 struct player_info {
     std::string id;
     std::string name;
+    friend bool operator==(const player_info&, const player_info&) = default;
 };
 
 struct seat_info {
@@ -42,6 +43,7 @@ struct room_view {
     int spectators;
     const game* current; // the game in progress or the last one; null before the first
     instant now;
+    std::string_view game_id; // the archive id of `current` (shown once it has finished)
 };
 
 json encode_rules(const rules& r);
@@ -53,6 +55,7 @@ json encode_clock(const game& g, instant now);
 json encode_claim(const game& g, instant now);
 json encode_result(const game_result& r);
 json encode_moves(const game& g);
+json encode_moves(std::span<const move_record> moves);
 
 // Direct replies.
 json welcome(const player_info& p, const std::string& token, const json& req);
@@ -73,7 +76,8 @@ json game_started_event(const game& g, const std::array<player_info, 2>& players
 json given_event(const game& g, seat by, piece p, instant now);
 json placed_event(const game& g, seat by, square s, piece p, instant now);
 json passed_event(const game& g, seat by, instant now);
-json game_over_event(const game& g, instant now);
+// `game_id`: the id under which the archive keeps this game (GET /api/games/{id}).
+json game_over_event(const game& g, std::string_view game_id, instant now);
 json rematch_requested_event(seat by);
 json joined_event(const player_info& p, bool as_spectator, std::optional<seat> at);
 json left_event(const player_info& p, bool as_spectator, std::optional<seat> from);

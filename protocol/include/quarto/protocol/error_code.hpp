@@ -24,7 +24,17 @@ enum class error_code : std::uint8_t {
     piece_unavailable,
     invalid_claim,
     rate_limited,
+    // Tournaments.
+    no_such_tournament,
+    not_director,
+    registration_closed,
+    tournament_full,
+    not_registered,
+    wrong_status,
+    not_enough_players,
 };
+
+inline constexpr std::size_t error_code_count = static_cast<std::size_t>(error_code::not_enough_players) + 1;
 
 std::string_view to_string(error_code code);
 // The error a refused game action is reported as.

@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <variant>
 
 #include <nlohmann/json.hpp>
 
 #include "quarto/core/game.hpp"
+#include "quarto/protocol/tournament.hpp"
 
 namespace quarto::protocol {
 
@@ -63,8 +65,50 @@ struct rematch {
     room_id room;
 };
 
-using client_message = std::variant<hello, ping, list_rooms, create_room, join, leave, sync, give,
-                                    place, call_quarto, pass, resign, rematch>;
+// Tournaments.
+struct create_tournament {
+    tournament_settings settings;
+};
+struct list_tournaments {};
+struct join_tournament {
+    tournament_id tournament;
+};
+struct withdraw_tournament {
+    tournament_id tournament;
+};
+struct start_tournament {
+    tournament_id tournament;
+};
+struct pause_tournament {
+    tournament_id tournament;
+};
+struct resume_tournament {
+    tournament_id tournament;
+};
+struct remove_player {
+    tournament_id tournament;
+    std::string player;
+};
+struct watch_tournament {
+    tournament_id tournament;
+};
+struct unwatch_tournament {
+    tournament_id tournament;
+};
+
+using client_message =
+    std::variant<hello, ping, list_rooms, create_room, join, leave, sync, give, place, call_quarto, pass, resign,
+                 rematch, create_tournament, list_tournaments, join_tournament, withdraw_tournament,
+                 start_tournament, pause_tournament, resume_tournament, remove_player, watch_tournament,
+                 unwatch_tournament>;
+
+// The messages about a tournament (all but create_tournament and list_tournaments name one).
+template <class Message>
+concept tournament_message =
+    std::is_same_v<Message, join_tournament> || std::is_same_v<Message, withdraw_tournament> ||
+    std::is_same_v<Message, start_tournament> || std::is_same_v<Message, pause_tournament> ||
+    std::is_same_v<Message, resume_tournament> || std::is_same_v<Message, remove_player> ||
+    std::is_same_v<Message, watch_tournament> || std::is_same_v<Message, unwatch_tournament>;
 
 // Bounds accepted for clock settings, in milliseconds.
 inline constexpr std::int64_t min_move_ms = 100, max_move_ms = 3'600'000;

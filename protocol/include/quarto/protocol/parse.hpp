@@ -1,6 +1,7 @@
 // Text frame -> typed client message, with full validation. Unknown fields are ignored.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -23,6 +24,11 @@ struct parsed_message {
 };
 
 std::variant<parsed_message, parse_error> parse_client_message(std::string_view text);
+
+// The "rules" and "clock" objects of create_room and create_tournament, read on their own
+// (the archive stores them in this form); nullopt when invalid.
+std::optional<rules> read_rules(const nlohmann::json& value);
+std::optional<clock_settings> read_clock_settings(const nlohmann::json& value, clock_settings defaults = {});
 
 // Only the "req" of a message, for refusals that do not read the rest (rate limiting).
 nlohmann::json request_id_of(std::string_view text);

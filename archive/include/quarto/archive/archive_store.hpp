@@ -1,0 +1,80 @@
+// The archive's SQLite file, used synchronously from one thread: the schema and its
+// migrations, and one prepared statement per query. game_archive runs it on its own thread;
+// tests may drive it directly.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "quarto/archive/game_record.hpp"
+
+namespace quarto::archive {
+
+// The schema version this build writes (PRAGMA user_version). Older files are migrated on
+// open; newer ones are refused.
+inline constexpr int schema_version = 1;
+
+// Answers up to this many games per player query.
+inline constexpr int max_games_per_query = 100;
+
+// A tournament's stored state. The archive does not read `state`: it is the JSON document the
+// tournament code defines, stored and returned as text.
+struct stored_tournament {
+    std::string id;
+    std::string name;
+    std::string status;
+    std::string state;
+    friend bool operator==(const stored_tournament&, const stored_tournament&) = default;
+};
+
+// An answer from the store. `failed`: the database could not answer (the reason has been
+// logged) and `value` is empty; otherwise `value` is the answer (an empty optional or list is
+// "nothing stored", not a failure).
+template <class T>
+struct archive_result {
+    T value{};
+    bool failed = false;
+};
+
+struct open_error {
+    std::string message;
+};
+
+class archive_store {
+public:
+    // Creates the parent directory and the file when missing, switches to WAL, and brings the
+    // schema to `schema_version`.
+    static std::variant<archive_store, open_error> open(const std::string& path);
+
+    ~archive_store();
+    archive_store(archive_store&&) noexcept;
+    archive_store& operator=(archive_store&&) noexcept;
+
+    const std::string& path() const;
+    // PRAGMA user_version as found in the file now.
+    int version();
+
+    // One transaction: the game and all its moves, or nothing. False if it was not stored
+    // (logged; also when the id is already taken).
+    bool save_game(const game_record& record);
+    archive_result<std::optional<game_record>> find_game(std::string_view id);
+    // The games `name` played (either seat; ASCII letters compared without case), the most
+    // recently finished first; `limit` 1..max_games_per_query.
+    archive_result<std::vector<game_record>> games_of_player(std::string_view name, int limit);
+
+    // Insert or replace by id.
+    bool save_tournament(const stored_tournament& t);
+    archive_result<std::vector<stored_tournament>> load_tournaments();
+    archive_result<std::optional<stored_tournament>> find_tournament(std::string_view id);
+
+private:
+    struct impl;
+    explicit archive_store(std::unique_ptr<impl> i);
+    std::unique_ptr<impl> impl_;
+};
+
+} // namespace quarto::archive

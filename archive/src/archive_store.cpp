@@ -1,0 +1,376 @@
+#include "quarto/archive/archive_store.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <filesystem>
+#include <system_error>
+
+#include <spdlog/spdlog.h>
+
+#include "sqlite_db.hpp"
+
+namespace quarto::archive {
+namespace {
+
+using sqlite::statement;
+using step = sqlite::statement::step_result;
+
+// Migrations by version: migrations[v] brings a file from user_version v to v + 1. A schema
+// change appends one; the existing ones never change.
+//
+// games: one row per finished game; `seq` is the archive order (the most recently finished
+// game has the largest), `id` the public id. Players are two column pairs (a game always has
+// exactly two seats) with a case-insensitive index each for the per-player listing.
+// game_moves: core's move log, one row per accepted action (kind as core names it: give,
+// place, call, pass, resign; value the piece or square; line the called squares as a mask).
+// tournaments: opaque JSON state by id for the tournament code.
+constexpr std::array<const char*, schema_version> migrations{
+    R"sql(
+CREATE TABLE games (
+  seq          INTEGER PRIMARY KEY,
+  id           TEXT NOT NULL UNIQUE,
+  room         TEXT NOT NULL,
+  room_name    TEXT NOT NULL,
+  player0_id   TEXT NOT NULL,
+  player0_name TEXT NOT NULL,
+  player1_id   TEXT NOT NULL,
+  player1_name TEXT NOT NULL,
+  squares      INTEGER NOT NULL CHECK (squares IN (0, 1)),
+  attributes   INTEGER NOT NULL CHECK (attributes BETWEEN 1 AND 15),
+  false_claim  TEXT NOT NULL CHECK (false_claim IN ('reject', 'lose')),
+  move_ms      INTEGER,
+  claim_ms     INTEGER NOT NULL,
+  first_seat   INTEGER NOT NULL CHECK (first_seat IN (0, 1)),
+  winner       INTEGER CHECK (winner IN (0, 1)),
+  reason       TEXT NOT NULL,
+  line         INTEGER NOT NULL,
+  started_ms   INTEGER NOT NULL,
+  ended_ms     INTEGER NOT NULL
+);
+CREATE INDEX games_by_player0 ON games (player0_name COLLATE NOCASE, seq);
+CREATE INDEX games_by_player1 ON games (player1_name COLLATE NOCASE, seq);
+CREATE TABLE game_moves (
+  game_seq INTEGER NOT NULL REFERENCES games (seq) ON DELETE CASCADE,
+  n        INTEGER NOT NULL,
+  kind     TEXT NOT NULL,
+  seat     INTEGER NOT NULL CHECK (seat IN (0, 1)),
+  value    INTEGER NOT NULL,
+  line     INTEGER NOT NULL,
+  t_ms     INTEGER NOT NULL,
+  PRIMARY KEY (game_seq, n)
+) WITHOUT ROWID;
+CREATE TABLE tournaments (
+  id         TEXT PRIMARY KEY,
+  name       TEXT NOT NULL,
+  status     TEXT NOT NULL,
+  state      TEXT NOT NULL,
+  updated_ms INTEGER NOT NULL
+);
+)sql",
+};
+
+constexpr const char* game_columns =
+    "seq, id, room, room_name, player0_id, player0_name, player1_id, player1_name, squares, attributes, "
+    "false_claim, move_ms, claim_ms, first_seat, winner, reason, line, started_ms, ended_ms";
+
+constexpr std::array all_move_kinds{move_kind::give, move_kind::place, move_kind::call, move_kind::pass,
+                                    move_kind::resign};
+constexpr std::array all_end_reasons{end_reason::quarto,      end_reason::missed_quarto, end_reason::timeout,
+                                     end_reason::resign,      end_reason::false_claim,   end_reason::board_full};
+
+// Names are stored as core spells them, so the file reads well in the sqlite3 shell.
+template <class Enum, std::size_t N>
+std::optional<Enum> from_name(const std::array<Enum, N>& all, std::string_view name)
+{
+    for (Enum e : all)
+        if (to_string(e) == name) return e;
+    return std::nullopt;
+}
+
+std::int64_t now_ms()
+{
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+} // namespace
+
+struct archive_store::impl {
+    std::string path;
+    sqlite::database db; // declared before the statements: they are finalized first
+    statement insert_game, insert_move, select_game, select_moves, select_by_player;
+    statement upsert_tournament, select_tournaments, select_tournament;
+
+    void log_failure(std::string_view what) { spdlog::error("archive {}: {}: {}", path, what, db.last_error()); }
+
+    // The games row the statement stands on (columns as in game_columns); moves not yet read.
+    static game_record game_from_row(const statement& s, std::int64_t& seq, bool& valid)
+    {
+        game_record r;
+        seq = s.int_at(0);
+        r.id = s.text_at(1);
+        r.room = s.text_at(2);
+        r.room_name = s.text_at(3);
+        r.players[0] = {s.text_at(4), s.text_at(5)};
+        r.players[1] = {s.text_at(6), s.text_at(7)};
+        r.game_rules.squares = s.int_at(8) != 0;
+        const auto attributes = attribute_set::from_bits(static_cast<unsigned>(s.int_at(9)));
+        r.game_rules.attributes = attributes.value_or(attribute_set::all());
+        r.game_rules.false_claim = s.text_at(10) == "lose" ? false_claim_policy::lose : false_claim_policy::reject;
+        r.clock.move = s.null_at(11) ? std::nullopt : std::optional<milliseconds>{milliseconds{s.int_at(11)}};
+        r.clock.claim = milliseconds{s.int_at(12)};
+        r.first = static_cast<seat>(s.int_at(13));
+        r.result.winner = s.null_at(14) ? std::nullopt : std::optional<seat>{static_cast<seat>(s.int_at(14))};
+        const auto reason = from_name(all_end_reasons, s.text_at(15));
+        r.result.reason = reason.value_or(end_reason::board_full);
+        r.result.line = static_cast<square_mask>(s.int_at(16));
+        r.started_ms = s.int_at(17);
+        r.ended_ms = s.int_at(18);
+        valid = attributes && !attributes->empty() && reason;
+        return r;
+    }
+
+    bool read_moves(std::int64_t seq, std::vector<move_record>& out)
+    {
+        sqlite::in_use s{select_moves};
+        s->bind(1, seq);
+        for (;;) {
+            switch (s->step()) {
+            case step::done: return true;
+            case step::error: log_failure("reading moves"); return false;
+            case step::row: break;
+            }
+            const auto kind = from_name(all_move_kinds, s->text_at(0));
+            if (!kind) {
+                spdlog::error("archive {}: unknown move kind '{}' in game {}", path, s->text_at(0), seq);
+                return false;
+            }
+            out.push_back({*kind, static_cast<seat>(s->int_at(1)), static_cast<std::uint8_t>(s->int_at(2)),
+                           static_cast<square_mask>(s->int_at(3)), static_cast<std::uint32_t>(s->int_at(4))});
+        }
+    }
+
+    // Reads every row of a games query, each with its moves.
+    archive_result<std::vector<game_record>> read_games(statement& s)
+    {
+        archive_result<std::vector<game_record>> out;
+        std::vector<std::int64_t> seqs;
+        for (;;) {
+            const step r = s.step();
+            if (r == step::done) break;
+            if (r == step::error) {
+                log_failure("reading games");
+                return {{}, true};
+            }
+            std::int64_t seq = 0;
+            bool valid = false;
+            out.value.push_back(game_from_row(s, seq, valid));
+            if (!valid) {
+                spdlog::error("archive {}: game {} has values this server does not know", path, out.value.back().id);
+                return {{}, true};
+            }
+            seqs.push_back(seq);
+        }
+        s.reset(); // done with the games before reading moves
+        for (std::size_t i = 0; i < seqs.size(); ++i)
+            if (!read_moves(seqs[i], out.value[i].moves)) return {{}, true};
+        return out;
+    }
+
+    static stored_tournament tournament_from_row(const statement& s)
+    {
+        return {s.text_at(0), s.text_at(1), s.text_at(2), s.text_at(3)};
+    }
+};
+
+archive_store::archive_store(std::unique_ptr<impl> i) : impl_{std::move(i)} {}
+archive_store::~archive_store() = default;
+archive_store::archive_store(archive_store&&) noexcept = default;
+archive_store& archive_store::operator=(archive_store&&) noexcept = default;
+
+std::variant<archive_store, open_error> archive_store::open(const std::string& path)
+{
+    if (path.empty()) return open_error{"no database path given"};
+    const std::filesystem::path file{path};
+    if (file.has_parent_path()) {
+        std::error_code ec;
+        std::filesystem::create_directories(file.parent_path(), ec);
+        if (ec) return open_error{"cannot create directory " + file.parent_path().string() + ": " + ec.message()};
+    }
+    std::string error;
+    auto db = sqlite::database::open(path, error);
+    if (!db) return open_error{"cannot open " + path + ": " + error};
+    const auto fail = [&](std::string_view what) { return open_error{std::string{what} + " " + path + ": " + db->last_error()}; };
+
+    // Wait for a lock another process holds (e.g. the sqlite3 shell) instead of failing at once.
+    if (!db->exec("PRAGMA busy_timeout = 5000")) return fail("cannot configure");
+    // user_version reads the file header: the first thing that fails on a file that is not a
+    // database.
+    const auto version_text = db->query_text("PRAGMA user_version");
+    if (!version_text) return fail("cannot read");
+    const int version = std::stoi(*version_text);
+    if (version > schema_version)
+        return open_error{path + " has schema version " + std::to_string(version) + ", newer than this server's " +
+                          std::to_string(schema_version) + "; use a newer quarto-server"};
+
+    // WAL: readers never wait for the writer; FULL: a committed game survives a power cut too
+    // (one fsync per finished game is nothing).
+    const auto mode = db->query_text("PRAGMA journal_mode = WAL");
+    if (!mode || *mode != "wal") return fail("cannot switch to WAL mode:");
+    if (!db->exec("PRAGMA synchronous = FULL") || !db->exec("PRAGMA foreign_keys = ON")) return fail("cannot configure");
+
+    for (int v = version; v < schema_version; ++v) {
+        sqlite::transaction t{*db};
+        const std::string set_version = "PRAGMA user_version = " + std::to_string(v + 1);
+        if (!t.began() || !db->exec(migrations[static_cast<std::size_t>(v)]) || !db->exec(set_version.c_str()) ||
+            !t.commit())
+            return fail("cannot migrate the schema to version " + std::to_string(v + 1) + " in");
+        spdlog::info("archive {}: schema version {}", path, v + 1);
+    }
+
+    auto i = std::make_unique<impl>();
+    i->path = path;
+    i->db = std::move(*db);
+    const std::string columns = game_columns;
+    struct query {
+        statement* target;
+        std::string sql;
+    };
+    const query queries[] = {
+        {&i->insert_game,
+         "INSERT INTO games (id, room, room_name, player0_id, player0_name, player1_id, player1_name, squares, "
+         "attributes, false_claim, move_ms, claim_ms, first_seat, winner, reason, line, started_ms, ended_ms) "
+         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"},
+        {&i->insert_move,
+         "INSERT INTO game_moves (game_seq, n, kind, seat, value, line, t_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
+        {&i->select_game, "SELECT " + columns + " FROM games WHERE id = ?1"},
+        {&i->select_moves, "SELECT kind, seat, value, line, t_ms FROM game_moves WHERE game_seq = ?1 ORDER BY n"},
+        {&i->select_by_player, "SELECT " + columns +
+                                   " FROM games WHERE player0_name = ?1 COLLATE NOCASE OR player1_name = ?1 COLLATE "
+                                   "NOCASE ORDER BY seq DESC LIMIT ?2"},
+        {&i->upsert_tournament,
+         "INSERT INTO tournaments (id, name, status, state, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5) "
+         "ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, state = excluded.state, "
+         "updated_ms = excluded.updated_ms"},
+        {&i->select_tournaments, "SELECT id, name, status, state FROM tournaments ORDER BY id"},
+        {&i->select_tournament, "SELECT id, name, status, state FROM tournaments WHERE id = ?1"},
+    };
+    for (const auto& q : queries) {
+        auto s = i->db.prepare(q.sql);
+        if (!s) return open_error{"cannot prepare a query on " + path + ": " + i->db.last_error()};
+        *q.target = std::move(*s);
+    }
+    return archive_store{std::move(i)};
+}
+
+const std::string& archive_store::path() const
+{
+    return impl_->path;
+}
+
+int archive_store::version()
+{
+    const auto text = impl_->db.query_text("PRAGMA user_version");
+    return text ? std::stoi(*text) : -1;
+}
+
+bool archive_store::save_game(const game_record& r)
+{
+    impl& m = *impl_;
+    sqlite::transaction t{m.db};
+    if (!t.began()) {
+        m.log_failure("beginning a transaction");
+        return false;
+    }
+    std::int64_t seq = 0;
+    {
+        sqlite::in_use s{m.insert_game};
+        s->bind(1, r.id).bind(2, r.room).bind(3, r.room_name);
+        s->bind(4, r.players[0].id).bind(5, r.players[0].name).bind(6, r.players[1].id).bind(7, r.players[1].name);
+        s->bind(8, r.game_rules.squares ? 1 : 0).bind(9, r.game_rules.attributes.bits());
+        s->bind(10, r.game_rules.false_claim == false_claim_policy::lose ? "lose" : "reject");
+        if (r.clock.move) s->bind(11, r.clock.move->count());
+        else s->bind_null(11);
+        s->bind(12, r.clock.claim.count()).bind(13, r.first);
+        if (r.result.winner) s->bind(14, *r.result.winner);
+        else s->bind_null(14);
+        s->bind(15, to_string(r.result.reason)).bind(16, r.result.line).bind(17, r.started_ms).bind(18, r.ended_ms);
+        if (s->step() != step::done) {
+            m.log_failure("storing game " + r.id);
+            return false;
+        }
+        seq = m.db.last_insert_rowid();
+    }
+    for (std::size_t n = 0; n < r.moves.size(); ++n) {
+        const move_record& mv = r.moves[n];
+        sqlite::in_use s{m.insert_move};
+        s->bind(1, seq).bind(2, static_cast<std::int64_t>(n)).bind(3, to_string(mv.kind)).bind(4, mv.by);
+        s->bind(5, mv.value).bind(6, mv.line).bind(7, static_cast<std::int64_t>(mv.at_ms));
+        if (s->step() != step::done) {
+            m.log_failure("storing a move of game " + r.id);
+            return false;
+        }
+    }
+    if (!t.commit()) {
+        m.log_failure("committing game " + r.id);
+        return false;
+    }
+    return true;
+}
+
+archive_result<std::optional<game_record>> archive_store::find_game(std::string_view id)
+{
+    sqlite::in_use s{impl_->select_game};
+    s->bind(1, id);
+    auto found = impl_->read_games(*s);
+    if (found.failed) return {{}, true};
+    if (found.value.empty()) return {};
+    return {std::move(found.value.front()), false};
+}
+
+archive_result<std::vector<game_record>> archive_store::games_of_player(std::string_view name, int limit)
+{
+    sqlite::in_use s{impl_->select_by_player};
+    s->bind(1, name).bind(2, std::clamp(limit, 1, max_games_per_query));
+    return impl_->read_games(*s);
+}
+
+bool archive_store::save_tournament(const stored_tournament& t)
+{
+    sqlite::in_use s{impl_->upsert_tournament};
+    s->bind(1, t.id).bind(2, t.name).bind(3, t.status).bind(4, t.state).bind(5, now_ms());
+    if (s->step() == step::done) return true;
+    impl_->log_failure("storing tournament " + t.id);
+    return false;
+}
+
+archive_result<std::vector<stored_tournament>> archive_store::load_tournaments()
+{
+    sqlite::in_use s{impl_->select_tournaments};
+    archive_result<std::vector<stored_tournament>> out;
+    for (;;) {
+        const step r = s->step();
+        if (r == step::done) return out;
+        if (r == step::error) {
+            impl_->log_failure("reading tournaments");
+            return {{}, true};
+        }
+        out.value.push_back(impl::tournament_from_row(*s));
+    }
+}
+
+archive_result<std::optional<stored_tournament>> archive_store::find_tournament(std::string_view id)
+{
+    sqlite::in_use s{impl_->select_tournament};
+    s->bind(1, id);
+    switch (s->step()) {
+    case step::row: return {impl::tournament_from_row(*s), false};
+    case step::done: return {};
+    case step::error: break;
+    }
+    impl_->log_failure("reading tournament " + std::string{id});
+    return {{}, true};
+}
+
+} // namespace quarto::archive

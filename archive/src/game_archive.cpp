@@ -1,0 +1,138 @@
+#include "quarto/archive/game_archive.hpp"
+
+#include <future>
+
+#include <spdlog/spdlog.h>
+
+#include "quarto/archive/game_json.hpp"
+
+namespace quarto::archive {
+
+std::variant<std::unique_ptr<game_archive>, open_error> game_archive::open(const std::string& path)
+{
+    auto opened = archive_store::open(path);
+    if (auto* error = std::get_if<open_error>(&opened)) return std::move(*error);
+    return std::unique_ptr<game_archive>{new game_archive{std::move(std::get<archive_store>(opened))}};
+}
+
+game_archive::game_archive(archive_store store) : store_{std::move(store)}, path_{store_.path()}
+{
+    thread_ = std::thread{[this] { run(); }};
+}
+
+game_archive::~game_archive()
+{
+    close();
+}
+
+void game_archive::run()
+{
+    for (;;) {
+        job next;
+        {
+            std::unique_lock lock{mutex_};
+            wake_.wait(lock, [this] { return closing_ || !queue_.empty(); });
+            if (queue_.empty()) return; // closing, and everything has been carried out
+            next = std::move(queue_.front());
+            queue_.pop_front();
+        }
+        try {
+            next(store_);
+        } catch (const std::exception& e) { // a bug in a job or its callback: keep the archive alive
+            spdlog::error("archive {}: {}", path_, e.what());
+        }
+    }
+}
+
+bool game_archive::enqueue(job j)
+{
+    {
+        std::lock_guard lock{mutex_};
+        if (closing_) return false;
+        queue_.push_back(std::move(j));
+    }
+    wake_.notify_one();
+    return true;
+}
+
+void game_archive::run_and_wait(job j)
+{
+    if (std::this_thread::get_id() == thread_.get_id()) return j(store_);
+    std::promise<void> finished;
+    auto done = finished.get_future();
+    if (!enqueue([&](archive_store& s) {
+            j(s);
+            finished.set_value();
+        }))
+        return;
+    done.wait();
+}
+
+void game_archive::save_game(game_record record, std::function<void(bool)> done)
+{
+    auto work = [record = std::move(record), done](archive_store& s) {
+        const bool stored = s.save_game(record);
+        // The record is still on hand: put it in the log so an operator can restore it.
+        if (!stored) spdlog::error("archive: game {} NOT stored: {}", record.id, game_json(record).dump());
+        if (done) done(stored);
+    };
+    if (!enqueue(std::move(work))) {
+        spdlog::error("archive {}: closed; game not stored", path_);
+        if (done) done(false);
+    }
+}
+
+void game_archive::find_game(std::string id, callback<std::optional<game_record>> done)
+{
+    if (!enqueue([id = std::move(id), done](archive_store& s) { done(s.find_game(id)); })) done({{}, true});
+}
+
+void game_archive::games_of_player(std::string name, int limit, callback<std::vector<game_record>> done)
+{
+    if (!enqueue([name = std::move(name), limit, done](archive_store& s) { done(s.games_of_player(name, limit)); }))
+        done({{}, true});
+}
+
+void game_archive::save_tournament(std::string id, std::string name, std::string status, std::string json_state,
+                                   std::function<void(bool)> done)
+{
+    stored_tournament t{std::move(id), std::move(name), std::move(status), std::move(json_state)};
+    const std::string shown = t.id;
+    if (!enqueue([t = std::move(t), done](archive_store& s) {
+            const bool stored = s.save_tournament(t);
+            if (!stored) spdlog::error("archive: tournament {} NOT stored: {}", t.id, t.state);
+            if (done) done(stored);
+        })) {
+        spdlog::error("archive {}: closed; tournament {} not stored", path_, shown);
+        if (done) done(false);
+    }
+}
+
+archive_result<std::vector<stored_tournament>> game_archive::load_tournaments()
+{
+    archive_result<std::vector<stored_tournament>> out{{}, true};
+    run_and_wait([&](archive_store& s) { out = s.load_tournaments(); });
+    return out;
+}
+
+void game_archive::find_tournament(std::string id, callback<std::optional<stored_tournament>> done)
+{
+    if (!enqueue([id = std::move(id), done](archive_store& s) { done(s.find_tournament(id)); })) done({{}, true});
+}
+
+void game_archive::flush()
+{
+    run_and_wait([](archive_store&) {});
+}
+
+void game_archive::close()
+{
+    {
+        std::lock_guard lock{mutex_};
+        closing_ = true;
+    }
+    wake_.notify_one();
+    if (thread_.joinable() && std::this_thread::get_id() != thread_.get_id()) thread_.join();
+}
+
+} // namespace quarto::archive

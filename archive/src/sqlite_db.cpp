@@ -1,0 +1,168 @@
+#include "sqlite_db.hpp"
+
+#include <utility>
+
+#include <sqlite3.h>
+
+namespace quarto::archive::sqlite {
+
+statement::~statement()
+{
+    sqlite3_finalize(handle_);
+}
+
+statement::statement(statement&& other) noexcept
+    : handle_{std::exchange(other.handle_, nullptr)}, bind_error_{std::exchange(other.bind_error_, 0)}
+{
+}
+
+statement& statement::operator=(statement&& other) noexcept
+{
+    if (this != &other) {
+        sqlite3_finalize(handle_);
+        handle_ = std::exchange(other.handle_, nullptr);
+        bind_error_ = std::exchange(other.bind_error_, 0);
+    }
+    return *this;
+}
+
+statement& statement::bind(int index, std::int64_t value)
+{
+    if (const int rc = sqlite3_bind_int64(handle_, index, value); rc != SQLITE_OK && !bind_error_) bind_error_ = rc;
+    return *this;
+}
+
+statement& statement::bind(int index, std::string_view text)
+{
+    // SQLITE_TRANSIENT: SQLite copies the text, so the caller's buffer may go away at once.
+    const int rc = sqlite3_bind_text64(handle_, index, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+    if (rc != SQLITE_OK && !bind_error_) bind_error_ = rc;
+    return *this;
+}
+
+statement& statement::bind_null(int index)
+{
+    if (const int rc = sqlite3_bind_null(handle_, index); rc != SQLITE_OK && !bind_error_) bind_error_ = rc;
+    return *this;
+}
+
+statement::step_result statement::step()
+{
+    if (bind_error_) return step_result::error;
+    switch (sqlite3_step(handle_)) {
+    case SQLITE_ROW: return step_result::row;
+    case SQLITE_DONE: return step_result::done;
+    default: return step_result::error;
+    }
+}
+
+std::int64_t statement::int_at(int column) const
+{
+    return sqlite3_column_int64(handle_, column);
+}
+
+std::string statement::text_at(int column) const
+{
+    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(handle_, column));
+    const int bytes = sqlite3_column_bytes(handle_, column);
+    return text ? std::string{text, static_cast<std::size_t>(bytes)} : std::string{};
+}
+
+bool statement::null_at(int column) const
+{
+    return sqlite3_column_type(handle_, column) == SQLITE_NULL;
+}
+
+void statement::reset()
+{
+    sqlite3_reset(handle_);
+    sqlite3_clear_bindings(handle_);
+    bind_error_ = 0;
+}
+
+std::optional<database> database::open(const std::string& path, std::string& error)
+{
+    sqlite3* handle = nullptr;
+    // NOMUTEX: one connection, used by one thread at a time (the archive's).
+    const int rc = sqlite3_open_v2(path.c_str(), &handle,
+                                   SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc != SQLITE_OK) {
+        error = handle ? sqlite3_errmsg(handle) : sqlite3_errstr(rc);
+        sqlite3_close(handle);
+        return std::nullopt;
+    }
+    sqlite3_extended_result_codes(handle, 1);
+    return database{handle};
+}
+
+database::~database()
+{
+    // Every statement is finalized before its connection closes (the store declares them after
+    // the database), so close_v2 releases everything now.
+    sqlite3_close_v2(handle_);
+}
+
+database::database(database&& other) noexcept : handle_{std::exchange(other.handle_, nullptr)} {}
+
+database& database::operator=(database&& other) noexcept
+{
+    if (this != &other) {
+        sqlite3_close_v2(handle_);
+        handle_ = std::exchange(other.handle_, nullptr);
+    }
+    return *this;
+}
+
+bool database::exec(const char* sql)
+{
+    return sqlite3_exec(handle_, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
+}
+
+std::optional<std::string> database::query_text(const char* sql)
+{
+    auto s = prepare(sql);
+    if (!s) return std::nullopt;
+    if (s->step() != statement::step_result::row) return std::nullopt;
+    return s->text_at(0);
+}
+
+std::optional<statement> database::prepare(std::string_view sql)
+{
+    sqlite3_stmt* handle = nullptr;
+    const int rc = sqlite3_prepare_v3(handle_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+                                      &handle, nullptr);
+    if (rc != SQLITE_OK) {
+        sqlite3_finalize(handle);
+        return std::nullopt;
+    }
+    return statement{handle};
+}
+
+std::int64_t database::last_insert_rowid() const
+{
+    return sqlite3_last_insert_rowid(handle_);
+}
+
+std::string database::last_error() const
+{
+    return handle_ ? sqlite3_errmsg(handle_) : "no database";
+}
+
+transaction::transaction(database& db) : db_{db}
+{
+    began_ = db_.exec("BEGIN IMMEDIATE");
+}
+
+transaction::~transaction()
+{
+    if (began_ && !done_) db_.exec("ROLLBACK");
+}
+
+bool transaction::commit()
+{
+    if (!began_ || done_) return false;
+    done_ = db_.exec("COMMIT");
+    return done_;
+}
+
+} // namespace quarto::archive::sqlite

@@ -1,0 +1,105 @@
+// A thin RAII layer over SQLite's C API: one connection, prepared statements, transactions.
+// Failures are values (false / nullopt, and the connection's last error message), never
+// exceptions. Not thread-safe: the archive uses one connection from one thread.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace quarto::archive::sqlite {
+
+class statement {
+public:
+    enum class step_result { row, done, error };
+
+    statement() = default;
+    explicit statement(sqlite3_stmt* handle) : handle_{handle} {}
+    ~statement();
+    statement(statement&& other) noexcept;
+    statement& operator=(statement&& other) noexcept;
+    statement(const statement&) = delete;
+    statement& operator=(const statement&) = delete;
+
+    // Parameters are 1-based. A failed bind is remembered and reported by the next step().
+    statement& bind(int index, std::int64_t value);
+    statement& bind(int index, std::string_view text);
+    statement& bind_null(int index);
+
+    step_result step();
+    // Columns are 0-based; valid after step() returned row.
+    std::int64_t int_at(int column) const;
+    std::string text_at(int column) const;
+    bool null_at(int column) const;
+
+    // Ready for the next use: the statement's read or write is finished and bindings cleared.
+    // Every use ends with this (see `in_use`), so no statement holds a read snapshot open.
+    void reset();
+
+private:
+    sqlite3_stmt* handle_ = nullptr;
+    int bind_error_ = 0;
+};
+
+// Resets a prepared statement when the scope that uses it ends.
+class in_use {
+public:
+    explicit in_use(statement& s) : statement_{s} {}
+    ~in_use() { statement_.reset(); }
+    in_use(const in_use&) = delete;
+    in_use& operator=(const in_use&) = delete;
+    statement* operator->() { return &statement_; }
+    statement& operator*() { return statement_; }
+
+private:
+    statement& statement_;
+};
+
+class database {
+public:
+    // Opens (creating if needed) the file at `path`. nullopt with `error` filled on failure.
+    static std::optional<database> open(const std::string& path, std::string& error);
+
+    database() = default;
+    ~database();
+    database(database&& other) noexcept;
+    database& operator=(database&& other) noexcept;
+    database(const database&) = delete;
+    database& operator=(const database&) = delete;
+
+    // Runs SQL without results (DDL, pragmas, BEGIN/COMMIT). False on failure; see last_error().
+    bool exec(const char* sql);
+    // The first column of the first row of a query, as text (e.g. "PRAGMA journal_mode=WAL").
+    std::optional<std::string> query_text(const char* sql);
+    std::optional<statement> prepare(std::string_view sql);
+    // The rowid of the last row this connection inserted.
+    std::int64_t last_insert_rowid() const;
+    std::string last_error() const;
+
+private:
+    explicit database(sqlite3* handle) : handle_{handle} {}
+    sqlite3* handle_ = nullptr;
+};
+
+// BEGIN IMMEDIATE ... COMMIT; rolled back when the scope ends without commit().
+class transaction {
+public:
+    explicit transaction(database& db);
+    ~transaction();
+    transaction(const transaction&) = delete;
+    transaction& operator=(const transaction&) = delete;
+
+    bool began() const { return began_; }
+    bool commit();
+
+private:
+    database& db_;
+    bool began_ = false;
+    bool done_ = false;
+};
+
+} // namespace quarto::archive::sqlite

@@ -1,0 +1,31 @@
+// Tournament messages the server sends. The snapshot and GET /api/tournaments/{id} are the
+// same document (the latter without "req").
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "quarto/core/tournament/standings.hpp"
+#include "quarto/protocol/tournament.hpp"
+
+namespace quarto::protocol {
+
+using json = nlohmann::json;
+
+json tournament_created(const tournament_id& id, const json& req);
+json tournaments_list(std::span<const json> summaries, const json& req);
+// {"id","name","format","status","players":N} as list_tournaments shows it.
+json tournament_summary(const tournament_record& t);
+json tournament_snapshot(const tournament_record& t, std::uint64_t seq,
+                         std::span<const tournament::standing> standings, const json& req);
+// To each paired player: where to play (they are already seated there) and against whom.
+json tournament_pairing_event(const tournament_record& t, int round, const std::string& room,
+                              const std::string& opponent, int game_number, bool you_start);
+
+// {"rounds","games_per_pairing","rules","clock","max_players","start_at_ms"}
+json tournament_settings_json(const tournament_settings& s);
+
+} // namespace quarto::protocol

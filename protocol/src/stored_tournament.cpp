@@ -1,0 +1,128 @@
+#include "quarto/protocol/stored_tournament.hpp"
+
+#include <stdexcept>
+
+#include "quarto/protocol/encode.hpp"
+#include "quarto/protocol/encode_tournament.hpp"
+#include "quarto/protocol/parse.hpp"
+
+namespace quarto::protocol {
+
+using json = nlohmann::json;
+
+json stored_tournament(const tournament_record& t)
+{
+    json players = json::array();
+    for (const auto& p : t.players) players.push_back({{"id", p.id}, {"name", p.name}, {"active", p.active}});
+    json rounds = json::array();
+    for (const tournament_round& r : t.rounds) {
+        json pairings = json::array();
+        for (const tournament_pairing& p : r.pairings) {
+            json games = json::array();
+            for (const tournament_game& g : p.games)
+                games.push_back({{"room", g.room},
+                                 {"game", g.game},
+                                 {"first", g.first},
+                                 {"finished", g.finished},
+                                 {"winner", g.winner ? json(*g.winner) : json(nullptr)},
+                                 {"reason", g.reason}});
+            pairings.push_back({{"first", p.first},
+                                {"second", p.second ? json(*p.second) : json(nullptr)},
+                                {"games", std::move(games)}});
+        }
+        rounds.push_back({{"round", r.number}, {"pairings", std::move(pairings)}});
+    }
+    json settings = tournament_settings_json(t.settings);
+    settings["name"] = t.settings.name;
+    settings["format"] = to_string(t.settings.format);
+    return {{"version", 1},
+            {"id", t.id},
+            {"settings", std::move(settings)},
+            {"director", t.director},
+            {"director_name", t.director_name},
+            {"status", to_string(t.status)},
+            {"created_ms", t.created_ms},
+            {"players", std::move(players)},
+            {"rounds", std::move(rounds)}};
+}
+
+
+namespace {
+
+std::optional<int> optional_int(const json& value)
+{
+    return value.is_null() ? std::nullopt : std::optional<int>{value.get<int>()};
+}
+
+tournament_format format_named(const std::string& name)
+{
+    if (name == "round_robin") return tournament_format::round_robin;
+    if (name == "swiss") return tournament_format::swiss;
+    throw std::invalid_argument{"format"};
+}
+
+tournament_status status_named(const std::string& name)
+{
+    for (auto s : {tournament_status::registering, tournament_status::running, tournament_status::paused,
+                   tournament_status::finished})
+        if (to_string(s) == name) return s;
+    throw std::invalid_argument{"status"};
+}
+
+tournament_settings read_settings(const json& s)
+{
+    tournament_settings out;
+    out.name = s.at("name").get<std::string>();
+    out.format = format_named(s.at("format").get<std::string>());
+    out.rounds = s.at("rounds").get<int>();
+    out.games_per_pairing = s.at("games_per_pairing").get<int>();
+    auto r = read_rules(s.at("rules"));
+    auto c = read_clock_settings(s.at("clock"), tournament_clock);
+    if (!r || !c) throw std::invalid_argument{"rules or clock"};
+    out.game_rules = *r;
+    out.clock = *c;
+    out.max_players = s.at("max_players").get<int>();
+    if (const auto& start = s.at("start_at_ms"); !start.is_null()) out.start_at_ms = start.get<std::int64_t>();
+    return out;
+}
+
+} // namespace
+
+std::optional<tournament_record> read_stored_tournament(const json& stored)
+{
+    try {
+        if (stored.at("version").get<int>() != 1) return std::nullopt;
+        tournament_record t;
+        t.id = stored.at("id").get<std::string>();
+        t.settings = read_settings(stored.at("settings"));
+        t.director = stored.at("director").get<std::string>();
+        t.director_name = stored.at("director_name").get<std::string>();
+        t.status = status_named(stored.at("status").get<std::string>());
+        t.created_ms = stored.at("created_ms").get<std::int64_t>();
+        for (const json& p : stored.at("players"))
+            t.players.push_back({p.at("id").get<std::string>(), p.at("name").get<std::string>(), p.at("active").get<bool>()});
+        const auto player_count = static_cast<int>(t.players.size());
+        const auto check_index = [&](int i) {
+            if (i < 0 || i >= player_count) throw std::out_of_range{"player index"};
+            return i;
+        };
+        for (const json& r : stored.at("rounds")) {
+            tournament_round round{r.at("round").get<int>(), {}};
+            for (const json& p : r.at("pairings")) {
+                tournament_pairing pairing{check_index(p.at("first").get<int>()), optional_int(p.at("second")), {}};
+                if (pairing.second) check_index(*pairing.second);
+                for (const json& g : p.at("games"))
+                    pairing.games.push_back({g.at("room").get<std::string>(), g.at("game").get<std::string>(),
+                                             g.at("first").get<int>(), g.at("finished").get<bool>(),
+                                             optional_int(g.at("winner")), g.at("reason").get<std::string>()});
+                round.pairings.push_back(std::move(pairing));
+            }
+            t.rounds.push_back(std::move(round));
+        }
+        return t;
+    } catch (const std::exception&) { // json type errors, missing keys, bad names
+        return std::nullopt;
+    }
+}
+
+} // namespace quarto::protocol

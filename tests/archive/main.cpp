@@ -1,0 +1,3 @@
+// doctest's main for the archive tests.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>

@@ -1,0 +1,50 @@
+// Shared by the archive tests: a scratch directory, real games played through core, and a
+// direct look at the SQLite file.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "quarto/archive/archive_store.hpp"
+#include "quarto/archive/game_record.hpp"
+
+namespace archive_tests {
+
+// A fresh directory under the system's temporary directory, removed with its contents.
+class scratch_dir {
+public:
+    scratch_dir();
+    ~scratch_dir();
+    scratch_dir(const scratch_dir&) = delete;
+    scratch_dir& operator=(const scratch_dir&) = delete;
+    std::string file(const std::string& name) const { return (path_ / name).string(); }
+    const std::filesystem::path& path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
+};
+
+// A record of a real game: seat `first` gives first, pieces 0, 2, 4, 6 fill row 0, and the
+// placer of the last one calls the Quarto (9 moves). `id` and the players' names vary.
+quarto::archive::game_record quarto_game(const std::string& id, const std::string& name0 = "Ann",
+                                         const std::string& name1 = "Bo", quarto::seat first = 0);
+// A record of a real game that seat 1 resigns after one give and one placement.
+quarto::archive::game_record resigned_game(const std::string& id);
+
+quarto::archive::archive_store open_store(const std::string& path);
+
+// The first column of the first row of `sql` run on the file at `path` through SQLite itself,
+// as text ("" when there is no row).
+std::string sql_text(const std::string& path, const std::string& sql);
+void sql_exec(const std::string& path, const std::string& sql);
+
+} // namespace archive_tests
+
+namespace doctest {
+template <>
+struct StringMaker<quarto::archive::game_record> {
+    static String convert(const quarto::archive::game_record& r);
+};
+} // namespace doctest

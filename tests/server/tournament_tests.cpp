@@ -1,0 +1,492 @@
+// Tournaments against the real server: a whole round robin over WebSockets to its final
+// standings, a restart in the middle, the director's controls and their refusals, byes, two
+// games per pairing, and a player who never shows up.
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <unistd.h>
+
+#include "helpers.hpp"
+
+using namespace quarto_test;
+
+namespace {
+
+bool is(const json& m, const std::string& type) { return m.is_object() && m.value("type", "") == type; }
+
+json expect(ws_client& ws, const std::string& type, steady::time_point deadline = in(default_wait))
+{
+    json m = must(ws.wait_for([&](const json& x) { return is(x, type) || is(x, "error"); }, deadline), type);
+    REQUIRE_MESSAGE(m["type"] == type, "awaited " << type << ", got " << m.dump());
+    return m;
+}
+
+json expect_error(ws_client& ws, const std::string& code)
+{
+    json m = must(ws.wait_type("error"), "error " + code);
+    CHECK_MESSAGE(m["code"] == code, m.dump());
+    return m;
+}
+
+// The next snapshot of this tournament that satisfies `pred`.
+json snapshot_where(ws_client& ws, const json& id, const std::function<bool(const json&)>& pred,
+                    steady::time_point deadline = in(default_wait))
+{
+    return must(ws.wait_for([&](const json& m) { return is(m, "tournament") && m["tournament"] == id && pred(m); },
+                            deadline),
+                "a tournament snapshot");
+}
+
+struct tournament_fixture {
+    const server_process& server;
+    player director;
+    std::vector<player> players;
+    json id;
+
+    tournament_fixture(const server_process& s, json options, int player_count)
+        : server{s}, director{connect_player(s, "Dee")}
+    {
+        options["type"] = "create_tournament";
+        options["req"] = "create";
+        director->send(options);
+        const json created = expect(*director.ws, "tournament_created");
+        CHECK(created["req"] == "create");
+        id = created["tournament"];
+        const json first = expect(*director.ws, "tournament");
+        CHECK(first["status"] == "registering");
+        CHECK(first["director"] == director.id);
+        for (int i = 0; i < player_count; ++i) {
+            players.push_back(connect_player(s, std::string(1, static_cast<char>('A' + i)) + "nn"));
+            players.back()->send({{"type", "join_tournament"}, {"tournament", id}, {"req", i}});
+            const json snap = expect(*players.back().ws, "tournament");
+            CHECK(snap["req"] == i);
+            CHECK(snap["players"].size() == static_cast<std::size_t>(i + 1));
+        }
+    }
+
+    int index_of(const json& player_id) const
+    {
+        for (std::size_t i = 0; i < players.size(); ++i)
+            if (players[i].id == player_id) return static_cast<int>(i);
+        FAIL("unknown player " << player_id);
+        return -1;
+    }
+
+    json start()
+    {
+        director->send({{"type", "start_tournament"}, {"tournament", id}, {"req", "go"}});
+        // The director has other snapshots queued (one per registration): skip to the reply.
+        json snap = must(director->wait_for([](const json& m) { return m.contains("req") && m["req"] == "go"; }),
+                         "the reply to start_tournament");
+        REQUIRE_MESSAGE(snap["type"] == "tournament", snap.dump());
+        CHECK(snap["status"] == "running");
+        return snap;
+    }
+};
+
+// A pairing as a player sees it: the tournament_pairing event, then the room's snapshot.
+struct seat_in_game {
+    json room;
+    int seat = 0;
+    bool starts = false;
+    json opponent;
+};
+
+seat_in_game await_pairing(player& p, const json& tournament, steady::time_point deadline = in(default_wait))
+{
+    const json pairing = must(p->wait_for([&](const json& m) { return is(m, "tournament_pairing"); }, deadline),
+                              p.name + "'s tournament_pairing");
+    CHECK(pairing["tournament"] == tournament);
+    const json snapshot = must(p->wait_for([&](const json& m) { return is(m, "room") && m["room"] == pairing["room"]; }),
+                               p.name + "'s room snapshot");
+    CHECK(snapshot["status"] == "playing");
+    const int seat = snapshot["you"]["seat"].get<int>();
+    CHECK(snapshot["game"]["first"] == (pairing["you_start"].get<bool>() ? seat : 1 - seat));
+    return {pairing["room"], seat, pairing["you_start"].get<bool>(), pairing["opponent"]};
+}
+
+// Plays the board of drawn_board() to a draw: 16 gives and placements, then both pass. Each
+// wait names the event it needs (both players see every event, so a bare type would match an
+// older one still queued).
+void play_draw(player& starter, player& other, const json& room)
+{
+    const auto cells = drawn_board();
+    const auto event = [&](player& p, const std::string& type, const std::string& field, int value) {
+        must(p->wait_for([&](const json& m) { return is(m, type) && m["room"] == room && m[field] == value; }),
+             p.name + "'s " + type);
+    };
+    player* giver = &starter;
+    player* placer = &other;
+    for (int square = 0; square < 16; ++square) {
+        const int piece = cells[static_cast<std::size_t>(square)];
+        (*giver)->send(action("give", room, {{"piece", piece}}));
+        event(*placer, "given", "piece", piece);
+        (*placer)->send(action("place", room, {{"square", square}}));
+        event(*giver, "placed", "square", square);
+        std::swap(giver, placer);
+    }
+    // The last placer is now `giver` (swapped): they pass, then the other passes its claim.
+    (*giver)->send(action("pass", room));
+    must((*placer)->wait_for([&](const json& m) { return is(m, "passed") && m["room"] == room; }), "passed");
+    (*placer)->send(action("pass", room));
+}
+
+json game_over_in(player& p, const json& room, steady::time_point deadline = in(default_wait))
+{
+    return must(p->wait_for([&](const json& m) { return is(m, "game_over") && m["room"] == room; }, deadline),
+                p.name + "'s game_over");
+}
+
+// Plays one round: the pairing of players 0 and 1 is a draw, otherwise the lower-numbered
+// player wins (the other resigns).
+void play_round(tournament_fixture& t, int round_number, const json& round)
+{
+    std::map<int, seat_in_game> seats;
+    for (const json& pairing : round["pairings"]) {
+        if (pairing["players"][1].is_null()) continue;
+        for (int k = 0; k < 2; ++k) {
+            const int i = t.index_of(pairing["players"][k]);
+            seats[i] = await_pairing(t.players[static_cast<std::size_t>(i)], t.id);
+            CHECK(seats[i].room == pairing["room"]);
+        }
+    }
+    for (const json& pairing : round["pairings"]) {
+        if (pairing["players"][1].is_null()) continue;
+        const int a = t.index_of(pairing["players"][0]);
+        const int b = t.index_of(pairing["players"][1]);
+        INFO("round " << round_number << ": " << a << " vs " << b);
+        auto& pa = t.players[static_cast<std::size_t>(a)];
+        auto& pb = t.players[static_cast<std::size_t>(b)];
+        const json room = seats[a].room;
+        if (std::min(a, b) == 0 && std::max(a, b) == 1) {
+            if (seats[a].starts) play_draw(pa, pb, room);
+            else play_draw(pb, pa, room);
+            const json over = game_over_in(pa, room);
+            CHECK(over["result"] == "draw");
+        } else {
+            auto& loser = a > b ? pa : pb;
+            loser->send(action("resign", room));
+            const json over = game_over_in(pa, room);
+            CHECK(over["reason"] == "resign");
+            CHECK(over["winner"] == seats[std::min(a, b)].seat);
+        }
+        game_over_in(pb, room);
+    }
+}
+
+json points_of(const json& standings, const json& player_id)
+{
+    for (const json& s : standings)
+        if (s["player"] == player_id) return s;
+    FAIL("no standing for " << player_id);
+    return nullptr;
+}
+
+void check_final_standings(tournament_fixture& t, const json& final_snapshot)
+{
+    // 0 and 1 drew and beat everyone else; 2 beat 3. Sonneborn-Berger cannot split 0 and 1
+    // (each: ½ x 2.5 for the draw + 1 x 1 for beating 2), so they share first place.
+    const json& table = final_snapshot["standings"];
+    REQUIRE(table.size() == 4);
+    const json s0 = points_of(table, t.players[0].id), s1 = points_of(table, t.players[1].id);
+    const json s2 = points_of(table, t.players[2].id), s3 = points_of(table, t.players[3].id);
+    CHECK(s0["points"] == 2.5);
+    CHECK(s1["points"] == 2.5);
+    CHECK(s2["points"] == 1);
+    CHECK(s3["points"] == 0);
+    CHECK(s0["tiebreaks"]["sonneborn_berger"] == 2.25);
+    CHECK(s1["tiebreaks"]["sonneborn_berger"] == 2.25);
+    CHECK(s2["tiebreaks"]["sonneborn_berger"] == 0);
+    CHECK(s0["rank"] == 1);
+    CHECK(s1["rank"] == 1);
+    CHECK(s2["rank"] == 3);
+    CHECK(s3["rank"] == 4);
+    CHECK(s0["name"] == "Ann");
+    // Every pair met exactly once.
+    std::set<std::pair<int, int>> met;
+    for (const json& round : final_snapshot["rounds"])
+        for (const json& p : round["pairings"]) {
+            const int a = t.index_of(p["players"][0]), b = t.index_of(p["players"][1]);
+            CHECK(met.insert({std::min(a, b), std::max(a, b)}).second);
+            CHECK(p["score"].is_array());
+            CHECK(p["results"].size() == 1);
+        }
+    CHECK(met.size() == 6);
+}
+
+std::filesystem::path temp_db(const std::string& name)
+{
+    const auto dir = std::filesystem::temp_directory_path() / ("quarto-tournament-test-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const auto path = dir / name;
+    std::filesystem::remove(path);
+    return path;
+}
+
+} // namespace
+
+TEST_CASE("tournament: a 4-player round robin is played over WebSockets to its final standings")
+{
+    server_process server{{"--db", temp_db("round-robin.db").string()}};
+    tournament_fixture t{server, {{"name", "Club night"}, {"format", "round_robin"}, {"clock", {{"move_ms", 30000}}}}, 4};
+
+    // Everyone sees the list.
+    t.director->send({{"type", "list_tournaments"}, {"req", 5}});
+    const json list = expect(*t.director.ws, "tournaments");
+    CHECK(list["req"] == 5);
+    REQUIRE(list["tournaments"].size() == 1);
+    CHECK(list["tournaments"][0] == json{{"id", t.id}, {"name", "Club night"}, {"format", "round_robin"},
+                                         {"status", "registering"}, {"players", 4}});
+
+    json snap = t.start();
+    CHECK(snap["settings"]["rounds"] == 3);
+    CHECK(snap["settings"]["clock"]["move_ms"] == 30000);
+    for (int round = 1; round <= 3; ++round) {
+        if (round > 1) // round 1 is in the reply to start_tournament
+            snap = snapshot_where(*t.director.ws, t.id, [&](const json& m) {
+                return m["rounds"].size() == static_cast<std::size_t>(round);
+            });
+        const json& this_round = snap["rounds"].back();
+        CHECK(this_round["round"] == round);
+        CHECK(this_round["pairings"].size() == 2);
+        play_round(t, round, this_round);
+    }
+    const json final_snapshot = snapshot_where(*t.director.ws, t.id, [](const json& m) { return m["status"] == "finished"; });
+    check_final_standings(t, final_snapshot);
+
+    // The HTTP view is the same document.
+    const auto http = http_get(server.port(), "/api/tournaments/" + t.id.get<std::string>());
+    CHECK(http.status == 200);
+    json over_http = json::parse(http.body);
+    CHECK(over_http["standings"] == final_snapshot["standings"]);
+    CHECK(over_http["rounds"] == final_snapshot["rounds"]);
+    CHECK(http_get(server.port(), "/api/tournaments/tnothere").status == 404);
+}
+
+TEST_CASE("tournament: a restart in the middle loses nothing, and the director carries on")
+{
+    const auto db = temp_db("restart.db");
+    json id;
+    json before_restart;
+    std::vector<std::string> tokens;
+    std::string director_token;
+    json round2_unfinished_room;
+    {
+        server_process server{{"--db", db.string()}};
+        tournament_fixture t{server, {{"name", "Restart cup"}, {"format", "round_robin"}}, 4};
+        id = t.id;
+        director_token = t.director.token;
+        for (const auto& p : t.players) tokens.push_back(p.token);
+        json snap = t.start();
+        REQUIRE(snap["rounds"].size() == 1);
+        play_round(t, 1, snap["rounds"][0]);
+        snap = snapshot_where(*t.director.ws, id, [](const json& m) { return m["rounds"].size() == 2; });
+        // Round 2: finish one board, leave the other in progress.
+        const json& board = snap["rounds"][1]["pairings"][0];
+        const int a = t.index_of(board["players"][0]), b = t.index_of(board["players"][1]);
+        for (const json& pairing : snap["rounds"][1]["pairings"])
+            for (const json& who : pairing["players"]) await_pairing(t.players[static_cast<std::size_t>(t.index_of(who))], id);
+        t.players[static_cast<std::size_t>(std::max(a, b))]->send(action("resign", board["room"]));
+        before_restart = snapshot_where(*t.director.ws, id, [](const json& m) {
+            return m["rounds"][1]["pairings"][0]["score"].is_array();
+        });
+        round2_unfinished_room = before_restart["rounds"][1]["pairings"][1]["room"];
+        CHECK(before_restart["rounds"][1]["pairings"][1]["score"].is_null());
+        const auto status = server.stop();
+        REQUIRE(status.has_value());
+        CHECK(WIFEXITED(*status));
+        CHECK(WEXITSTATUS(*status) == 0);
+    }
+
+    server_process server{{"--db", db.string()}};
+    // The director comes back with the same token: same identity, tournament paused.
+    auto director = std::make_unique<ws_client>(server.port());
+    director->send({{"type", "hello"}, {"token", director_token}});
+    const json welcome = expect(*director, "welcome");
+    CHECK(welcome["player"] == before_restart["director"]);
+    const json restored = expect(*director, "tournament");
+    CHECK(restored["status"] == "paused");
+    CHECK(restored["players"] == before_restart["players"]);
+    CHECK(restored["rounds"][0] == before_restart["rounds"][0]);
+    CHECK(restored["rounds"][1]["pairings"][0] == before_restart["rounds"][1]["pairings"][0]);
+    CHECK(restored["standings"] == before_restart["standings"]);
+
+    // The players come back too, and the director resumes: the unfinished game is replayed.
+    std::vector<player> players;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        player p;
+        p.ws = std::make_unique<ws_client>(server.port());
+        p->send({{"type", "hello"}, {"token", tokens[i]}});
+        const json w = expect(*p.ws, "welcome");
+        p.id = w["player"];
+        p.token = tokens[i];
+        p.name = w["name"].get<std::string>();
+        expect(*p.ws, "tournament");
+        players.push_back(std::move(p));
+    }
+    director->send({{"type", "resume_tournament"}, {"tournament", id}, {"req", "r"}});
+    const json resumed = expect(*director, "tournament");
+    CHECK(resumed["req"] == "r");
+    CHECK(resumed["status"] == "running");
+    const json replayed_room = resumed["rounds"][1]["pairings"][1]["room"];
+    CHECK(replayed_room != round2_unfinished_room);
+
+    // Finish it by resignations (the higher-numbered player resigns) and the last round too.
+    const auto index_of = [&](const json& pid) {
+        for (std::size_t i = 0; i < players.size(); ++i)
+            if (players[i].id == pid) return static_cast<int>(i);
+        FAIL("unknown player");
+        return -1;
+    };
+    const auto finish_boards = [&](const json& round, std::size_t from) {
+        for (std::size_t k = from; k < round["pairings"].size(); ++k) {
+            const json& pairing = round["pairings"][k];
+            const int a = index_of(pairing["players"][0]), b = index_of(pairing["players"][1]);
+            const seat_in_game sa = await_pairing(players[static_cast<std::size_t>(a)], id);
+            await_pairing(players[static_cast<std::size_t>(b)], id);
+            players[static_cast<std::size_t>(std::max(a, b))]->send(action("resign", sa.room));
+            game_over_in(players[static_cast<std::size_t>(a)], sa.room);
+        }
+    };
+    finish_boards(resumed["rounds"][1], 1);
+    const json round3 = snapshot_where(*director, id, [](const json& m) { return m["rounds"].size() == 3; });
+    finish_boards(round3["rounds"][2], 0);
+    const json final_snapshot = snapshot_where(*director, id, [](const json& m) { return m["status"] == "finished"; });
+    CHECK(final_snapshot["rounds"][0] == before_restart["rounds"][0]);
+    CHECK(final_snapshot["standings"].size() == 4);
+    // Every game was won by the lower-numbered player, but for a draw of 0 and 1 if they met
+    // in round 1 (play_round).
+    bool drew = false;
+    for (const json& p : before_restart["rounds"][0]["pairings"])
+        drew = drew || (p["players"] == json{players[0].id, players[1].id}) || (p["players"] == json{players[1].id, players[0].id});
+    CHECK(points_of(final_snapshot["standings"], players[3].id)["points"] == 0);
+    CHECK(points_of(final_snapshot["standings"], players[0].id)["points"] == (drew ? 2.5 : 3.0));
+    CHECK(points_of(final_snapshot["standings"], players[2].id)["points"] == 1);
+}
+
+TEST_CASE("tournament: the director's controls and every refusal")
+{
+    server_process server{{"--db", temp_db("controls.db").string()}};
+    tournament_fixture t{server, {{"name", "Small"}, {"format", "swiss"}, {"rounds", 2}, {"max_players", 3}}, 1};
+    auto& ann = t.players[0];
+
+    t.director->send({{"type", "start_tournament"}, {"tournament", t.id}, {"req", 1}});
+    CHECK(expect_error(*t.director.ws, "not_enough_players")["req"] == 1);
+    ann->send({{"type", "start_tournament"}, {"tournament", t.id}});
+    expect_error(*ann.ws, "not_director");
+    ann->send({{"type", "join_tournament"}, {"tournament", "tnosuch"}, {"req", 2}});
+    CHECK(expect_error(*ann.ws, "no_such_tournament")["req"] == 2);
+    t.director->send({{"type", "pause_tournament"}, {"tournament", t.id}});
+    expect_error(*t.director.ws, "wrong_status");
+    t.director->send({{"type", "remove_player"}, {"tournament", t.id}, {"player", "pnobody"}});
+    expect_error(*t.director.ws, "not_registered");
+
+    player bo = connect_player(server, "Bo");
+    bo->send({{"type", "withdraw_tournament"}, {"tournament", t.id}});
+    expect_error(*bo.ws, "not_registered");
+    bo->send({{"type", "join_tournament"}, {"tournament", t.id}});
+    expect(*bo.ws, "tournament");
+    bo->send({{"type", "withdraw_tournament"}, {"tournament", t.id}, {"req", "w"}});
+    const json after_withdraw = expect(*bo.ws, "tournament");
+    CHECK(after_withdraw["req"] == "w");
+    CHECK(after_withdraw["players"].size() == 1);
+    bo->send({{"type", "join_tournament"}, {"tournament", t.id}});
+    expect(*bo.ws, "tournament");
+    player cy = connect_player(server, "Cy");
+    cy->send({{"type", "join_tournament"}, {"tournament", t.id}});
+    expect(*cy.ws, "tournament");
+    player di = connect_player(server, "Di");
+    di->send({{"type", "join_tournament"}, {"tournament", t.id}});
+    expect_error(*di.ws, "tournament_full");
+
+    // Three players in a Swiss: one bye per round, never twice to the same player.
+    json snap = t.start();
+    REQUIRE(snap["rounds"].size() == 1);
+    const json round1 = snap["rounds"][0]["pairings"];
+    REQUIRE(round1.size() == 2);
+    CHECK(round1[1]["players"][1].is_null()); // the bye is listed last
+    CHECK(round1[1]["score"] == json{1, 0});
+    const json bye1 = round1[1]["players"][0];
+    std::map<std::string, player*> by_id{{ann.id.get<std::string>(), &ann}, {bo.id.get<std::string>(), &bo},
+                                         {cy.id.get<std::string>(), &cy}};
+    player& first = *by_id.at(round1[0]["players"][0].get<std::string>());
+    player& second = *by_id.at(round1[0]["players"][1].get<std::string>());
+    const seat_in_game g = await_pairing(first, t.id);
+    await_pairing(second, t.id);
+
+    t.director->send({{"type", "start_tournament"}, {"tournament", t.id}});
+    expect_error(*t.director.ws, "wrong_status");
+    di->send({{"type", "join_tournament"}, {"tournament", t.id}});
+    expect_error(*di.ws, "registration_closed");
+    second->send({{"type", "withdraw_tournament"}, {"tournament", t.id}});
+    expect_error(*second.ws, "registration_closed");
+    t.director->send({{"type", "resume_tournament"}, {"tournament", t.id}});
+    expect_error(*t.director.ws, "wrong_status");
+
+    // The director pauses; the round's game is played out, the next round waits.
+    t.director->send({{"type", "pause_tournament"}, {"tournament", t.id}, {"req", "p"}});
+    CHECK(must(t.director->wait_for([](const json& m) { return m.value("req", "") == "p"; }), "paused")["status"] ==
+          "paused");
+    second->send(action("rematch", g.room));
+    expect_error(*second.ws, "wrong_phase");
+    second->send(action("resign", g.room));
+    snap = snapshot_where(*t.director.ws, t.id, [](const json& m) { return m["rounds"][0]["pairings"][0]["score"].is_array(); });
+    CHECK(snap["status"] == "paused");
+    CHECK(snap["rounds"].size() == 1);
+    CHECK(snap["rounds"][0]["pairings"][0]["results"][0]["winner"] == first.id);
+    CHECK(snap["rounds"][0]["pairings"][0]["results"][0]["reason"] == "resign");
+
+    t.director->send({{"type", "resume_tournament"}, {"tournament", t.id}});
+    snap = snapshot_where(*t.director.ws, t.id, [](const json& m) { return m["rounds"].size() == 2; });
+    const json round2 = snap["rounds"][1]["pairings"];
+    REQUIRE(round2.size() == 2);
+    CHECK(round2[1]["players"][1].is_null());
+    CHECK(round2[1]["players"][0] != bye1); // no second bye for the same player
+
+    // The director removes a player of the game in progress: they forfeit it.
+    const json removed = round2[0]["players"][0];
+    t.director->send({{"type", "remove_player"}, {"tournament", t.id}, {"player", removed}});
+    snap = snapshot_where(*t.director.ws, t.id, [](const json& m) { return m["status"] == "finished"; });
+    const json& result = snap["rounds"][1]["pairings"][0]["results"][0];
+    CHECK(result["reason"] == "forfeit");
+    CHECK(result["winner"] == round2[0]["players"][1]);
+    for (const json& p : snap["players"]) CHECK(p["active"] == (p["id"] != removed));
+}
+
+TEST_CASE("tournament: two games per pairing, each player starts once; a no-show loses on time")
+{
+    server_process server{{"--db", temp_db("two-games.db").string()}};
+    tournament_fixture t{server,
+                         {{"name", "Pairs"}, {"format", "round_robin"}, {"games_per_pairing", 2},
+                          {"clock", {{"move_ms", 400}}}},
+                         2};
+    auto& ann = t.players[0];
+    auto& bo = t.players[1];
+    t.start();
+    const seat_in_game a1 = await_pairing(ann, t.id);
+    const seat_in_game b1 = await_pairing(bo, t.id);
+    CHECK(a1.room == b1.room);
+    CHECK(a1.starts != b1.starts);
+    // Bo never moves, as if he had never come: Ann gives when she starts, and Bo's clock runs out.
+    if (a1.starts) ann->send(action("give", a1.room, {{"piece", 0}}));
+    const json over1 = game_over_in(ann, a1.room, in(milliseconds{5000}));
+    CHECK(over1["reason"] == "timeout");
+    CHECK(over1["winner"] == a1.seat);
+
+    const seat_in_game a2 = await_pairing(ann, t.id);
+    CHECK(a2.room != a1.room);
+    CHECK(a2.starts == !a1.starts); // the other player starts game 2
+    bo->close();
+    if (a2.starts) ann->send(action("give", a2.room, {{"piece", 0}}));
+    const json over2 = game_over_in(ann, a2.room, in(milliseconds{5000}));
+    CHECK(over2["reason"] == "timeout");
+
+    const json final_snapshot = snapshot_where(*t.director.ws, t.id, [](const json& m) { return m["status"] == "finished"; });
+    const json& pairing = final_snapshot["rounds"][0]["pairings"][0];
+    CHECK(pairing["rooms"].size() == 2);
+    CHECK(pairing["results"].size() == 2);
+    CHECK(pairing["results"][0]["first"] != pairing["results"][1]["first"]);
+    CHECK(points_of(final_snapshot["standings"], ann.id)["points"] == 2);
+    CHECK(points_of(final_snapshot["standings"], bo.id)["points"] == 0);
+}
