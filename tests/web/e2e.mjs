@@ -9,6 +9,7 @@
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -27,13 +28,16 @@ const DARK = [1, 3, 5, 7];
 // ---------------------------------------------------------------- server ----
 
 let server = null;
+let dbDir = null;
 
 function startServer() {
   return new Promise((resolve, reject) => {
     if (!SERVER || !fs.existsSync(SERVER)) return reject(new Error(`QUARTO_SERVER is not a file: ${SERVER}`));
     if (!WEB_ROOT || !fs.existsSync(path.join(WEB_ROOT, 'index.html'))) return reject(new Error(`QUARTO_WEB_ROOT has no index.html: ${WEB_ROOT}`));
+    // A fresh archive per run, so no tournament or game of an earlier run shows up.
+    dbDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarto-e2e-'));
     const args = ['--host', '127.0.0.1', '--port', '0', '--web-root', WEB_ROOT, '--log-level', 'info',
-      '--rate-limit', '1000', '--rate-burst', '1000'];
+      '--rate-limit', '1000', '--rate-burst', '1000', '--db', path.join(dbDir, 'quarto.db')];
     const proc = spawn(SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     server = proc;
     const log = fs.createWriteStream(path.join(OUT, 'server.log'));
@@ -63,10 +67,15 @@ function startServer() {
   });
 }
 
+function removeDb() {
+  if (dbDir) fs.rmSync(dbDir, { recursive: true, force: true });
+  dbDir = null;
+}
+
 async function stopServer() {
   const proc = server;
   server = null;
-  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return removeDb();
   const exited = new Promise((r) => proc.once('exit', r));
   try { process.kill(proc.pid, 'SIGTERM'); } catch { return; }
   const t = new Promise((r) => setTimeout(() => r('timeout'), 5000));
@@ -75,6 +84,7 @@ async function stopServer() {
     try { process.kill(proc.pid, 'SIGKILL'); } catch { /* gone */ }
     await exited;
   }
+  removeDb();
 }
 
 process.on('exit', () => {
@@ -593,6 +603,9 @@ scenario('a round-robin tournament from registration to the final standings', as
 
   const byId = new Map();
   for (const p of [ann, bo, cy]) byId.set(await playerId(p), p);
+  // Whoever comes first in this list wins their game: Ann 2 wins, Bo 1, Cy 0, and a bye each.
+  const strength = [ann, bo, cy];
+  const stronger = (x, y) => (strength.indexOf(x) < strength.indexOf(y) ? x : y);
   const points = new Map([...byId.keys()].map((k) => [k, 0]));
   const games = []; // {winner, loser}
 
@@ -608,7 +621,16 @@ scenario('a round-robin tournament from registration to the final standings', as
       const text = await p.locator('[data-role="pairing"]').textContent();
       assert(text.includes(`Round ${round}`) && text.includes(other.label), `${p.label}'s pairing says round ${round} against ${other.label}: "${text}"`);
     }
+    if (round === 2) {
+      // Round 3 pairs this round's idle player: after a reload, the server still takes them there.
+      await idle[1].reload();
+      await idle[1].waitForFunction(() => window.quarto && window.quarto.welcomed);
+      // A spectator of the tournament page whose connection drops watches it again on reconnecting.
+      await eve.evaluate(() => window.quarto.conn.ws.close());
+    }
     const { first, second } = await started(pa, pb);
+    const winner = stronger(first, second);
+    const loser = winner === first ? second : first;
     if (round === 1) {
       // The bye's player is told so on the tournament page, and a spectator watches the board.
       await idle[1].locator('[data-role="my-game"]', { hasText: 'bye' }).waitFor();
@@ -616,25 +638,33 @@ scenario('a round-robin tournament from registration to the final standings', as
       await eve.locator(`[data-action="watch-board"][data-room="${room}"]`).click();
       await waitGame(eve, (r) => document.querySelector('[data-role="game"]')?.dataset.room === r, 'the spectator in the board', room);
       assertEqual((await gameData(eve)).you, '', 'Eve watches');
+      await shot(first, 'tournament-game');
+      // The first player completes a row: calls it to win, or gives instead and the other claims it.
       await fillRowZero(first, second);
-      await callQuarto(first, [0, 1, 2, 3]);
+      if (winner === first) {
+        await callQuarto(first, [0, 1, 2, 3]);
+      } else {
+        await give(first, 0);
+        await second.locator('[data-role="claim"]').waitFor();
+        await callQuarto(second, [0, 1, 2, 3]);
+      }
     } else {
-      await second.locator('[data-action="resign"]').click();
+      await loser.locator('[data-action="resign"]').click();
     }
-    games.push({ winner: await playerId(first), loser: await playerId(second) });
+    games.push({ winner: await playerId(winner), loser: await playerId(loser) });
     points.set(games.at(-1).winner, points.get(games.at(-1).winner) + 1);
 
     if (round === 1) {
       // Paused: round 1's result stands, there is no rematch, and round 2 waits.
       for (const p of [first, second, eve]) {
         const r = await resultOf(p);
-        assertEqual(r.reason, 'quarto', `${p.label}: round 1 ends with a Quarto`);
+        assertEqual(r.reason, winner === first ? 'quarto' : 'missed_quarto', `${p.label}: round 1 ends with a Quarto`);
         assertEqual(await p.locator('[data-action="rematch"]').count(), 0, `${p.label}: no rematch in a tournament`);
         await p.locator('[data-action="back-to-tournament"]').waitFor();
       }
-      await second.locator('[data-action="back-to-tournament"]').click();
+      await loser.locator('[data-action="back-to-tournament"]').click();
       await eve.locator('[data-action="tournament-link"]').click();
-      for (const p of [dee, second, eve]) {
+      for (const p of [dee, loser, eve]) {
         await p.locator(`[data-role="standings-row"][data-player="${games[0].winner}"][data-points="1"]`).waitFor();
       }
       assertEqual(await dee.locator('[data-role="tournament"]').getAttribute('data-rounds'), '1', 'paused: no second round yet');
@@ -670,8 +700,13 @@ scenario('a round-robin tournament from registration to the final standings', as
     const bye = await dee.locator(`[data-role="bye-cell"][data-player="${k}"]`).textContent();
     assertEqual(bye.trim(), '1', `${byId.get(k).label} had one bye`);
   }
+  assertEqual(rows.map((r) => byId.get(r.player).label), ['Ann', 'Bo', 'Cy'], 'the final order');
   const summary = await dee.locator('[data-role="tournament-summary"]').textContent();
-  assert(/over/i.test(summary), `the summary says the tournament is over: "${summary}"`);
+  assert(/over/i.test(summary) && summary.includes('Ann wins'), `the summary names the winner: "${summary}"`);
+  await openTournament(ann, id);
+  await ann.locator('[data-role="my-game"]', { hasText: 'You finished 1st' }).waitFor();
+  await eve.locator('[data-role="tournament"][data-status="finished"]').waitFor();
+  assertEqual(await eve.locator('[data-role="standings-row"]').count(), 3, 'the reconnected spectator sees the final standings');
   await dee.locator('[data-action="show-round"][data-round="1"]').click();
   await dee.locator('[data-role="round-boards"][data-round="1"]').waitFor();
   await dee.locator('[data-action="show-round"][data-round="3"]').click();
