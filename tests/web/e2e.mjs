@@ -277,10 +277,12 @@ async function fillRowZero(first, second) {
 // ---------------------------------------------------------------- tournament helpers ----
 
 /** Creates a tournament from the lobby's form; ends on its page; returns its id. */
-async function createTournament(page, { name, format = 'round_robin', moveSeconds = '60' }) {
+async function createTournament(page, { name, format = 'round_robin', rounds = '', games = '1', moveSeconds = '60' }) {
   await page.locator('[data-action="show-tournament-form"]').click();
   await page.locator('[data-role="tournament-name"]').fill(name);
   await page.locator('[data-role="tournament-format"]').selectOption(format);
+  if (format === 'swiss') await page.locator('[data-role="tournament-rounds"]').fill(rounds);
+  await page.locator('[data-role="tournament-games"]').selectOption(games);
   await page.locator('[data-role="tournament-move-seconds"]').fill(moveSeconds);
   await page.locator('[data-action="create-tournament"]').click();
   await page.waitForURL(/#\/tournament\/[^/]+$/);
@@ -579,6 +581,8 @@ scenario('a round-robin tournament from registration to the final standings', as
   // Dee directs (and does not play); the others find the tournament in their lobby.
   const id = await createTournament(dee, { name: 'Club night' });
   assertEqual(await dee.locator('[data-role="tournament-status"]').getAttribute('data-status'), 'registering', 'a new tournament registers');
+  await ann.locator(`[data-role="tournament-row"][data-tournament-id="${id}"]`).waitFor();
+  await shot(ann, 'lobby-tournaments');
   for (const p of [ann, bo, cy, eve]) await joinTournament(p, id);
   // Withdrawing and joining again is the player's own business...
   await cy.locator('[data-action="withdraw-tournament"]').click();
@@ -711,7 +715,49 @@ scenario('a round-robin tournament from registration to the final standings', as
   await dee.locator('[data-role="round-boards"][data-round="1"]').waitFor();
   await dee.locator('[data-action="show-round"][data-round="3"]').click();
   await shot(dee, 'tournament-final');
+  // An unknown tournament's address says so in words.
+  await eve.evaluate(() => { window.location.hash = '#/tournament/tnosuch00'; });
+  const missing = await eve.locator('[data-role="tournament"] [role="alert"]').textContent();
+  assert(/does not exist/i.test(missing), `an unknown tournament is explained: "${missing}"`);
 }, { timeoutMs: 120000 });
+
+scenario('a Swiss pairing of two games: each player starts one, the second game follows by itself', async () => {
+  const [dee, ann, bo] = await Promise.all([newPage('Dee'), newPage('Ann'), newPage('Bo')]);
+  await Promise.all([dee, ann, bo].map((p) => enter(p, p.label)));
+  const id = await createTournament(dee, { name: 'Two-game Swiss', format: 'swiss', rounds: '1', games: '2' });
+  for (const p of [ann, bo]) await joinTournament(p, id);
+  await dee.locator('[data-action="start-tournament"]').click();
+
+  const rooms = [];
+  for (let game = 1; game <= 2; game++) {
+    const room = await dee.locator('[data-role="round-boards"][data-round="1"] [data-role="pairing-row"]').getAttribute('data-room');
+    await Promise.all([takenTo(ann, room), takenTo(bo, room)]);
+    const { first, second } = await started(ann, bo);
+    rooms.push({ room, first: first.label });
+    const text = await first.locator('[data-role="pairing"]').textContent();
+    assert(text.includes(`game ${game}`) && /you start/.test(text), `${first.label} is told game ${game} and that they start: "${text}"`);
+    await first.locator('[data-action="resign"]').click();
+    if (game === 1) {
+      // Game 2 starts at once in a new room, and the notice still tells how game 1 ended.
+      await dee.locator(`[data-role="pairing-row"]:not([data-room="${room}"])`).waitFor();
+      const notice = second.locator('[data-role="notice"]', { hasText: 'game 2' });
+      await notice.waitFor();
+      const text = await notice.textContent();
+      assert(text.includes('Last game') && /resigned/.test(text), `the notice recalls game 1's result: "${text}"`);
+    }
+  }
+  assert(rooms[0].room !== rooms[1].room, 'the second game has its own room');
+  assert(rooms[0].first !== rooms[1].first, `each player starts one game: ${rooms.map((r) => r.first)}`);
+  await dee.locator('[data-role="tournament"][data-status="finished"]').waitFor();
+  const rows = await standingsRows(dee);
+  assertEqual(rows.map((r) => r.points), [1, 1], 'one win each');
+  assertEqual(rows.map((r) => r.rank), [1, 1], 'a shared first place');
+  await dee.locator('[data-role="standings"] abbr', { hasText: 'Buchholz' }).waitFor();
+  const [a, b] = [await playerId(ann), await playerId(bo)];
+  const cell = await dee.locator(`[data-role="crosstable"] [data-player="${a}"][data-opponent="${b}"]`).textContent();
+  assertEqual(cell.trim().split(' ').sort(), ['0', '1'], 'two games in one crosstable cell');
+  await shot(dee, 'tournament-swiss');
+});
 
 // ---------------------------------------------------------------- runner ----
 

@@ -7,6 +7,7 @@ import { Connection, socketUrl } from './connection.js';
 import { Room, ROOM_EVENTS } from './room.js';
 import { describeError } from './errors.js';
 import { TournamentBook, tournamentKey, pairingText } from './tournaments.js';
+import { resultText } from './game.js';
 
 const KEY_NAME = 'quarto.name';
 const KEY_TOKEN = 'quarto.token';
@@ -316,18 +317,28 @@ export class App extends EventTarget {
   onPairing(msg) {
     const key = roomKey(msg.room);
     this.idTypes.set(key, msg.room);
-    this.tournaments.notePairing(msg);
+    // The next game of a pairing starts the moment the last one ends: say how that one ended,
+    // since the player is taken away from its result.
+    const shown = window.location.hash.match(/^#\/room\/([^/?#]+)/);
+    const previous = shown ? this.rooms.get(roomKey(parseRoomId(shown[1]))) : null;
+    let preface = '';
+    if (previous && previous.id !== msg.room && previous.status === 'finished' && previous.result) {
+      const last = resultText(previous);
+      preface = `Last game: ${/[.!?]$/.test(last) ? last : `${last}.`}`;
+    }
+    this.tournaments.notePairing(msg, preface);
     if (!this.rooms.has(key)) this.expectRoom = key;
     this.announcePairing(key);
     this.openRoom(msg.room);
   }
 
   announcePairing(key) {
-    const pairing = this.tournaments.unannounced(key);
-    if (!pairing || !this.rooms.has(key)) return;
+    const pending = this.tournaments.unannounced(key);
+    if (!pending || !this.rooms.has(key)) return;
     this.tournaments.announced(key);
-    const text = pairingText(pairing, this.rooms.get(key), this.tournaments.get(pairing.tournament));
-    this.notify(text, 'info');
+    const { link, preface } = pending;
+    const text = pairingText(link, this.rooms.get(key), this.tournaments.get(link.tournament));
+    this.notify(preface ? `${preface} ${text}` : text, 'info');
     this.announce(text);
   }
 

@@ -187,9 +187,10 @@ export class TournamentView {
       case 'finished': {
         const top = leaders(t);
         if (!top) return 'The tournament is over.';
+        const pts = `${formatPoints(top.points)} point${top.points === 1 ? '' : 's'}`;
         return top.shared
-          ? `The tournament is over: ${top.names} share first place with ${formatPoints(top.points)} points.`
-          : `The tournament is over: ${top.names} wins with ${formatPoints(top.points)} point${top.points === 1 ? '' : 's'}.`;
+          ? `The tournament is over: ${top.names} share first place with ${pts}.`
+          : `The tournament is over: ${top.names} wins with ${pts}.`;
       }
       default:
         return '';
@@ -367,18 +368,24 @@ export class TournamentView {
           reasons ? h('span', { class: 'muted small' }, ` ${reasons}`) : null,
           live ? h('span', { class: 'live' }, `${score ? ' · ' : ''}${live}`) : null);
       }
-      let link = null;
+      const links = [];
       if (!bye && p.room) {
-        const label = mine && !done ? 'Play' : done ? 'View' : 'Watch';
+        // One link per game: the earlier games of a pairing stay viewable while their rooms last.
         const who = `${this.nameOf(t, a)} – ${this.nameOf(t, b)}`;
-        link = h('a', {
-          class: `button ${mine && !done ? 'primary' : 'secondary'} small-button`, href: roomHref(p.room),
-          dataset: { action: 'watch-board', room: p.room }, 'aria-label': `${label}: ${who}, round ${shown.round}`,
-          onclick: () => this.openBoard(p),
-        }, label);
+        const all = Array.isArray(p.rooms) && p.rooms.length ? p.rooms : [p.room];
+        all.forEach((room, g) => {
+          const latest = room === p.room;
+          const live = latest && !done;
+          const label = live ? (mine ? 'Play' : 'Watch') : all.length > 1 ? `Game ${g + 1}` : 'View';
+          links.push(h('a', {
+            class: `button ${live && mine ? 'primary' : 'secondary'} small-button`, href: roomHref(room),
+            dataset: { action: 'watch-board', room }, 'aria-label': `${label}: ${who}, round ${shown.round}${all.length > 1 ? `, game ${g + 1}` : ''}`,
+            onclick: () => this.openBoard(p, room),
+          }, label));
+        });
       }
       return h('tr', { class: `${mine ? 'mine' : ''}${done ? ' done' : ''}`, dataset: { role: 'pairing-row', room: p.room ?? null, players: (p.players || []).filter(Boolean).join(' '), done: String(done) } },
-        h('td', { class: 'num' }, String(i + 1)), names, h('td', {}, result), h('td', { class: 'link-cell' }, link));
+        h('td', { class: 'num' }, String(i + 1)), names, h('td', {}, result), h('td', { class: 'link-cell' }, links));
     });
     section.appendChild(h('div', { class: 'table-scroll' },
       h('table', { class: 't-table boards', dataset: { role: 'round-boards', round: shown.round } },
@@ -397,11 +404,11 @@ export class TournamentView {
   }
 
   /** Before following a board's link: sit down in our own game, or join its audience. */
-  openBoard(p) {
-    const key = roomKey(p.room);
+  openBoard(p, room = p.room) {
+    const key = roomKey(room);
     if (this.app.rooms.has(key) || this.app.joining.has(key)) return;
     const mine = !!this.me() && (p.players || []).includes(this.me());
-    this.app.join(this.app.idTypes.get(key) ?? p.room, mine ? 'player' : 'spectator');
+    this.app.join(this.app.idTypes.get(key) ?? room, mine ? 'player' : 'spectator');
   }
 
   // ---- standings and crosstable ----

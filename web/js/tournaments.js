@@ -27,7 +27,7 @@ export class TournamentBook {
     this.errors = new Map(); // key -> {code, text} when watching it failed
     this.pending = new Set(); // "key type player" of requests in flight, to disable their buttons
     this.roomLinks = loadLinks(); // room key -> {tournament, round, game, youStart?}
-    this.toAnnounce = new Set(); // room keys of pairings not yet told to the player
+    this.toAnnounce = new Map(); // room key -> what to say first (or ''), for pairings not yet told
   }
 
   get(id) {
@@ -94,17 +94,21 @@ export class TournamentBook {
     return this.roomLinks.get(String(roomKey)) ?? null;
   }
 
-  notePairing(ev) {
+  /** `preface`: the result of the game the player was just taken away from, if any. */
+  notePairing(ev, preface = '') {
     const key = String(ev.room);
     const old = this.roomLinks.get(key) ?? {};
     this.roomLinks.set(key, { ...old, tournament: tournamentKey(ev.tournament), round: ev.round, game: ev.game ?? 1,
       youStart: typeof ev.you_start === 'boolean' ? ev.you_start : old.youStart, opponent: ev.opponent ?? old.opponent });
-    this.toAnnounce.add(key);
+    this.toAnnounce.set(key, preface);
     this.saveLinks();
   }
 
+  /** {link, preface} of a pairing not yet told to the player, or null. */
   unannounced(roomKey) {
-    return this.toAnnounce.has(String(roomKey)) ? this.roomLinks.get(String(roomKey)) ?? null : null;
+    const key = String(roomKey);
+    if (!this.toAnnounce.has(key) || !this.roomLinks.has(key)) return null;
+    return { link: this.roomLinks.get(key), preface: this.toAnnounce.get(key) };
   }
 
   announced(roomKey) {
