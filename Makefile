@@ -1,10 +1,11 @@
 # The two commands of the README. Both install what is missing first (deploy/deps.sh).
 #   make run    Release build, serves http://localhost:8080
 #   make test   Debug build with ASan+UBSan and -Werror, runs every test through ctest
+#   make test-deploy  the container image, nginx and systemd files, end to end (minutes; root)
 JOBS ?= $(shell nproc)
 RUN_ARGS ?=
 
-.PHONY: run test build-release build-debug deps deps-test clean
+.PHONY: run test test-deploy build-release build-debug deps deps-test clean
 
 deps:
 	deploy/deps.sh
@@ -25,6 +26,9 @@ build-debug: deps-test
 
 test: build-debug
 	cd build/debug && ctest --output-on-failure --timeout 300
+
+test-deploy:
+	deploy/test.sh
 
 clean:
 	rm -rf build

@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(g++ cmake make pkg-config libboost1.81-dev nlohmann-json3-dev libspdlog-dev doctest-dev
-          libsqlite3-dev ca-certificates)
+          libsqlite3-dev libssl-dev ca-certificates)
 browser=0
 for arg in "$@"; do
   case "$arg" in

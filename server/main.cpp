@@ -7,10 +7,13 @@
 #include "src/app.hpp"
 #include "src/config.hpp"
 
+extern char** environ;
+
 int main(int argc, char** argv)
 {
     using namespace quarto::server;
-    const auto parsed = parse_command_line({argv + 1, argv + argc});
+    std::vector<std::string> ignored_environment;
+    const auto parsed = parse_command_line({argv + 1, argv + argc}, quarto_environment(environ), &ignored_environment);
     if (std::holds_alternative<usage_request>(parsed)) {
         std::cout << usage_text();
         return 0;
@@ -25,6 +28,7 @@ int main(int argc, char** argv)
     spdlog::set_default_logger(logger);
     spdlog::set_level(settings.log_level);
     spdlog::flush_on(spdlog::level::info);
+    for (const auto& note : ignored_environment) spdlog::debug("environment: {}", note);
 
     try {
         return app{settings}.run();

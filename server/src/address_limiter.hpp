@@ -24,10 +24,20 @@ public:
         auto& open = open_[address];
         if (open >= cap_) return nullptr;
         ++open;
-        return ticket{static_cast<void*>(nullptr), [self = shared_from_this(), address](void*) { self->release(address); }};
+        // A real object, not a null pointer with a deleter: callers test the ticket for null.
+        return std::make_shared<slot>(shared_from_this(), address);
     }
 
 private:
+    struct slot {
+        slot(std::shared_ptr<address_limiter> owner, std::string address) : owner_{std::move(owner)}, address_{std::move(address)} {}
+        ~slot() { owner_->release(address_); }
+        slot(const slot&) = delete;
+        slot& operator=(const slot&) = delete;
+        std::shared_ptr<address_limiter> owner_;
+        std::string address_;
+    };
+
     void release(const std::string& address)
     {
         std::lock_guard lock{mutex_};

@@ -2,6 +2,7 @@
 
 #include <thread>
 
+#include <spdlog/fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include "ws_session.hpp"
@@ -11,7 +12,6 @@ namespace quarto::server {
 namespace {
 constexpr std::chrono::seconds sweep_interval{10};
 constexpr std::chrono::seconds forget_players_after{3600};
-constexpr auto shutdown_grace = std::chrono::milliseconds{2000};
 constexpr auto shutdown_poll = std::chrono::milliseconds{50};
 } // namespace
 
@@ -67,6 +67,9 @@ int app::run()
     const std::string shown_host = address.is_v6() ? "[" + s.host + "]" : s.host;
     spdlog::info("listening on http://{}:{}", shown_host, bound.port());
     spdlog::info("{} threads, web root {}, rate {}/s burst {}", s.threads, s.web_root, s.rate_limit, s.rate_burst);
+    spdlog::info("WebSocket origins: {}; X-Forwarded-For: {}",
+                 s.allowed_origins.empty() ? std::string{"the request's own Host"} : fmt::format("{}", fmt::join(s.allowed_origins, " ")),
+                 s.trust_proxy ? "trusted (--trust-proxy)" : "ignored");
 
     listener_->run();
     signals_.async_wait([this](const beast::error_code& error, int signal) {
@@ -100,24 +103,32 @@ void app::sweep()
 
 void app::shut_down()
 {
+    context_.shutting_down.store(true);
     listener_->stop();
     sweep_timer_.cancel();
-    for (const auto& session : sessions_.live())
-        session->close_gracefully(websocket::close_code::going_away, "server shutting down");
-    wait_for_sessions(static_cast<int>(shutdown_grace / shutdown_poll));
+    const auto live = sessions_.live();
+    spdlog::info("closing {} connections (1001 going away), waiting up to {} ms", live.size(),
+                 context_.settings.shutdown_grace.count());
+    for (const auto& session : live)
+        session->close_gracefully(websocket::close_code::going_away, std::string{shutdown_close_reason});
+    shutdown_deadline_ = std::chrono::steady_clock::now() + context_.settings.shutdown_grace;
+    wait_for_sessions();
 }
 
-// Stops once every client has gone, or when the grace period is over.
-void app::wait_for_sessions(int ticks_left)
+// Stops once every client has gone, or when the grace period is over: a client that does not
+// read its messages (or answer the close) must not hold the process up.
+void app::wait_for_sessions()
 {
-    if (sessions_.size() == 0 || ticks_left <= 0) {
-        if (sessions_.size() != 0) spdlog::warn("{} connections did not close in time", sessions_.size());
+    const auto now = std::chrono::steady_clock::now();
+    if (sessions_.size() == 0 || now >= shutdown_deadline_) {
+        if (const auto left = sessions_.size(); left != 0)
+            spdlog::warn("{} connections did not close within the grace period; dropping them", left);
         ioc_.stop();
         return;
     }
-    shutdown_timer_.expires_after(shutdown_poll);
-    shutdown_timer_.async_wait([this, ticks_left](const beast::error_code& ec) {
-        if (!ec) wait_for_sessions(ticks_left - 1);
+    shutdown_timer_.expires_after(std::min<std::chrono::steady_clock::duration>(shutdown_poll, shutdown_deadline_ - now));
+    shutdown_timer_.async_wait([this](const beast::error_code& ec) {
+        if (!ec) wait_for_sessions();
     });
 }
 

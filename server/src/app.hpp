@@ -2,6 +2,7 @@
 // the idle-room sweeper, and an orderly shutdown.
 #pragma once
 
+#include <chrono>
 #include <memory>
 
 #include "config.hpp"
@@ -24,7 +25,7 @@ public:
 private:
     void sweep();
     void shut_down();
-    void wait_for_sessions(int ticks_left);
+    void wait_for_sessions();
 
     // Declared before ioc_: handlers still queued when ioc_ is destroyed own sessions whose
     // destructors use these.
@@ -36,7 +37,8 @@ private:
     std::shared_ptr<listener> listener_;
     net::signal_set signals_;
     net::steady_timer sweep_timer_;    // wakes the idle-room sweeper periodically
-    net::steady_timer shutdown_timer_; // bounds how long shutdown waits for clients to close
+    net::steady_timer shutdown_timer_; // polls, until the deadline, for every client to have closed
+    std::chrono::steady_clock::time_point shutdown_deadline_; // end of --shutdown-grace
 };
 
 } // namespace quarto::server

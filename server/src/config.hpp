@@ -1,9 +1,11 @@
-// The command line of quarto-server.
+// The command line of quarto-server, and the QUARTO_* environment variables that stand in for
+// its long flags (QUARTO_SOME_FLAG=value is --some-flag value; the command line wins).
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -23,12 +25,28 @@ struct config {
     std::chrono::seconds room_idle{600};  // finished or deserted rooms are reclaimed after this
     std::size_t max_connections_per_address = 0; // 0: no cap
     std::string db_path = "data/quarto.db"; // the archive of finished games (SQLite), made on first run
+    // How long shutdown waits for queued messages and close handshakes. Below Docker's and
+    // Podman's default 10 s between SIGTERM and SIGKILL, so the server still exits by itself.
+    std::chrono::milliseconds shutdown_grace{5000};
+    // Normalized origins ("https://quarto.example.org:8443") a WebSocket handshake may come
+    // from; empty: only an Origin naming the request's own Host.
+    std::vector<std::string> allowed_origins;
+    bool trust_proxy = false; // take the client address from X-Forwarded-For
 };
 
 struct usage_request {};               // --help
 struct config_error { std::string message; };
 
-std::variant<config, usage_request, config_error> parse_command_line(const std::vector<std::string>& args);
+// The QUARTO_* variables of an environment (as in `environ`), name and value.
+using environment = std::vector<std::pair<std::string, std::string>>;
+environment quarto_environment(char** envp);
+
+// Settings from `env` first, then `args` on top. Variables that name no option, or are empty,
+// are skipped and described in `ignored` (when given): they may belong to other tools, or
+// to options of a newer or older server.
+std::variant<config, usage_request, config_error> parse_command_line(const std::vector<std::string>& args,
+                                                                     const environment& env = {},
+                                                                     std::vector<std::string>* ignored = nullptr);
 std::string usage_text();
 
 } // namespace quarto::server

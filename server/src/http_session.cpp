@@ -4,6 +4,8 @@
 
 #include "games_api.hpp"
 #include "quarto/archive/game_json.hpp"
+#include "client_address.hpp"
+#include "origin_policy.hpp"
 #include "quarto/protocol/encode.hpp"
 #include "quarto/protocol/encode_tournament.hpp"
 #include "room_registry.hpp"
@@ -67,17 +69,7 @@ void http_session::on_read(beast::error_code ec, std::size_t)
     const std::string_view target{req.target().data(), req.target().size()};
     const std::string_view path = target.substr(0, target.find('?'));
 
-    if (websocket::is_upgrade(req)) {
-        if (path != "/ws") {
-            auto res = std::make_shared<http::response<http::string_body>>(
-                text_response(http::status::not_found, req.version(), false, "WebSocket endpoint is /ws\n"));
-            response_ = res;
-            return http::async_write(stream_, *res, beast::bind_front_handler(&http_session::on_write, shared_from_this(), false));
-        }
-        stream_.expires_never(); // the WebSocket stream sets its own timeouts
-        std::make_shared<ws_session>(stream_.release_socket(), context_, tracker_, std::move(ticket_))->run(parser_->release());
-        return;
-    }
+    if (websocket::is_upgrade(req)) return upgrade(path);
 
     const bool keep_alive = req.keep_alive();
     const unsigned version = req.version();
@@ -184,6 +176,47 @@ void http_session::serve_games(games_request request, unsigned version, bool kee
         if (found.failed) return reply(http::status::internal_server_error, unavailable());
         reply(http::status::ok, dump(archive::games_list_json(player, found.value)));
     });
+// A WebSocket handshake on /ws becomes a ws_session, unless it is refused: the wrong path, a
+// server shutting down, a page from an origin not allowed, or one connection too many.
+void http_session::upgrade(std::string_view path)
+{
+    auto& req = parser_->get();
+    const auto refuse = [&](http::status status, std::string body) {
+        auto res = std::make_shared<http::response<http::string_body>>(
+            text_response(status, req.version(), false, std::move(body)));
+        response_ = res;
+        http::async_write(stream_, *res, beast::bind_front_handler(&http_session::on_write, shared_from_this(), false));
+    };
+    if (path != "/ws") return refuse(http::status::not_found, "WebSocket endpoint is /ws\n");
+    if (context_.shutting_down.load()) return refuse(http::status::service_unavailable, "The server is shutting down.\n");
+
+    beast::error_code peer_error;
+    const auto peer = stream_.socket().remote_endpoint(peer_error);
+    if (peer_error) return; // already gone
+    const auto client = address_of(req, peer, context_.settings.trust_proxy);
+
+    if (const auto origin = req.find(http::field::origin); origin != req.end()) {
+        const std::string_view origin_text{origin->value().data(), origin->value().size()};
+        const std::string_view host{req[http::field::host].data(), req[http::field::host].size()};
+        if (!origin_allowed(origin_text, host, context_.settings.allowed_origins)) {
+            spdlog::info("http {}: WebSocket refused: Origin '{}' is not allowed (Host '{}')", client.description,
+                         origin_text, host);
+            return refuse(http::status::forbidden,
+                          "Origin '" + std::string{origin_text} +
+                              "' may not open a WebSocket on this server (see --allowed-origin).\n");
+        }
+    }
+    if (context_.settings.trust_proxy) {
+        ticket_ = context_.connections_per_address->admit(client.address);
+        if (!ticket_) {
+            spdlog::info("http {}: WebSocket refused: --max-connections-per-address reached", client.description);
+            return refuse(http::status::too_many_requests, "Too many connections from your address.\n");
+        }
+    }
+
+    stream_.expires_never(); // the WebSocket stream sets its own timeouts
+    std::make_shared<ws_session>(stream_.release_socket(), context_, tracker_, std::move(ticket_), client.description)
+        ->run(parser_->release());
 }
 
 void http_session::on_write(bool keep_alive, beast::error_code ec, std::size_t)

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <optional>
+#include <string_view>
 
 #include "games_api.hpp"
 #include "net.hpp"
@@ -22,6 +23,7 @@ public:
 private:
     void do_read();
     void on_read(beast::error_code ec, std::size_t bytes);
+    void upgrade(std::string_view path);
     void on_write(bool keep_alive, beast::error_code ec, std::size_t bytes);
     // Writes `response` (headers only for a HEAD request), then reads the next request.
     template <class Response>

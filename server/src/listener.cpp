@@ -8,7 +8,6 @@ namespace quarto::server {
 
 listener::listener(net::io_context& ioc, server_context& context, session_tracker& tracker)
     : ioc_{ioc}, context_{context}, tracker_{tracker}, acceptor_{net::make_strand(ioc)},
-      per_address_{std::make_shared<address_limiter>(context.settings.max_connections_per_address)},
       retry_timer_{acceptor_.get_executor()}
 {
 }
@@ -59,8 +58,12 @@ void listener::on_accept(beast::error_code ec, tcp::socket socket)
     }
     beast::error_code peer_error;
     const auto peer = socket.remote_endpoint(peer_error);
-    auto ticket = per_address_->admit(peer_error ? std::string{} : peer.address().to_string());
-    if (!ticket) {
+    // Behind a trusted proxy every connection comes from the proxy: http_session counts
+    // WebSocket upgrades by the forwarded address instead.
+    auto ticket = context_.settings.trust_proxy
+                      ? address_limiter::ticket{}
+                      : context_.connections_per_address->admit(peer_error ? std::string{} : peer.address().to_string());
+    if (!context_.settings.trust_proxy && !ticket) {
         spdlog::info("refused {}: --max-connections-per-address reached", peer.address().to_string());
         beast::error_code ignored;
         socket.close(ignored);

@@ -3,7 +3,6 @@
 
 #include <memory>
 
-#include "address_limiter.hpp"
 #include "net.hpp"
 #include "server_context.hpp"
 
@@ -28,7 +27,6 @@ private:
     server_context& context_;
     session_tracker& tracker_;
     tcp::acceptor acceptor_;
-    std::shared_ptr<address_limiter> per_address_;
     net::steady_timer retry_timer_; // paces accept retries after errors such as EMFILE
 };
 

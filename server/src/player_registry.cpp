@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <spdlog/fmt/fmt.h>
+
 #include "random_ids.hpp"
 
 namespace quarto::server {

@@ -25,16 +25,14 @@ bool quiet(const beast::error_code& ec)
 } // namespace
 
 ws_session::ws_session(tcp::socket&& socket, server_context& context, session_tracker& tracker,
-                       std::shared_ptr<void> ticket)
+                       std::shared_ptr<void> ticket, std::string remote)
     : ws_{std::move(socket)},
       context_{context},
       tracker_{tracker},
       ticket_{std::move(ticket)},
+      remote_{std::move(remote)},
       limiter_{context.settings.rate_limit, context.settings.rate_burst, rate_limiter::clock::now()}
 {
-    beast::error_code ec;
-    const auto endpoint = beast::get_lowest_layer(ws_).socket().remote_endpoint(ec);
-    remote_ = ec ? std::string{"?"} : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
 }
 
 ws_session::~ws_session()
@@ -59,6 +57,10 @@ void ws_session::run(http::request<http::string_body> upgrade)
     ws_.text(true);
     ws_.auto_fragment(false); // one JSON object per frame, whatever its size
     ws_.async_accept(upgrade, beast::bind_front_handler(&ws_session::on_accept, shared_from_this()));
+    // Shutdown began after this connection's upgrade was let through but before the session
+    // was tracked: shutdown has not told it, so it tells itself.
+    if (context_.shutting_down.load())
+        begin_close(websocket::close_code::going_away, std::string{shutdown_close_reason}, false);
 }
 
 void ws_session::on_accept(beast::error_code ec)
@@ -72,6 +74,10 @@ void ws_session::on_accept(beast::error_code ec)
     context_.metrics.connections_open.fetch_add(1, std::memory_order_relaxed);
     metrics::add(context_.metrics.connections_total);
     do_read();
+    if (pending_close_ && !writing_) { // asked to close during the handshake
+        ws_.async_close(*pending_close_, [self = shared_from_this()](beast::error_code) {});
+        pending_close_.reset();
+    }
 }
 
 void ws_session::do_read()
@@ -223,8 +229,12 @@ void ws_session::create_room(const protocol::create_room& m, const json& req)
     auto r = context_.rooms->create(std::move(settings), self, player_);
     spdlog::info("room {}: created by {}{}", r->id(), player_->info.id, m.is_private ? " (private)" : "");
     rooms_.emplace(r->id(), r);
-    reply(protocol::room_created(r->id(), req));
+    // The snapshot is queued on the room's strand before anyone can know the room's id: else a
+    // joiner quick off the mark (room_created goes out at once) could start the game before
+    // it, and the creator would see game_started before its snapshot. The snapshot still
+    // arrives after room_created: the room hands it to send(), which posts to this strand.
     r->join(self, player_, false, nullptr); // already seated: this sends the snapshot
+    reply(protocol::room_created(r->id(), req));
 }
 
 std::shared_ptr<room> ws_session::find_room(const protocol::room_id& id)
@@ -310,7 +320,7 @@ void ws_session::begin_close(websocket::close_code code, std::string reason, boo
     closing_ = true;
     if (drop_unsent_messages) drop_unsent();
     websocket::close_reason why{code, std::move(reason)};
-    if (writing_) pending_close_ = std::move(why);
+    if (writing_ || !accepted_) pending_close_ = std::move(why);
     else ws_.async_close(why, [self = shared_from_this()](beast::error_code) {});
 }
 

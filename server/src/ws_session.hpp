@@ -20,18 +20,24 @@ class room;
 class session_tracker;
 class tournament;
 
+// The close reason every client gets when the server stops (with close code 1001).
+inline constexpr std::string_view shutdown_close_reason = "server shutting down";
+
 class ws_session : public connection, public std::enable_shared_from_this<ws_session> {
 public:
     // A client that lets this many messages pile up unread is disconnected.
     static constexpr std::size_t max_queued_messages = 1024;
 
-    ws_session(tcp::socket&& socket, server_context& context, session_tracker& tracker, std::shared_ptr<void> ticket);
+    // `remote` names the client in logs (see client_address).
+    ws_session(tcp::socket&& socket, server_context& context, session_tracker& tracker, std::shared_ptr<void> ticket,
+               std::string remote);
     ~ws_session() override;
 
     void run(http::request<http::string_body> upgrade);
     void send(std::shared_ptr<const std::string> message) override;
     void enter_room(std::shared_ptr<room> r) override;
-    // Thread-safe: close after what is queued has been written (server shutdown).
+    // Thread-safe: close after what is queued has been written (server shutdown). Before the
+    // handshake has completed, the close follows it.
     void close_gracefully(websocket::close_code code, std::string reason);
 
 private:

@@ -14,6 +14,16 @@ json must(std::optional<json> message, const std::string& what)
     return *message;
 }
 
+header_list websocket_upgrade(const header_list& extra)
+{
+    header_list headers{{"Connection", "Upgrade"},
+                        {"Upgrade", "websocket"},
+                        {"Sec-WebSocket-Version", "13"},
+                        {"Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="}};
+    headers.insert(headers.end(), extra.begin(), extra.end());
+    return headers;
+}
+
 json hello(ws_client& ws, const std::string& name)
 {
     ws.send({{"type", "hello"}, {"name", name}});

@@ -29,6 +29,9 @@ namespace quarto_test {
 // The message or a failed REQUIRE naming what was awaited.
 json must(std::optional<json> message, const std::string& what);
 
+// The header fields of a hand-made WebSocket upgrade request (for http_get), plus `extra`.
+header_list websocket_upgrade(const header_list& extra = {});
+
 // Sends hello with a name; returns the welcome.
 json hello(ws_client& ws, const std::string& name);
 

@@ -11,6 +11,7 @@
 #include <regex>
 #include <spawn.h>
 #include <stdexcept>
+#include <tuple>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,7 +29,77 @@ std::string server_binary()
 #endif
 }
 
-server_process::server_process(std::vector<std::string> extra_args)
+namespace {
+
+// Starts `args` (args[0] is the binary) with `environment` added to ours; returns the pid and
+// the read end of a pipe that carries its stdout and stderr.
+std::pair<pid_t, int> spawn(std::vector<std::string> args, std::vector<std::string> environment)
+{
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    std::vector<char*> envp;
+    for (char** e = environ; *e; ++e) envp.push_back(*e);
+    for (auto& e : environment) envp.push_back(e.data());
+    envp.push_back(nullptr);
+
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe2 failed");
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    // dup2 clears FD_CLOEXEC on the targets, so the child keeps stdout/stderr only.
+    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
+    pid_t pid = -1;
+    const int rc = ::posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(fds[1]);
+    if (rc != 0) {
+        ::close(fds[0]);
+        throw std::runtime_error("posix_spawn " + args[0] + ": " + std::strerror(rc));
+    }
+    return {pid, fds[0]};
+}
+
+} // namespace
+
+finished_run run_to_exit(const std::vector<std::string>& args, const std::vector<std::string>& environment,
+                         std::chrono::milliseconds limit)
+{
+    std::vector<std::string> command{server_binary()};
+    command.insert(command.end(), args.begin(), args.end());
+    const auto [pid, out] = spawn(command, environment);
+    finished_run result;
+    std::thread reader{[&, fd = out] {
+        char chunk[4096];
+        for (;;) {
+            const ssize_t n = ::read(fd, chunk, sizeof chunk);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;
+            result.output.append(chunk, static_cast<std::size_t>(n));
+        }
+    }};
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    int status = 0;
+    for (;;) {
+        const pid_t r = ::waitpid(pid, &status, WNOHANG);
+        if (r == pid) {
+            result.status = status;
+            break;
+        }
+        if (std::chrono::steady_clock::now() >= deadline) {
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, &status, 0);
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds{5}); // polling a reap, not a test event
+    }
+    reader.join();
+    ::close(out);
+    return result;
+}
+
+server_process::server_process(std::vector<std::string> extra_args, std::vector<std::string> environment)
 {
     const std::string bin = server_binary();
     std::vector<std::string> args{bin, "--host", "127.0.0.1", "--port", "0", "--log-level", "info"};
@@ -44,30 +115,15 @@ server_process::server_process(std::vector<std::string> extra_args)
         args.insert(args.end(), {"--db", db_path_});
     }
     args.insert(args.end(), extra_args.begin(), extra_args.end());
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe2 failed");
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    // dup2 clears FD_CLOEXEC on the targets, so the child keeps stdout/stderr only.
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
-    const int rc = ::posix_spawn(&pid_, bin.c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(fds[1]);
-    if (rc != 0) {
-        ::close(fds[0]);
-        pid_ = -1;
+    try {
+        std::tie(pid_, out_fd_) = spawn(std::move(args), std::move(environment));
+    } catch (...) {
         if (!scratch_dir_.empty()) {
             std::error_code ignored;
             std::filesystem::remove_all(scratch_dir_, ignored);
         }
-        throw std::runtime_error("posix_spawn " + bin + ": " + std::strerror(rc));
+        throw;
     }
-    out_fd_ = fds[0];
     drainer_ = std::thread{[this] { drain(); }};
 
     // "listening on http://127.0.0.1:PORT"

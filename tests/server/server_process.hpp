@@ -18,8 +18,8 @@ public:
     // Starts the server with `--host 127.0.0.1 --port 0 --log-level info` plus `extra_args`,
     // and waits (with a deadline) for its `listening on http://HOST:PORT` line. Without a `--db`
     // in `extra_args` the server archives into a fresh temporary directory, removed after it
-    // has stopped.
-    explicit server_process(std::vector<std::string> extra_args = {});
+    // has stopped. `environment` entries ("QUARTO_X=1") are added to the inherited environment.
+    explicit server_process(std::vector<std::string> extra_args = {}, std::vector<std::string> environment = {});
     ~server_process();
     server_process(const server_process&) = delete;
     server_process& operator=(const server_process&) = delete;
@@ -61,5 +61,15 @@ private:
 
 // The binary under test: $QUARTO_SERVER_BIN, else the path CMake compiled in.
 std::string server_binary();
+
+// Runs the server with exactly `args` (and `environment` added) until it exits by itself, for
+// command lines that must be refused. The server is killed if it is still running after
+// `limit`; then `status` is nullopt.
+struct finished_run {
+    std::optional<int> status; // as from waitpid
+    std::string output;        // stdout and stderr
+};
+finished_run run_to_exit(const std::vector<std::string>& args, const std::vector<std::string>& environment = {},
+                         std::chrono::milliseconds limit = std::chrono::milliseconds{5000});
 
 } // namespace quarto_test

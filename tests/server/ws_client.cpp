@@ -50,10 +50,13 @@ struct ws_client::impl {
     bool reading_ = false;
     bool closed_ = false;
     std::optional<std::uint16_t> close_code_;
+    std::string close_reason_;
     std::string close_error_;
     std::deque<json> pending_;
     std::vector<json> history_;
 
+    void connect(unsigned short port, const std::string& target, const header_list& headers,
+                 steady::time_point deadline);
     void start_read();
     bool run_until(const std::function<bool()>& done, steady::time_point deadline)
     {
@@ -63,6 +66,7 @@ struct ws_client::impl {
 
 bool ws_client::closed() const { return impl_->closed_; }
 std::optional<std::uint16_t> ws_client::close_code() const { return impl_->close_code_; }
+std::string ws_client::close_reason() const { return impl_->close_reason_; }
 std::string ws_client::close_error() const { return impl_->close_error_; }
 const std::vector<json>& ws_client::history() const { return impl_->history_; }
 const std::deque<json>& ws_client::pending() const { return impl_->pending_; }
@@ -70,8 +74,22 @@ const std::deque<json>& ws_client::pending() const { return impl_->pending_; }
 ws_client::ws_client(unsigned short port, const std::string& target, steady::time_point deadline)
     : impl_{std::make_unique<impl>()}
 {
-    auto& ws_ = impl_->ws_;
-    auto& ioc_ = impl_->ioc_;
+    impl_->connect(port, target, {}, deadline);
+}
+
+ws_client::ws_client(unsigned short port, const header_list& headers, steady::time_point deadline)
+    : impl_{std::make_unique<impl>()}
+{
+    impl_->connect(port, "/ws", headers, deadline);
+}
+
+void ws_client::impl::connect(unsigned short port, const std::string& target, const header_list& headers,
+                              steady::time_point deadline)
+{
+    if (!headers.empty())
+        ws_.set_option(websocket::stream_base::decorator([headers](websocket::request_type& req) {
+            for (const auto& [name, value] : headers) req.set(name, value);
+        }));
     beast::error_code result = net::error::would_block;
     bool finished = false;
     beast::get_lowest_layer(ws_).async_connect(local(port), [&](beast::error_code ec) {
@@ -85,13 +103,13 @@ ws_client::ws_client(unsigned short port, const std::string& target, steady::tim
             finished = true;
         });
     });
-    if (!run_ioc_until(ioc_, [&] { return finished; }, deadline) || result)
+    if (!run_until([&] { return finished; }, deadline) || result)
         throw std::runtime_error("websocket connect to port " + std::to_string(port) + " failed: " +
                                  (finished ? result.message() : std::string{"timed out"}));
     ws_.text(true);
     ws_.auto_fragment(false);         // one frame per message, so frame size == message size
     ws_.read_message_max(16u << 20); // the client accepts anything the server sends
-    impl_->start_read();
+    start_read();
 }
 
 ws_client::~ws_client()
@@ -111,8 +129,10 @@ void ws_client::impl::start_read()
             close_error_ = ec.message();
             // The server's close frame may have arrived even if the handshake then failed
             // (e.g. a reset while our own large frame was still being written).
-            if (ec == websocket::error::closed || ws_.reason().code != websocket::close_code::none)
+            if (ec == websocket::error::closed || ws_.reason().code != websocket::close_code::none) {
                 close_code_ = static_cast<std::uint16_t>(ws_.reason().code);
+                close_reason_ = std::string{ws_.reason().reason.data(), ws_.reason().reason.size()};
+            }
             return;
         }
         std::string text = beast::buffers_to_string(buffer_.data());
@@ -200,7 +220,96 @@ void ws_client::drop()
     i.closed_ = true;
 }
 
+struct silent_client::impl {
+    net::io_context ioc_;
+    websocket::stream<tcp::socket> ws_{ioc_};
+};
+
+silent_client::silent_client(unsigned short port) : impl_{std::make_unique<impl>()}
+{
+    auto& socket = impl_->ws_.next_layer();
+    socket.open(tcp::v4());
+    // Set before connecting, so that the advertised window stays this small.
+    socket.set_option(net::socket_base::receive_buffer_size(4096));
+    socket.connect(local(port));
+    impl_->ws_.handshake("127.0.0.1:" + std::to_string(port), "/ws");
+    impl_->ws_.text(true);
+}
+
+silent_client::~silent_client()
+{
+    beast::error_code ec;
+    impl_->ws_.next_layer().close(ec);
+}
+
+bool silent_client::send(const json& message)
+{
+    beast::error_code ec;
+    impl_->ws_.write(net::buffer(message.dump()), ec);
+    return !ec;
+}
+
+bool tcp_connects(unsigned short port)
+{
+    net::io_context ioc;
+    tcp::socket socket{ioc};
+    beast::error_code ec;
+    socket.connect(local(port), ec); // loopback: refused or accepted at once
+    return !ec;
+}
+
+struct http_connection::impl {
+    net::io_context ioc_;
+    beast::tcp_stream stream_{ioc_};
+    beast::flat_buffer buffer_;
+    unsigned short port_ = 0;
+};
+
+http_connection::http_connection(unsigned short port) : impl_{std::make_unique<impl>()}
+{
+    impl_->port_ = port;
+    impl_->stream_.connect(local(port));
+}
+
+http_connection::~http_connection()
+{
+    beast::error_code ec;
+    impl_->stream_.socket().close(ec);
+}
+
+http_response http_connection::get(const std::string& target, const header_list& headers, steady::time_point deadline)
+{
+    auto& i = *impl_;
+    http::request<http::string_body> req{http::verb::get, target, 11};
+    req.set(http::field::host, "127.0.0.1:" + std::to_string(i.port_));
+    for (const auto& [name, value] : headers) req.set(name, value);
+    http::response<http::string_body> res;
+    beast::error_code result = net::error::would_block;
+    bool finished = false;
+    http::async_write(i.stream_, req, [&](beast::error_code ec, std::size_t) {
+        if (ec) {
+            result = ec;
+            finished = true;
+            return;
+        }
+        http::async_read(i.stream_, i.buffer_, res, [&](beast::error_code ec2, std::size_t) {
+            result = ec2;
+            finished = true;
+        });
+    });
+    if (!run_ioc_until(i.ioc_, [&] { return finished; }, deadline) || result)
+        throw std::runtime_error("GET " + target + " failed: " +
+                                 (finished ? result.message() : std::string{"timed out"}));
+    return {res.result_int(), std::string{res[http::field::content_type]}, std::move(res.body())};
+}
+
 http_response http_get(unsigned short port, const std::string& target, steady::time_point deadline)
+{
+    return http_get(port, target, header_list{}, deadline);
+}
+
+http_response http_get(unsigned short port, const std::string& target, const header_list& headers,
+                       steady::time_point deadline)
 {
     net::io_context ioc;
     beast::tcp_stream stream{ioc};
@@ -208,6 +317,7 @@ http_response http_get(unsigned short port, const std::string& target, steady::t
     http::request<http::string_body> req{http::verb::get, target, 11};
     req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
     req.set(http::field::connection, "close");
+    for (const auto& [name, value] : headers) req.set(name, value);
     http::response<http::string_body> res;
     beast::error_code result = net::error::would_block;
     bool finished = false;

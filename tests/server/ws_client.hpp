@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -24,11 +25,16 @@ using std::chrono::milliseconds;
 inline constexpr milliseconds default_wait{3000};
 inline steady::time_point in(milliseconds d) { return steady::now() + d; }
 
+// Extra request header fields, e.g. {{"Origin", "https://example.org"}}.
+using header_list = std::vector<std::pair<std::string, std::string>>;
+
 class ws_client {
 public:
     // Connects to ws://127.0.0.1:PORT/ws; throws if that fails before the deadline.
     explicit ws_client(unsigned short port, const std::string& target = "/ws",
                        steady::time_point deadline = in(default_wait));
+    // The same with extra handshake header fields.
+    ws_client(unsigned short port, const header_list& headers, steady::time_point deadline = in(default_wait));
     ~ws_client();
     ws_client(const ws_client&) = delete;
     ws_client& operator=(const ws_client&) = delete;
@@ -52,6 +58,8 @@ public:
     bool closed() const;
     // The close code the server sent, if it closed with a close frame.
     std::optional<std::uint16_t> close_code() const;
+    // The reason the server gave with its close frame.
+    std::string close_reason() const;
     // Why reading stopped ("" while open): e.g. "The WebSocket stream was gracefully closed".
     std::string close_error() const;
 
@@ -69,6 +77,23 @@ private:
     std::unique_ptr<impl> impl_;
 };
 
+// A WebSocket client that writes but never reads: its receive window fills up and the
+// server's writes to it stall (a stuck browser tab, a client on a dead network).
+class silent_client {
+public:
+    // Connects with a small receive buffer; throws on failure.
+    explicit silent_client(unsigned short port);
+    ~silent_client();
+    silent_client(const silent_client&) = delete;
+    silent_client& operator=(const silent_client&) = delete;
+    // Blocking write of one text frame; false on failure.
+    bool send(const json& message);
+
+private:
+    struct impl;
+    std::unique_ptr<impl> impl_;
+};
+
 // A plain HTTP/1.1 GET to 127.0.0.1:PORT.
 struct http_response {
     unsigned status = 0;
@@ -77,5 +102,26 @@ struct http_response {
 };
 http_response http_get(unsigned short port, const std::string& target,
                        steady::time_point deadline = in(default_wait));
+// The same with extra header fields (e.g. a hand-made WebSocket upgrade).
+http_response http_get(unsigned short port, const std::string& target, const header_list& headers,
+                       steady::time_point deadline = in(default_wait));
+
+// One kept-alive HTTP/1.1 connection to 127.0.0.1:PORT for several requests.
+class http_connection {
+public:
+    explicit http_connection(unsigned short port); // throws if the connection fails
+    ~http_connection();
+    http_connection(const http_connection&) = delete;
+    http_connection& operator=(const http_connection&) = delete;
+    http_response get(const std::string& target, const header_list& headers = {},
+                      steady::time_point deadline = in(default_wait));
+
+private:
+    struct impl;
+    std::unique_ptr<impl> impl_;
+};
+
+// Whether a TCP connection to 127.0.0.1:PORT is accepted.
+bool tcp_connects(unsigned short port);
 
 } // namespace quarto_test

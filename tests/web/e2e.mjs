@@ -9,7 +9,6 @@
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -28,19 +27,20 @@ const DARK = [1, 3, 5, 7];
 // ---------------------------------------------------------------- server ----
 
 let server = null;
-let dbDir = null;
 
-function startServer() {
+/** Starts the server (on a free port, or on `port` to come back where it was). */
+function startServer(port = 0) {
   return new Promise((resolve, reject) => {
     if (!SERVER || !fs.existsSync(SERVER)) return reject(new Error(`QUARTO_SERVER is not a file: ${SERVER}`));
     if (!WEB_ROOT || !fs.existsSync(path.join(WEB_ROOT, 'index.html'))) return reject(new Error(`QUARTO_WEB_ROOT has no index.html: ${WEB_ROOT}`));
-    // A fresh archive per run, so no tournament or game of an earlier run shows up.
-    dbDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarto-e2e-'));
-    const args = ['--host', '127.0.0.1', '--port', '0', '--web-root', WEB_ROOT, '--log-level', 'info',
-      '--rate-limit', '1000', '--rate-burst', '1000', '--db', path.join(dbDir, 'quarto.db')];
+    // A fresh archive for each run, kept beside the screenshots.
+    const db = path.join(OUT, 'e2e.db');
+    for (const f of [db, `${db}-wal`, `${db}-shm`]) fs.rmSync(f, { force: true });
+    const args = ['--host', '127.0.0.1', '--port', String(port), '--web-root', WEB_ROOT, '--log-level', 'info',
+      '--rate-limit', '1000', '--rate-burst', '1000', '--db', db];
     const proc = spawn(SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     server = proc;
-    const log = fs.createWriteStream(path.join(OUT, 'server.log'));
+    const log = fs.createWriteStream(path.join(OUT, 'server.log'), { flags: port ? 'a' : 'w' });
     let buffered = '';
     let done = false;
     const timer = setTimeout(() => {
@@ -67,15 +67,10 @@ function startServer() {
   });
 }
 
-function removeDb() {
-  if (dbDir) fs.rmSync(dbDir, { recursive: true, force: true });
-  dbDir = null;
-}
-
 async function stopServer() {
   const proc = server;
   server = null;
-  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return removeDb();
+  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
   const exited = new Promise((r) => proc.once('exit', r));
   try { process.kill(proc.pid, 'SIGTERM'); } catch { return; }
   const t = new Promise((r) => setTimeout(() => r('timeout'), 5000));
@@ -84,7 +79,6 @@ async function stopServer() {
     try { process.kill(proc.pid, 'SIGKILL'); } catch { /* gone */ }
     await exited;
   }
-  removeDb();
 }
 
 process.on('exit', () => {
@@ -110,9 +104,11 @@ async function newPage(label, viewport = { width: 1200, height: 900 }) {
   page.setDefaultTimeout(ACTION_TIMEOUT_MS);
   page.label = label;
   page.errors = [];
+  page.expectedErrors = []; // console errors a scenario provokes on purpose (regular expressions)
   page.on('pageerror', (err) => page.errors.push(`${label}: page error: ${err.message}`));
   page.on('console', (msg) => {
-    if (msg.type() === 'error') page.errors.push(`${label}: console error: ${msg.text()}`);
+    if (msg.type() !== 'error' || page.expectedErrors.some((re) => re.test(msg.text()))) return;
+    page.errors.push(`${label}: console error: ${msg.text()}`);
   });
   return page;
 }
@@ -715,6 +711,10 @@ scenario('a round-robin tournament from registration to the final standings', as
   await dee.locator('[data-role="round-boards"][data-round="1"]').waitFor();
   await dee.locator('[data-action="show-round"][data-round="3"]').click();
   await shot(dee, 'tournament-final');
+  // A finished board replays from the archive.
+  await dee.locator('[data-action="show-round"][data-round="1"]').click();
+  await dee.locator('[data-role="round-boards"][data-round="1"] [data-action="replay-board"]').click();
+  await dee.locator('[data-role="replay"][data-state="ready"]').waitFor();
   // An unknown tournament's address says so in words.
   await eve.evaluate(() => { window.location.hash = '#/tournament/tnosuch00'; });
   const missing = await eve.locator('[data-role="tournament"] [role="alert"]').textContent();
@@ -757,6 +757,116 @@ scenario('a Swiss pairing of two games: each player starts one, the second game 
   const cell = await dee.locator(`[data-role="crosstable"] [data-player="${a}"][data-opponent="${b}"]`).textContent();
   assertEqual(cell.trim().split(' ').sort(), ['0', '1'], 'two games in one crosstable cell');
   await shot(dee, 'tournament-swiss');
+});
+
+/** The replay view's state: step, total, load state. */
+async function replayData(page) {
+  return page.locator('[data-role="replay"]').evaluate((e) => ({ ...e.dataset }));
+}
+
+async function replayAt(page, step) {
+  await page.locator(`[data-role="replay"][data-state="ready"][data-replay-step="${step}"]`).waitFor();
+}
+
+scenario('a finished game replays move by move, from its screen and from Recent games', async () => {
+  // Names of their own, so that Recent games lists this game only.
+  const [rae, ray] = await Promise.all([newPage('Rae'), newPage('Ray')]);
+  await Promise.all([enter(rae, 'Rae'), enter(ray, 'Ray')]);
+  const id = await createRoom(rae);
+  await joinAsPlayer(ray, id);
+  const { first, second } = await started(rae, ray);
+  await fillRowZero(first, second);
+  await callQuarto(first, [0, 1, 2, 3]);
+  assertEqual((await resultOf(first)).reason, 'quarto', 'the game is over');
+
+  // The finished game's screen links to its replay; it opens at the start.
+  await first.locator('[data-action="replay"]').click();
+  await replayAt(first, 0);
+  const gameId = (await replayData(first)).game;
+  assert(/^#\/game\/[^/]+$/.test(new URL(first.url()).hash), `the address names the game: ${first.url()}`);
+  assertEqual((await replayData(first)).replayTotal, '9', 'four gives, four placements and the call');
+  assertEqual(await board(first), new Array(16).fill(null), 'the start: an empty board');
+  assertEqual(await first.locator('[data-replay-available] [data-piece]').count(), 16, 'all 16 pieces at the start');
+  assert(await first.locator('[data-replay-prev]').isDisabled(), 'no previous move at the start');
+  assertEqual(await first.locator('[data-replay-result]').count(), 0, 'no result before the end');
+
+  // Three moves on: give, place on A1, give. The second dark piece is in hand.
+  for (let i = 0; i < 3; i++) await first.locator('[data-replay-next]').click();
+  await replayAt(first, 3);
+  assertEqual(await board(first), [DARK[0], ...new Array(15).fill(null)], 'the board after move 3');
+  assertEqual(Number(await first.locator('[data-replay-in-hand]').getAttribute('data-piece')), DARK[1], 'the piece in hand after move 3');
+  const left = await first.locator('[data-replay-available] [data-piece]').evaluateAll((els) => els.map((e) => Number(e.dataset.piece)));
+  assert(!left.includes(DARK[0]) && !left.includes(DARK[1]) && left.length === 14, `the pieces left after move 3: ${left}`);
+  assertEqual(await first.locator('[data-replay-move][aria-current="step"]').getAttribute('data-replay-move'), '3', 'move 3 is highlighted');
+  const status = await first.locator('[data-replay-status]').textContent();
+  assert(status.includes(second.label) && /gave/.test(status), `the status says who gave: "${status}"`);
+  await shot(first, 'replay-move-3');
+
+  // The arrow keys step too; End shows the result.
+  await first.keyboard.press('ArrowRight');
+  await replayAt(first, 4);
+  assertEqual(await board(first), [DARK[0], DARK[1], ...new Array(14).fill(null)], 'the board after move 4');
+  await first.keyboard.press('ArrowLeft');
+  await replayAt(first, 3);
+  await first.keyboard.press('End');
+  await replayAt(first, 9);
+  const result = first.locator('[data-replay-result]');
+  assertEqual(await result.getAttribute('data-reason'), 'quarto', 'the result at the end');
+  const text = await result.textContent();
+  assert(text.includes(first.label) && /win/i.test(text), `the result names the winner: "${text}"`);
+  assertEqual(await board(first), [...DARK, ...new Array(12).fill(null)], 'the final board');
+  assertEqual(await highlighted(first), [0, 1, 2, 3], 'the winning line at the end');
+  assert(await first.locator('[data-replay-next]').isDisabled(), 'no next move at the end');
+  await shot(first, 'replay-end');
+  await first.setViewportSize({ width: 390, height: 844 });
+  const overflow = await first.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 1, `no horizontal scrolling on a phone (overflow ${overflow}px)`);
+  await shot(first, 'replay-phone');
+
+  // A move in the list jumps to it, and the address keeps the step across a reload.
+  await first.locator('[data-replay-move="2"] button').click();
+  await replayAt(first, 2);
+  await first.reload();
+  await replayAt(first, 2);
+  assertEqual(await board(first), [DARK[0], ...new Array(15).fill(null)], 'the board after a reload at move 2');
+
+  // Recent games in the lobby: the player's own name is filled in and the game is listed.
+  await second.evaluate(() => { window.location.hash = '#/'; });
+  const recent = second.locator(`[data-role="recent-games"] [data-game-id="${gameId}"]`);
+  await recent.waitFor();
+  assertEqual(await second.locator('[data-role="recent-games"] [data-game-id]').count(), 1, `${second.label} played one game`);
+  assert((await recent.textContent()).includes(`${first.label} beat ${second.label}`), `the listing says who won: "${await recent.textContent()}"`);
+  await shot(second, 'lobby-recent-games');
+  await recent.locator('[data-action="replay"]').click();
+  await replayAt(second, 0);
+  assertEqual((await replayData(second)).game, gameId, 'the same game from the lobby');
+
+  // Another name can be looked up too; an unknown game says so.
+  await second.evaluate(() => { window.location.hash = '#/'; });
+  await second.locator('[data-role="recent-player"]').fill('Nobody at all');
+  await second.locator('[data-action="recent-search"]').click();
+  await second.locator('[data-role="recent-games"][data-state="ready"]', { hasText: 'No finished games' }).waitFor();
+  second.expectedErrors.push(/status of 404/); // Chromium logs the refused fetch
+  await second.evaluate(() => { window.location.hash = '#/game/nosuchgame'; });
+  await second.locator('[data-role="replay"][data-state="error"]').waitFor();
+  assert(/no game/i.test(await second.locator('[data-role="replay-error"]').textContent()), 'an unknown game is explained');
+});
+
+// Last: it restarts the server, which forgets every player and room.
+scenario('a server restart is announced, the page reconnects and goes on as a new player', async () => {
+  const ann = await newPage('Ann');
+  await enter(ann, 'Ann');
+  const before = await ann.evaluate(() => window.quarto.me.id);
+  const port = Number(new URL(base).port);
+  await stopServer(); // SIGTERM: the page gets 1001 "server shutting down"
+  await ann.locator('[data-role="notice"]', { hasText: 'The server is restarting' }).waitFor();
+  await startServer(port);
+  await ann.locator('[data-role="notice"]', { hasText: 'could not be resumed' }).waitFor({ timeout: 20000 });
+  await ann.waitForFunction((old) => window.quarto.welcomed && window.quarto.me.id && window.quarto.me.id !== old,
+    before, { timeout: 20000 });
+  assertEqual(await ann.locator('[data-role="me"]').textContent(), 'Ann', 'the name is kept');
+  await ann.locator('[data-action="create-room"]').waitFor();
+  await shot(ann, 'after-restart');
 });
 
 // ---------------------------------------------------------------- runner ----

@@ -34,6 +34,17 @@ function formatSeconds(ms) {
   return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }
 
+/** One move in words: m is {kind: give|place|pass|resign|quarto, seat, piece, square, line}. */
+export function moveText(m, seatName) {
+  const who = m.seat === 0 || m.seat === 1 ? seatName(m.seat) : '?';
+  if (m.kind === 'give') return `${who} gave ${pieceName(m.piece)}`;
+  if (m.kind === 'place') return `${who} placed ${m.piece !== null && m.piece !== undefined ? pieceName(m.piece) : 'the piece'} on ${squareName(m.square)}`;
+  if (m.kind === 'pass') return `${who} passed`;
+  if (m.kind === 'resign') return `${who} resigned`;
+  if (m.kind === 'quarto') return `${who} called Quarto${Array.isArray(m.line) ? ` on ${m.line.map(squareName).join(' ')}` : ''}`;
+  return `${who}: ${m.kind}`;
+}
+
 const REASONS = {
   quarto: (w, l, extra) => `Quarto!${extra}`,
   missed_quarto: (w, l) => `${w} claimed the Quarto that ${l} missed.`,
@@ -392,6 +403,10 @@ export class GameView {
       actions.appendChild(h('button', { type: 'button', class: 'primary', dataset: { action: 'rematch' }, disabled: asked,
         onclick: () => this.app.act(room, 'rematch') }, asked ? 'Rematch asked…' : 'Rematch'));
     }
+    if (room.status === 'finished' && room.gameId) {
+      actions.appendChild(h('a', { class: 'button secondary', href: `#/game/${encodeURIComponent(String(room.gameId))}`,
+        dataset: { action: 'replay' } }, 'Replay'));
+    }
     if (!room.isPlayer && room.freeSeat !== null && room.status === 'waiting') {
       actions.appendChild(h('button', { type: 'button', class: 'primary', dataset: { action: 'join-player' },
         onclick: () => this.app.join(room.id, 'player') }, 'Take the free seat'));
@@ -420,17 +435,7 @@ export class GameView {
 
   buildMoves(room) {
     const list = h('ol', { class: 'moves', dataset: { role: 'moves' } });
-    for (const m of room.moves) {
-      const who = m.seat === 0 || m.seat === 1 ? room.seatName(m.seat) : '?';
-      let text;
-      if (m.kind === 'give') text = `${who} gave ${pieceName(m.piece)}`;
-      else if (m.kind === 'place') text = `${who} placed ${m.piece !== null ? pieceName(m.piece) : 'the piece'} on ${squareName(m.square)}`;
-      else if (m.kind === 'pass') text = `${who} passed`;
-      else if (m.kind === 'resign') text = `${who} resigned`;
-      else if (m.kind === 'quarto') text = `${who} called Quarto${Array.isArray(m.line) ? ` on ${m.line.map(squareName).join(' ')}` : ''}`;
-      else text = `${who}: ${m.kind}`;
-      list.appendChild(h('li', {}, text));
-    }
+    for (const m of room.moves) list.appendChild(h('li', {}, moveText(m, (seat) => room.seatName(seat))));
     return h('details', { class: 'moves-box', open: this.movesOpen !== false, ontoggle: (e) => { this.movesOpen = e.target.open; } },
       h('summary', {}, `Moves (${room.moves.length})`),
       room.moves.length ? list : h('p', { class: 'muted' }, 'No moves yet.'));

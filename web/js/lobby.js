@@ -1,11 +1,29 @@
-// Name entry, the lobby (room list, create-room form, tournaments), and the door of a room not
-// yet entered.
+// Name entry, the lobby (room list, tournaments, recent games by player, create-room and
+// create-tournament forms), and the door of a room not yet entered.
+//
+// Recent games hooks: [data-role="recent-games"] the section (data-state: idle | loading |
+// ready | error), [data-role="recent-player"] the name box, [data-action="recent-search"] its
+// button, [data-game-id="ID"] one game, whose [data-action="replay"] link opens #/game/ID.
+// The tournament hooks are listed at the top of tournament.js.
 
 import { h } from './dom.js';
 import { traitsFieldset, readSeconds } from './form-fields.js';
 import { TournamentForm, TournamentList } from './tournament-form.js';
 import { rulesSummary } from './game.js';
 import { roomKey } from './app.js';
+
+const RECENT_LIMIT = 20;
+
+/** "Ann beat Bo (Quarto)" / "Draw: Ann and Bo (board full)" for a game summary. */
+function recentGameText(g) {
+  const name = (seat) => (g.players && g.players[seat] ? g.players[seat].name : `Seat ${seat + 1}`);
+  const reasons = { quarto: 'Quarto', missed_quarto: 'a missed Quarto claimed', timeout: 'on time', resign: 'by resignation',
+    false_claim: 'a wrong call', board_full: 'board full' };
+  const why = reasons[g.result && g.result.reason] || (g.result && g.result.reason) || '';
+  const w = g.result ? g.result.winner : null;
+  if (w === 0 || w === 1) return `${name(w)} beat ${name(1 - w)} (${why})`;
+  return `Draw: ${name(0)} and ${name(1)} (${why})`;
+}
 
 const STATUS_WORDS = { waiting: 'waiting for a player', playing: 'playing', finished: 'finished' };
 
@@ -57,23 +75,85 @@ export class LobbyView {
     this.mine = h('div', { class: 'my-rooms' });
     this.tournamentList = new TournamentList(app);
     this.tournamentForm = new TournamentForm(app);
+    this.recent = h('div', { class: 'recent-list', 'aria-live': 'polite' });
   }
 
   mount(container) {
     const form = this.buildForm();
     const join = this.buildJoinById();
     container.replaceChildren(h('div', { class: 'lobby' },
-      h('div', { class: 'lobby-col' },
+      h('div', { class: 'lobby-main' },
         h('section', { class: 'card lobby-rooms', 'aria-labelledby': 'rooms-title' },
           this.mine,
           h('h2', { id: 'rooms-title' }, 'Rooms'),
           this.list,
           join),
-        this.tournamentList.node),
-      h('div', { class: 'lobby-col' }, form, this.tournamentForm.node)));
+        this.tournamentList.node,
+        this.buildRecent()),
+      h('div', { class: 'lobby-main' }, form, this.tournamentForm.node)));
     this.update();
     this.app.listRooms();
     this.app.listTournaments();
+    if (this.app.me.name) this.searchRecent(this.app.me.name);
+  }
+
+  unmount() {
+    this.gone = true;
+  }
+
+  // ---- recent games (the archive, GET /api/games?player=NAME) ----
+
+  buildRecent() {
+    const input = h('input', { id: 'recent-player', type: 'text', dataset: { role: 'recent-player' }, maxlength: 32,
+      placeholder: 'A player name', autocomplete: 'off', value: this.app.me.name || '' });
+    this.recentSection = h('section', { class: 'card recent-games', 'aria-labelledby': 'recent-title', dataset: { role: 'recent-games', state: 'idle' } },
+      h('h2', { id: 'recent-title' }, 'Recent games'),
+      h('form', { class: 'recent-search', onsubmit: (e) => { e.preventDefault(); this.searchRecent(input.value); } },
+        h('label', { for: 'recent-player' }, 'Games played by'),
+        h('div', { class: 'row' }, input, h('button', { type: 'submit', class: 'secondary', dataset: { action: 'recent-search' } }, 'Search'))),
+      this.recent);
+    return this.recentSection;
+  }
+
+  async searchRecent(name) {
+    const player = String(name).trim();
+    if (!player) {
+      this.app.notify('Type a player name to see their games.');
+      return;
+    }
+    const asked = (this.recentAsked = (this.recentAsked || 0) + 1);
+    this.recentSection.dataset.state = 'loading';
+    this.recent.replaceChildren(h('p', { class: 'muted' }, 'Looking…'));
+    let body = null;
+    let ok = false;
+    try {
+      const res = await fetch(`api/games?player=${encodeURIComponent(player)}&limit=${RECENT_LIMIT}`, { cache: 'no-store' });
+      body = await res.json().catch(() => null);
+      ok = res.ok && body && Array.isArray(body.games);
+    } catch {
+      ok = false;
+    }
+    if (this.gone || asked !== this.recentAsked) return; // a newer search, or the lobby has gone
+    if (!ok) {
+      this.recentSection.dataset.state = 'error';
+      this.recent.replaceChildren(h('p', { class: 'muted', role: 'alert' },
+        (body && body.message) || 'The recent games could not be loaded; please try again.'));
+      return;
+    }
+    this.recentSection.dataset.state = 'ready';
+    if (body.games.length === 0) {
+      this.recent.replaceChildren(h('p', { class: 'muted' }, `No finished games by “${player}” yet.`));
+      return;
+    }
+    this.recent.replaceChildren(h('ul', { class: 'rooms recent' }, body.games.map((g) => {
+      const when = typeof g.ended_ms === 'number' ? new Date(g.ended_ms).toLocaleString() : '';
+      return h('li', { class: 'room-item', dataset: { gameId: g.id } },
+        h('div', { class: 'room-main' },
+          h('strong', {}, recentGameText(g)),
+          h('div', { class: 'muted small' }, [when, `${g.move_count} moves`, g.room_name ? `in “${g.room_name}”` : null].filter(Boolean).join(' · '))),
+        h('div', { class: 'room-buttons' },
+          h('a', { class: 'button secondary', href: `#/game/${encodeURIComponent(g.id)}`, dataset: { action: 'replay', game: g.id } }, 'Replay')));
+    })));
   }
 
   buildForm() {

@@ -1,11 +1,12 @@
-// Entry point: routes the address (#/ lobby, #/room/ID a room, #/tournament/ID a tournament)
-// to a view, keeps the header's connection line current, shows notices, polls the lobby and
-// ticks the clocks.
+// Entry point: routes the address (#/ lobby, #/room/ID a room, #/tournament/ID a tournament,
+// #/game/ID[/STEP] the replay of a finished game) to a view, keeps the header's connection
+// line current, shows notices, polls the lobby and ticks the clocks.
 
 import { App, parseRoomId, roomKey, tournamentKey } from './app.js';
 import { NameView, LobbyView, DoorView, ConnectingView } from './lobby.js';
 import { GameView } from './game.js';
 import { TournamentView } from './tournament.js';
+import { ReplayView } from './replay.js';
 import { h } from './dom.js';
 
 const LOBBY_POLL_MS = 2000;
@@ -23,6 +24,8 @@ let viewKey = null;
 
 function route() {
   const hash = window.location.hash;
+  const replay = hash.match(/^#\/game\/([^/?#]+)(?:\/(\d+))?/);
+  if (replay) return { name: 'replay', id: parseRoomId(replay[1]), step: replay[2] ?? null };
   let m = hash.match(/^#\/room\/([^/?#]+)/);
   if (m) return { name: 'room', id: parseRoomId(m[1]) };
   m = hash.match(/^#\/tournament\/([^/?#]+)/);
@@ -31,9 +34,11 @@ function route() {
 }
 
 function wantedView() {
+  const r = route();
+  // A replay needs neither a name nor the server's greeting: anybody with the link may watch it.
+  if (r.name === 'replay') return { key: `replay:${r.id}`, make: () => new ReplayView(r.id, r.step), arg: r.step };
   if (app.needsName) return { key: 'name', make: () => new NameView(app) };
   if (!app.everWelcomed) return { key: 'connecting', make: () => new ConnectingView(app) };
-  const r = route();
   if (r.name === 'room') {
     const key = roomKey(r.id);
     if (app.rooms.has(key)) return { key: `game:${key}`, make: () => new GameView(app, key) };
@@ -50,12 +55,13 @@ function render() {
     view = want.make();
     viewKey = want.key;
     view.mount(container);
-    let title = 'Quarto';
-    if (view.title) title = view.title();
-    else if (viewKey.startsWith('game:')) title = `${app.rooms.get(viewKey.slice(5)).name} — Quarto`;
-    document.title = title;
+    // The replay titles itself once its game has loaded; a view with title() names itself.
+    if (view.title) document.title = view.title();
+    else if (!viewKey.startsWith('replay:')) {
+      document.title = viewKey.startsWith('game:') ? `${app.rooms.get(viewKey.slice(5)).name} — Quarto` : 'Quarto';
+    }
   } else {
-    view.update();
+    view.update(want.arg);
   }
   renderHeader();
 }

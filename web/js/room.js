@@ -73,6 +73,7 @@ export class Room {
     this.claim = this.claimFrom(g.claim, t);
     this.moves = Array.isArray(g.moves) ? g.moves.map(normalizeMove) : [];
     this.result = g.result ?? null;
+    this.gameId = g.id ?? null; // the archive's id of a finished game (#/game/ID replays it)
     if (g.first === 0 || g.first === 1) this.first = g.first;
     else if (s.first === 0 || s.first === 1) this.first = s.first;
     else {
@@ -159,6 +160,7 @@ export class Room {
         this.claim = null;
         this.moves = [];
         this.result = null;
+        this.gameId = null;
         this.rematch = [false, false];
         this.lastSquare = null;
         return `New game. Coin flip: ${this.seatName(ev.first)} gives first.`;
@@ -200,6 +202,7 @@ export class Room {
         this.status = 'finished';
         this.phase = 'finished';
         this.result = { result: ev.result, winner: ev.winner ?? null, reason: ev.reason, line: ev.line ?? null };
+        this.gameId = ev.game ?? null;
         if (ev.clock) this.clock = makeClock(ev.clock, t);
         this.freezeClock();
         if (ev.reason === 'timeout' && (ev.winner === 0 || ev.winner === 1) && this.clock.remaining[1 - ev.winner] !== null) {

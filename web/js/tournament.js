@@ -15,7 +15,8 @@
 //     data-role="round-tabs"            the round picker: buttons data-action="show-round" data-round=N
 //     data-role="round-boards"          the boards of the round shown; data-round
 //     data-role="pairing-row"           one board; data-room, data-players="ID ID" (or "ID" for a bye), data-done
-//     data-action="watch-board"         a board's Play / Watch / View link; data-room
+//     data-action="watch-board"         a board's Play / Watch link to its room; data-room
+//     data-action="replay-board"        a finished game's replay link (#/game/ID); data-game, data-room
 //     data-role="standings"             the standings table; rows data-role="standings-row"
 //                                       data-player, data-rank, data-points, data-sb, data-buchholz (numbers)
 //     data-role="crosstable"            the crosstable; game cells data-player, data-opponent;
@@ -374,12 +375,20 @@ export class TournamentView {
         const who = `${this.nameOf(t, a)} – ${this.nameOf(t, b)}`;
         const all = Array.isArray(p.rooms) && p.rooms.length ? p.rooms : [p.room];
         all.forEach((room, g) => {
-          const latest = room === p.room;
-          const live = latest && !done;
-          const label = live ? (mine ? 'Play' : 'Watch') : all.length > 1 ? `Game ${g + 1}` : 'View';
+          const nth = all.length > 1 ? `, game ${g + 1}` : '';
+          const result = (p.results || []).find((r) => r.room === room);
+          if (result && result.game) {
+            // A finished game is replayed from the archive: its room may be gone by now.
+            const label = all.length > 1 ? `Replay ${g + 1}` : 'Replay';
+            links.push(h('a', { class: 'button secondary small-button', href: `#/game/${encodeURIComponent(String(result.game))}`,
+              dataset: { action: 'replay-board', game: result.game, room }, 'aria-label': `Replay: ${who}, round ${shown.round}${nth}` }, label));
+            return;
+          }
+          if (result) return; // a forfeit: no game to show
+          const label = room === p.room && !done ? (mine ? 'Play' : 'Watch') : 'View';
           links.push(h('a', {
-            class: `button ${live && mine ? 'primary' : 'secondary'} small-button`, href: roomHref(room),
-            dataset: { action: 'watch-board', room }, 'aria-label': `${label}: ${who}, round ${shown.round}${all.length > 1 ? `, game ${g + 1}` : ''}`,
+            class: `button ${label === 'Play' ? 'primary' : 'secondary'} small-button`, href: roomHref(room),
+            dataset: { action: 'watch-board', room }, 'aria-label': `${label}: ${who}, round ${shown.round}${nth}`,
             onclick: () => this.openBoard(p, room),
           }, label));
         });

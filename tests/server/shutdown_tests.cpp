@@ -1,0 +1,105 @@
+// Graceful shutdown: SIGTERM stops accepting at once, tells every client 1001 with a reason,
+// lets queued writes drain for at most --shutdown-grace, and exits 0.
+#include <csignal>
+#include <sys/wait.h>
+
+#include "helpers.hpp"
+
+using namespace quarto_test;
+
+namespace {
+
+// Exit status 0, reported by waitpid.
+bool exited_cleanly(const std::optional<int>& status)
+{
+    return status && WIFEXITED(*status) && WEXITSTATUS(*status) == 0;
+}
+
+// Fills `client`'s receive window and the server's send buffer for it: 100 public rooms, then
+// 400 copies of their list (about 10 MB), none of it read. Stays under the 1024 queued
+// messages that would get the client closed for not reading.
+void flood_unread(silent_client& client)
+{
+    REQUIRE(client.send({{"type", "hello"}, {"name", "Stuck"}}));
+    for (int i = 0; i < 100; ++i)
+        REQUIRE(client.send({{"type", "create_room"}, {"name", "Room number " + std::to_string(i) + " of the flood"}}));
+    for (int i = 0; i < 400; ++i) REQUIRE(client.send({{"type", "list_rooms"}}));
+}
+
+} // namespace
+
+TEST_CASE("shutdown: every client gets 1001 'server shutting down', exit 0 as soon as all have closed")
+{
+    server_process server{{"--shutdown-grace", "30"}};
+    player ann = connect_player(server, "Ann");
+    player bob = connect_player(server, "Bob");
+    const auto signalled = steady::now();
+    ::kill(server.pid(), SIGTERM);
+
+    for (player* p : {&ann, &bob}) {
+        REQUIRE((*p)->wait_closed(in(milliseconds{3000})));
+        CHECK((*p)->close_code() == std::optional<std::uint16_t>{1001});
+        CHECK((*p)->close_reason() == "server shutting down");
+    }
+    // Healthy clients close at once: the 30 s grace is a bound, not a wait.
+    const std::optional<int> status = server.wait_exit(milliseconds{5000});
+    CHECK(exited_cleanly(status));
+    CHECK(steady::now() - signalled < milliseconds{5000});
+    CHECK(server.log().find("did not close") == std::string::npos);
+}
+
+TEST_CASE("shutdown: a client that does not read is dropped after --shutdown-grace, the others get 1001 at once")
+{
+    server_process server{{"--shutdown-grace", "1.5", "--rate-limit", "100000", "--rate-burst", "100000"}};
+    silent_client stuck{server.port()};
+    flood_unread(stuck);
+    player ann = connect_player(server, "Ann"); // also proves the flood has been read by the server
+    ann->send({{"type", "ping"}, {"req", "p"}});
+    REQUIRE(ann->wait_type("pong"));
+
+    const auto signalled = steady::now();
+    ::kill(server.pid(), SIGTERM);
+    REQUIRE(ann->wait_closed(in(milliseconds{1000})));
+    CHECK(ann->close_code() == std::optional<std::uint16_t>{1001});
+    CHECK(steady::now() - signalled < milliseconds{1000});
+    REQUIRE(server.wait_log("closing 2 connections", in(milliseconds{1000})));
+    CHECK_FALSE(tcp_connects(server.port())); // no longer accepting
+
+    const std::optional<int> status = server.wait_exit(milliseconds{6000});
+    const auto took = steady::now() - signalled;
+    INFO(server.log());
+    CHECK(exited_cleanly(status));
+    CHECK(took >= milliseconds{1400}); // it did wait for the stuck client...
+    CHECK(took < milliseconds{4500});  // ...but no longer than the grace (plus start-up slack)
+    CHECK(server.log().find("1 connections did not close within the grace period") != std::string::npos);
+}
+
+TEST_CASE("shutdown: --shutdown-grace 0 exits at once even with a client that does not read")
+{
+    server_process server{{"--shutdown-grace", "0", "--rate-limit", "100000", "--rate-burst", "100000"}};
+    silent_client stuck{server.port()};
+    flood_unread(stuck);
+    REQUIRE(http_get(server.port(), "/healthz").status == 200);
+    const auto signalled = steady::now();
+    ::kill(server.pid(), SIGTERM);
+    const std::optional<int> status = server.wait_exit(milliseconds{3000});
+    CHECK(exited_cleanly(status));
+    CHECK(steady::now() - signalled < milliseconds{1500});
+}
+
+TEST_CASE("shutdown: no WebSocket starts during the grace period, not even on a kept-alive HTTP connection")
+{
+    server_process server{{"--shutdown-grace", "2", "--rate-limit", "100000", "--rate-burst", "100000"}};
+    silent_client stuck{server.port()}; // keeps the server in its grace period
+    flood_unread(stuck);
+    http_connection kept{server.port()};
+    REQUIRE(kept.get("/healthz").status == 200);
+
+    ::kill(server.pid(), SIGTERM);
+    REQUIRE(server.wait_log("closing", in(milliseconds{1000})));
+    CHECK_THROWS(ws_client{server.port()}); // the listener is closed
+    const http_response refused = kept.get("/ws", websocket_upgrade());
+    CHECK(refused.status == 503);
+    CHECK(refused.body.find("shutting down") != std::string::npos);
+    CHECK(exited_cleanly(server.wait_exit(milliseconds{5000})));
+}

@@ -1,0 +1,121 @@
+// The command line and its QUARTO_* environment twins.
+#include <doctest/doctest.h>
+
+#include "config.hpp"
+
+using namespace quarto::server;
+
+namespace {
+
+config parsed(const std::vector<std::string>& args, const environment& env = {},
+              std::vector<std::string>* ignored = nullptr)
+{
+    auto result = parse_command_line(args, env, ignored);
+    if (const auto* error = std::get_if<config_error>(&result)) FAIL("unexpected error: " << error->message);
+    REQUIRE(std::holds_alternative<config>(result));
+    return std::get<config>(result);
+}
+
+std::string error_of(const std::vector<std::string>& args, const environment& env = {})
+{
+    auto result = parse_command_line(args, env);
+    REQUIRE(std::holds_alternative<config_error>(result));
+    return std::get<config_error>(result).message;
+}
+
+} // namespace
+
+TEST_CASE("config: defaults of the deployment options")
+{
+    const config c = parsed({});
+    CHECK(c.shutdown_grace == std::chrono::milliseconds{5000});
+    CHECK(c.allowed_origins.empty());
+    CHECK_FALSE(c.trust_proxy);
+}
+
+TEST_CASE("config: --shutdown-grace takes seconds, fractions included, 0..3600")
+{
+    CHECK(parsed({"--shutdown-grace", "0"}).shutdown_grace == std::chrono::milliseconds{0});
+    CHECK(parsed({"--shutdown-grace", "1.5"}).shutdown_grace == std::chrono::milliseconds{1500});
+    CHECK(parsed({"--shutdown-grace=3600"}).shutdown_grace == std::chrono::milliseconds{3'600'000});
+    CHECK(error_of({"--shutdown-grace", "-1"}) == "--shutdown-grace: a number of seconds 0..3600 is required, got '-1'");
+    CHECK(error_of({"--shutdown-grace", "3601"}).starts_with("--shutdown-grace:"));
+    CHECK(error_of({"--shutdown-grace", "soon"}).starts_with("--shutdown-grace:"));
+    CHECK(error_of({"--shutdown-grace"}) == "--shutdown-grace needs a value");
+}
+
+TEST_CASE("config: --trust-proxy is a switch, or takes a boolean after '='")
+{
+    CHECK(parsed({"--trust-proxy"}).trust_proxy);
+    CHECK(parsed({"--trust-proxy", "--port", "9000"}).trust_proxy);
+    CHECK(parsed({"--trust-proxy", "--port", "9000"}).port == 9000);
+    CHECK_FALSE(parsed({"--trust-proxy=no"}).trust_proxy);
+    CHECK(parsed({"--trust-proxy=ON"}).trust_proxy);
+    CHECK(error_of({"--trust-proxy=maybe"}).starts_with("--trust-proxy: true or false"));
+}
+
+TEST_CASE("config: --allowed-origin is repeatable, normalized, deduplicated")
+{
+    const config c = parsed({"--allowed-origin", "HTTPS://Quarto.Example.org/", "--allowed-origin",
+                             "http://localhost:3000,https://quarto.example.org"});
+    CHECK(c.allowed_origins == std::vector<std::string>{"https://quarto.example.org", "http://localhost:3000"});
+    CHECK(error_of({"--allowed-origin", "quarto.example.org"})
+              .starts_with("--allowed-origin: origins like https://quarto.example.org"));
+    CHECK(error_of({"--allowed-origin", ""}).starts_with("--allowed-origin: an origin"));
+}
+
+TEST_CASE("config: QUARTO_SOME_FLAG is --some-flag")
+{
+    const config c = parsed({}, {{"QUARTO_PORT", "9000"},
+                                 {"QUARTO_SHUTDOWN_GRACE", "2"},
+                                 {"QUARTO_MAX_CONNECTIONS_PER_ADDRESS", "7"},
+                                 {"QUARTO_TRUST_PROXY", "1"},
+                                 {"QUARTO_ALLOWED_ORIGIN", "https://a.example https://b.example"}});
+    CHECK(c.port == 9000);
+    CHECK(c.shutdown_grace == std::chrono::milliseconds{2000});
+    CHECK(c.max_connections_per_address == 7);
+    CHECK(c.trust_proxy);
+    CHECK(c.allowed_origins == std::vector<std::string>{"https://a.example", "https://b.example"});
+}
+
+TEST_CASE("config: the command line wins, and its origin list replaces the environment's")
+{
+    const config c = parsed({"--port", "9001", "--allowed-origin", "https://c.example", "--trust-proxy=false"},
+                            {{"QUARTO_PORT", "9000"}, {"QUARTO_ALLOWED_ORIGIN", "https://a.example"}, {"QUARTO_TRUST_PROXY", "true"}});
+    CHECK(c.port == 9001);
+    CHECK(c.allowed_origins == std::vector<std::string>{"https://c.example"});
+    CHECK_FALSE(c.trust_proxy);
+}
+
+TEST_CASE("config: a bad environment value is an error naming the variable")
+{
+    CHECK(error_of({}, {{"QUARTO_PORT", "eighty"}}) == "QUARTO_PORT: a port number 0..65535 is required, got 'eighty'");
+    CHECK(error_of({}, {{"QUARTO_TRUST_PROXY", "sure"}}).starts_with("QUARTO_TRUST_PROXY: true or false"));
+}
+
+TEST_CASE("config: unknown or empty QUARTO_ variables are ignored and reported")
+{
+    std::vector<std::string> ignored;
+    const config c = parsed({}, {{"QUARTO_SERVER_BIN", "/x"}, {"QUARTO_HELP", "1"}, {"QUARTO_PORT", ""}}, &ignored);
+    CHECK(c.port == 8080);
+    CHECK(ignored == std::vector<std::string>{"QUARTO_SERVER_BIN names no option: ignored",
+                                              "QUARTO_HELP names no option: ignored", "QUARTO_PORT is empty: ignored"});
+    // On the command line an unknown option is still an error.
+    CHECK(error_of({"--server-bin", "/x"}) == "unknown option --server-bin");
+}
+
+TEST_CASE("config: quarto_environment picks the QUARTO_ variables")
+{
+    std::string a = "QUARTO_PORT=1", b = "HOME=/root", c = "QUARTO_EMPTY=", d = "QUARTO_X=a=b";
+    char* envp[] = {a.data(), b.data(), c.data(), d.data(), nullptr};
+    CHECK(quarto_environment(envp) == environment{{"QUARTO_PORT", "1"}, {"QUARTO_EMPTY", ""}, {"QUARTO_X", "a=b"}});
+}
+
+TEST_CASE("config: --help lists the deployment options and the environment")
+{
+    const std::string text = usage_text();
+    for (const char* flag : {"--shutdown-grace", "--allowed-origin", "--trust-proxy", "QUARTO_PORT"}) {
+        CAPTURE(flag);
+        CHECK(text.find(flag) != std::string::npos);
+    }
+}

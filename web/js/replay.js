@@ -1,0 +1,307 @@
+// The replay of a finished game (#/game/ID, or #/game/ID/STEP): fetches the archived record
+// from GET /api/games/ID and steps through it move by move. Needs no name and no connection:
+// a replay link works for anybody.
+//
+// Test hooks (data-*), besides the board's data-square / data-piece shared with the game view:
+//   [data-role="replay"]         the view; data-game (the id), data-state (loading | ready |
+//                                error), data-replay-step (moves applied, 0 = the start),
+//                                data-replay-total (number of moves)
+//   [data-replay-first] [data-replay-prev] [data-replay-next] [data-replay-last]   the controls
+//   [data-replay-move="K"]       move K (1-based) in the move list; the current one has
+//                                aria-current="step"
+//   [data-replay-in-hand]        the piece in hand at this step (data-piece when there is one)
+//   [data-replay-available]      the pieces not yet given, each [data-piece]
+//   [data-replay-result]         the result, shown at the last step (data-reason, data-winner)
+//   [data-replay-status]         what the current step did, in words
+
+import { h } from './dom.js';
+import { pieceSvg, pieceName } from './pieces.js';
+import { rulesSummary, resultText, moveText, squareName } from './game.js';
+import { formatMs } from './clock.js';
+
+/** Positions before the first move and after each one, from the archived moves. */
+export function replayPositions(moves) {
+  let board = new Array(16).fill(null);
+  let available = Array.from({ length: 16 }, (_, i) => i);
+  let inHand = null;
+  const steps = [{ board, available, inHand, lastSquare: null, move: null }];
+  for (const raw of moves) {
+    const kind = raw.type === 'quarto' ? 'quarto' : raw.type;
+    const move = { kind, seat: raw.seat, piece: null, square: null, line: raw.line ?? null, t: raw.t_ms ?? null };
+    let lastSquare = steps[steps.length - 1].lastSquare;
+    if (kind === 'give') {
+      move.piece = raw.piece;
+      available = available.filter((p) => p !== raw.piece);
+      inHand = raw.piece;
+    } else if (kind === 'place') {
+      move.piece = inHand;
+      move.square = raw.square;
+      board = board.slice();
+      board[raw.square] = inHand;
+      inHand = null;
+      lastSquare = raw.square;
+    }
+    steps.push({ board, available, inHand, lastSquare, move });
+  }
+  return steps;
+}
+
+function parseStep(text, total) {
+  if (text === undefined || text === null || text === '') return null;
+  const n = Number(text);
+  if (!Number.isInteger(n)) return null;
+  return Math.min(Math.max(n, 0), total);
+}
+
+export class ReplayView {
+  constructor(id, step = null) {
+    this.id = id;
+    this.wantedStep = step;
+    this.record = null;
+    this.steps = null;
+    this.step = 0;
+    this.root = h('section', { class: 'replay', 'aria-label': 'Replay', dataset: { role: 'replay', game: id, state: 'loading' } });
+    this.onKey = (e) => this.keydown(e);
+  }
+
+  mount(container) {
+    container.replaceChildren(this.root);
+    document.addEventListener('keydown', this.onKey);
+    this.load();
+  }
+
+  unmount() {
+    document.removeEventListener('keydown', this.onKey);
+    this.gone = true;
+  }
+
+  /** The address changed within this game (e.g. #/game/ID/5 typed in): go to that step. */
+  update(step = null) {
+    if (!this.steps || step === null) return;
+    this.go(parseStep(step, this.steps.length - 1) ?? this.step, false);
+  }
+
+  async load() {
+    this.root.dataset.state = 'loading';
+    this.root.replaceChildren(h('div', { class: 'card' }, h('h2', {}, 'Replay'), h('p', { class: 'muted' }, 'Loading the game…')));
+    let res;
+    let body = null;
+    try {
+      res = await fetch(`api/games/${encodeURIComponent(this.id)}`, { cache: 'no-store' });
+      body = await res.json().catch(() => null);
+    } catch {
+      res = null;
+    }
+    if (this.gone) return;
+    if (!res || !res.ok || !body || !Array.isArray(body.moves)) {
+      const notFound = res && res.status === 404;
+      this.showError(notFound
+        ? `There is no game with id “${this.id}”. Check the link, or find the game under Recent games in the lobby.`
+        : (body && body.message) || 'The game could not be loaded. Please try again.', !notFound);
+      return;
+    }
+    this.record = body;
+    this.steps = replayPositions(body.moves);
+    this.step = parseStep(this.wantedStep, this.steps.length - 1) ?? 0;
+    this.build();
+  }
+
+  showError(text, retry) {
+    this.root.dataset.state = 'error';
+    this.root.replaceChildren(h('div', { class: 'card door', role: 'alert' },
+      h('h2', {}, 'Replay'),
+      h('p', { dataset: { role: 'replay-error' } }, text),
+      h('div', { class: 'actions' },
+        retry ? h('button', { type: 'button', class: 'primary', onclick: () => this.load() }, 'Try again') : null,
+        h('a', { class: 'button secondary', href: '#/', dataset: { action: 'lobby' } }, 'Back to the lobby'))));
+  }
+
+  seatName(seat) {
+    const p = this.record.players && this.record.players[seat];
+    return p ? p.name : `Seat ${seat + 1}`;
+  }
+
+  get last() {
+    return this.steps.length - 1;
+  }
+
+  /** Builds the parts that stay (header, players, controls) once; draw() fills in the rest. */
+  build() {
+    const r = this.record;
+    const title = `${this.seatName(0)} vs ${this.seatName(1)}`;
+    document.title = `Replay: ${title} — Quarto`;
+    this.root.dataset.state = 'ready';
+    this.root.dataset.replayTotal = String(this.last);
+
+    const started = typeof r.started_ms === 'number' ? new Date(r.started_ms) : null;
+    const lasted = typeof r.started_ms === 'number' && typeof r.ended_ms === 'number' ? formatMs(Math.max(0, r.ended_ms - r.started_ms)) : null;
+    const meta = [
+      r.room_name ? `Room “${r.room_name}”` : null,
+      started ? `played ${started.toLocaleString()}` : null,
+      lasted ? `lasted ${lasted}` : null,
+    ].filter(Boolean).join(' · ');
+
+    const button = (hook, label, text, onclick) => h('button', {
+      type: 'button', class: 'secondary', dataset: { [hook]: '' }, 'aria-label': label, title: label, onclick,
+    }, text);
+    this.controls = {
+      first: button('replayFirst', 'First: the start (Home)', '« First', () => this.go(0)),
+      prev: button('replayPrev', 'Previous move (←)', '‹ Prev', () => this.go(this.step - 1)),
+      next: button('replayNext', 'Next move (→)', 'Next ›', () => this.go(this.step + 1)),
+      last: button('replayLast', 'Last: the end (End)', 'Last »', () => this.go(this.last)),
+    };
+    this.counter = h('span', { class: 'replay-counter', 'aria-live': 'polite' });
+
+    this.players = h('div', { class: 'players' });
+    this.status = h('p', { class: 'status', dataset: { replayStatus: '' } });
+    this.resultBox = h('div');
+    this.play = h('div', { class: 'play-area' });
+    this.moveList = h('ol', { class: 'moves replay-moves', dataset: { role: 'replay-moves' } });
+
+    this.root.replaceChildren(
+      h('header', { class: 'room-head' },
+        h('div', { class: 'room-title' },
+          h('h2', {}, `Replay: ${title}`),
+          h('p', { class: 'rules' }, rulesSummary(r.rules, r.clock)),
+          meta ? h('p', { class: 'rules' }, meta) : null),
+        h('div', { class: 'room-tools' },
+          h('button', { type: 'button', class: 'secondary', dataset: { action: 'copy-replay-link' }, onclick: () => this.copyLink() }, 'Copy link'),
+          h('a', { class: 'button secondary', href: '#/', dataset: { action: 'lobby' } }, 'Lobby'))),
+      this.players,
+      (r.first === 0 || r.first === 1) ? h('p', { class: 'coin' }, `Coin flip: ${this.seatName(r.first)} gave first.`) : null,
+      h('div', { class: 'replay-controls', role: 'toolbar', 'aria-label': 'Step through the game (arrow keys, Home, End)' },
+        this.controls.first, this.controls.prev, this.counter, this.controls.next, this.controls.last),
+      this.status,
+      this.resultBox,
+      this.play,
+      h('div', { class: 'moves-box' }, h('h3', {}, `Moves (${this.last})`),
+        this.last ? this.moveList : h('p', { class: 'muted' }, 'No move was made.')));
+
+    for (let k = 1; k <= this.last; k++) {
+      const step = this.steps[k];
+      const t = typeof step.move.t === 'number' ? h('span', { class: 'muted small' }, ` · ${formatMs(step.move.t)}`) : null;
+      this.moveList.appendChild(h('li', { dataset: { replayMove: k } },
+        h('button', { type: 'button', class: 'link', onclick: () => this.go(k) }, moveText(step.move, (s) => this.seatName(s))), t));
+    }
+    this.draw();
+  }
+
+  go(step, remember = true) {
+    if (!this.steps) return;
+    const next = Math.min(Math.max(step, 0), this.last);
+    if (next === this.step && this.root.dataset.replayStep === String(next)) return;
+    this.step = next;
+    if (remember) {
+      // The address names the step, so a link (or a reload) comes back to it.
+      history.replaceState(null, '', `#/game/${encodeURIComponent(this.id)}/${next}`);
+    }
+    this.draw();
+  }
+
+  keydown(e) {
+    if (!this.steps || e.altKey || e.ctrlKey || e.metaKey) return;
+    const t = e.target;
+    if (t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))) return;
+    const to = { ArrowLeft: this.step - 1, ArrowRight: this.step + 1, Home: 0, End: this.last }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    this.go(to);
+  }
+
+  draw() {
+    const r = this.record;
+    const pos = this.steps[this.step];
+    const atEnd = this.step === this.last;
+    this.root.dataset.replayStep = String(this.step);
+
+    this.controls.first.disabled = this.step === 0;
+    this.controls.prev.disabled = this.step === 0;
+    this.controls.next.disabled = atEnd;
+    this.controls.last.disabled = atEnd;
+    this.counter.textContent = `Move ${this.step} of ${this.last}`;
+
+    // Who acts next: the receiver places after a give; the placer gives (or calls) after placing.
+    let mover = null;
+    if (!atEnd) {
+      const m = pos.move;
+      if (!m) mover = r.first;
+      else if (m.kind === 'give') mover = 1 - m.seat;
+      else mover = m.seat;
+    }
+    this.players.replaceChildren(...[0, 1].map((seat) => h('div', { class: `player seat${seat}${mover === seat ? ' active' : ''}` },
+      h('div', { class: 'player-name' }, h('span', { class: 'name' }, this.seatName(seat))),
+      mover === seat ? h('span', { class: 'turn-mark' }, pos.inHand !== null ? 'places next' : 'gives next') : null)));
+
+    this.status.textContent = pos.move
+      ? `Move ${this.step}: ${moveText(pos.move, (s) => this.seatName(s))}.`
+      : `The start: ${this.seatName(r.first)} gives ${this.seatName(1 - r.first)} the first piece.`;
+
+    if (atEnd && r.result) {
+      const finalBoard = pos.board;
+      const text = resultText({ result: r.result, you: null, board: finalBoard, rules: r.rules, seatName: (s) => this.seatName(s) });
+      this.resultBox.replaceWith(this.resultBox = h('div', {
+        class: 'result', role: 'status', dataset: { replayResult: '', reason: r.result.reason, winner: r.result.winner ?? 'none' },
+      }, text));
+    } else {
+      this.resultBox.replaceWith(this.resultBox = h('div', { hidden: true }));
+    }
+
+    this.play.replaceChildren(this.buildBoard(pos, atEnd), this.buildSide(pos));
+
+    for (const li of this.moveList.children) {
+      const current = Number(li.dataset.replayMove) === this.step;
+      li.classList.toggle('current', current);
+      if (current) li.setAttribute('aria-current', 'step');
+      else li.removeAttribute('aria-current');
+    }
+    const current = this.moveList.querySelector('[aria-current="step"]');
+    if (current && current.scrollIntoView) current.scrollIntoView({ block: 'nearest' });
+  }
+
+  buildBoard(pos, atEnd) {
+    const line = atEnd && this.record.result && Array.isArray(this.record.result.line) ? this.record.result.line : [];
+    const board = h('div', { class: 'board', dataset: { role: 'replay-board' }, role: 'group', 'aria-label': 'Board, 4 by 4: columns A to D, rows 1 to 4' });
+    for (let sq = 0; sq < 16; sq++) {
+      const p = pos.board[sq];
+      const occupied = p !== null;
+      const classes = ['square'];
+      if (line.includes(sq)) classes.push('win');
+      if (pos.lastSquare === sq) classes.push('last');
+      if (occupied) classes.push('occupied');
+      const cell = h('div', {
+        class: classes.join(' '), role: 'img', dataset: { square: sq, piece: occupied ? p : null },
+        'aria-label': `${squareName(sq)}: ${occupied ? pieceName(p) : 'empty'}${line.includes(sq) ? ', part of the winning line' : ''}`,
+      });
+      if (occupied) cell.appendChild(pieceSvg(p));
+      board.appendChild(cell);
+    }
+    return board;
+  }
+
+  buildSide(pos) {
+    const hand = h('div', { class: 'in-hand', dataset: { replayInHand: '', piece: pos.inHand } });
+    if (pos.inHand !== null) {
+      hand.append(h('div', { class: 'hand-piece' }, pieceSvg(pos.inHand, { label: true })),
+        h('div', { class: 'hand-text' }, h('span', { class: 'muted' }, 'Piece in hand'), h('strong', {}, pieceName(pos.inHand))));
+    } else {
+      hand.append(h('div', { class: 'hand-piece empty' }), h('div', { class: 'hand-text muted' }, 'No piece in hand'));
+    }
+    const left = new Set(pos.available);
+    const avail = h('div', { class: 'available', dataset: { replayAvailable: '' }, role: 'group', 'aria-label': 'Pieces not yet given' });
+    for (let p = 0; p < 16; p++) {
+      avail.appendChild(left.has(p)
+        ? h('span', { class: 'piece-slot', dataset: { piece: p }, title: pieceName(p) }, pieceSvg(p, { label: true }))
+        : h('span', { class: 'piece-slot used', 'aria-hidden': 'true' }));
+    }
+    return h('div', { class: 'side' }, hand, h('h3', { class: 'side-title' }, `Pieces left (${pos.available.length})`), avail);
+  }
+
+  async copyLink() {
+    const link = `${window.location.origin}${window.location.pathname}#/game/${encodeURIComponent(this.id)}/${this.step}`;
+    try {
+      await navigator.clipboard.writeText(link);
+    } catch {
+      window.prompt('Copy this link to the replay:', link);
+    }
+  }
+}
