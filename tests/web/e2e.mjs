@@ -158,9 +158,9 @@ async function gameData(page) {
   return page.locator('[data-role="game"]').evaluate((e) => ({ ...e.dataset }));
 }
 
-async function waitGame(page, pred, what) {
+async function waitGame(page, pred, what, arg = null) {
   try {
-    await page.waitForFunction(pred, null, { timeout: ACTION_TIMEOUT_MS });
+    await page.waitForFunction(pred, arg, { timeout: ACTION_TIMEOUT_MS });
   } catch (err) {
     const d = await gameData(page).catch(() => null);
     throw new Error(`${page.label}: timed out waiting for ${what}; game state ${JSON.stringify(d)}`);
@@ -212,7 +212,7 @@ async function seq(page) {
 /** Waits until `page` has applied at least as many events as `ref`. */
 async function caughtUp(page, ref) {
   const target = await seq(ref);
-  await waitGame(page, (n) => Number(document.querySelector('[data-role="game"]')?.dataset.seq) >= n, `seq ${target}`).catch(async () => {
+  await waitGame(page, (n) => Number(document.querySelector('[data-role="game"]')?.dataset.seq) >= n, `seq ${target}`, target).catch(async () => {
     throw new Error(`${page.label} did not reach seq ${target}`);
   });
 }
@@ -270,10 +270,66 @@ async function fillRowZero(first, second) {
   }, 'the first player to be giving after the 4th placement');
 }
 
+// ---------------------------------------------------------------- tournament helpers ----
+
+/** Creates a tournament from the lobby's form; ends on its page; returns its id. */
+async function createTournament(page, { name, format = 'round_robin', rounds = '', games = '1', moveSeconds = '60' }) {
+  await page.locator('[data-action="show-tournament-form"]').click();
+  await page.locator('[data-role="tournament-name"]').fill(name);
+  await page.locator('[data-role="tournament-format"]').selectOption(format);
+  if (format === 'swiss') await page.locator('[data-role="tournament-rounds"]').fill(rounds);
+  await page.locator('[data-role="tournament-games"]').selectOption(games);
+  await page.locator('[data-role="tournament-move-seconds"]').fill(moveSeconds);
+  await page.locator('[data-action="create-tournament"]').click();
+  await page.waitForURL(/#\/tournament\/[^/]+$/);
+  await page.locator('[data-role="tournament"][data-status="registering"]').waitFor();
+  const url = page.url();
+  return decodeURIComponent(url.slice(url.indexOf('#/tournament/') + 13));
+}
+
+/** From the lobby: open the tournament's row and register. */
+async function joinTournament(page, id) {
+  await page.locator(`[data-role="tournament-row"][data-tournament-id="${id}"] [data-action="open-tournament"]`).click();
+  await page.locator('[data-action="join-tournament"]:not([disabled])').click();
+  await page.locator('[data-action="withdraw-tournament"]').waitFor();
+}
+
+async function openTournament(page, id) {
+  await page.evaluate((h) => { window.location.hash = h; }, `#/tournament/${encodeURIComponent(id)}`);
+  await page.locator('[data-role="tournament"]:not([data-seq=""])').waitFor();
+}
+
+async function playerId(page) {
+  return page.evaluate(() => window.quarto.me.id);
+}
+
+/** The round's board with a game on `page`'s tournament page: {room, players: [id, id]}. */
+async function boardOf(page, round) {
+  const row = page.locator(`[data-role="round-boards"][data-round="${round}"] [data-role="pairing-row"][data-room]`);
+  await row.waitFor();
+  return { room: await row.getAttribute('data-room'), players: (await row.getAttribute('data-players')).split(' ') };
+}
+
+/** Waits until `page` has been taken to `room` and its game is on. */
+async function takenTo(page, room) {
+  await page.waitForURL((u) => u.hash === `#/room/${encodeURIComponent(room)}`);
+  await waitGame(page, (r) => {
+    const d = document.querySelector('[data-role="game"]')?.dataset;
+    return d && d.room === r && d.status === 'playing';
+  }, `the game in room ${room}`, room);
+}
+
+async function standingsRows(page) {
+  return page.locator('[data-role="standings-row"]').evaluateAll((els) => els.map((e) => ({
+    player: e.dataset.player, rank: Number(e.dataset.rank), points: Number(e.dataset.points),
+    sb: Number(e.dataset.sb),
+  })));
+}
+
 // ---------------------------------------------------------------- scenarios ----
 
 const scenarios = [];
-const scenario = (name, fn) => scenarios.push({ name, fn });
+const scenario = (name, fn, { timeoutMs = SCENARIO_TIMEOUT_MS } = {}) => scenarios.push({ name, fn, timeoutMs });
 
 scenario('full game to a valid Quarto call by the placer', async () => {
   const [ann, bob] = await Promise.all([newPage('Ann'), newPage('Bob')]);
@@ -513,6 +569,196 @@ scenario('phone-sized screen and keyboard play', async () => {
   await shot(first, 'phone');
 });
 
+scenario('a round-robin tournament from registration to the final standings', async () => {
+  const phone = { width: 390, height: 844 };
+  const [dee, ann, bo, cy, eve] = await Promise.all([newPage('Dee'), newPage('Ann'), newPage('Bo'), newPage('Cy'), newPage('Eve', phone)]);
+  await Promise.all([dee, ann, bo, cy, eve].map((p) => enter(p, p.label)));
+
+  // Dee directs (and does not play); the others find the tournament in their lobby.
+  const id = await createTournament(dee, { name: 'Club night' });
+  assertEqual(await dee.locator('[data-role="tournament-status"]').getAttribute('data-status'), 'registering', 'a new tournament registers');
+  await ann.locator(`[data-role="tournament-row"][data-tournament-id="${id}"]`).waitFor();
+  await shot(ann, 'lobby-tournaments');
+  for (const p of [ann, bo, cy, eve]) await joinTournament(p, id);
+  // Withdrawing and joining again is the player's own business...
+  await cy.locator('[data-action="withdraw-tournament"]').click();
+  await cy.locator('[data-action="join-tournament"]:not([disabled])').click();
+  await cy.locator('[data-action="withdraw-tournament"]').waitFor();
+  // ...removing someone is the director's, with a confirmation.
+  await dee.locator('[data-role="tournament-player"]').nth(3).waitFor();
+  const eveId = await playerId(eve);
+  await dee.locator(`[data-action="remove-player"][data-player="${eveId}"]`).click();
+  await dee.locator(`[data-action="confirm-remove"][data-player="${eveId}"]`).click();
+  await waitGame(dee, () => document.querySelectorAll('[data-role="tournament-player"]').length === 3, 'three players after the removal');
+  await eve.locator('[data-action="join-tournament"]').waitFor();
+  for (const p of [ann, eve]) {
+    assertEqual(await p.locator('[data-action="start-tournament"], [data-action="remove-player"]').count(), 0, `${p.label} has no director controls`);
+  }
+
+  await dee.locator('[data-action="start-tournament"]').click();
+  await dee.locator('[data-role="tournament"][data-status="running"]').waitFor();
+  // Pausing holds the next round back until the director resumes; the games in play go on.
+  await dee.locator('[data-action="pause-tournament"]').click();
+  await dee.locator('[data-role="tournament"][data-status="paused"]').waitFor();
+
+  const byId = new Map();
+  for (const p of [ann, bo, cy]) byId.set(await playerId(p), p);
+  // Whoever comes first in this list wins their game: Ann 2 wins, Bo 1, Cy 0, and a bye each.
+  const strength = [ann, bo, cy];
+  const stronger = (x, y) => (strength.indexOf(x) < strength.indexOf(y) ? x : y);
+  const points = new Map([...byId.keys()].map((k) => [k, 0]));
+  const games = []; // {winner, loser}
+
+  for (let round = 1; round <= 3; round++) {
+    const { room, players } = await boardOf(dee, round);
+    const [pa, pb] = players.map((x) => byId.get(x));
+    assert(pa && pb, `round ${round} pairs two of the players: ${players}`);
+    const idle = [...byId.entries()].find(([k]) => !players.includes(k));
+    points.set(idle[0], points.get(idle[0]) + 1); // the bye
+    // Both players are taken to their room, told whom they play.
+    await Promise.all([takenTo(pa, room), takenTo(pb, room)]);
+    for (const [p, other] of [[pa, pb], [pb, pa]]) {
+      const text = await p.locator('[data-role="pairing"]').textContent();
+      assert(text.includes(`Round ${round}`) && text.includes(other.label), `${p.label}'s pairing says round ${round} against ${other.label}: "${text}"`);
+    }
+    if (round === 2) {
+      // Round 3 pairs this round's idle player: after a reload, the server still takes them there.
+      await idle[1].reload();
+      await idle[1].waitForFunction(() => window.quarto && window.quarto.welcomed);
+      // A spectator of the tournament page whose connection drops watches it again on reconnecting.
+      await eve.evaluate(() => window.quarto.conn.ws.close());
+    }
+    const { first, second } = await started(pa, pb);
+    const winner = stronger(first, second);
+    const loser = winner === first ? second : first;
+    if (round === 1) {
+      // The bye's player is told so on the tournament page, and a spectator watches the board.
+      await idle[1].locator('[data-role="my-game"]', { hasText: 'bye' }).waitFor();
+      await openTournament(eve, id);
+      await eve.locator(`[data-action="watch-board"][data-room="${room}"]`).click();
+      await waitGame(eve, (r) => document.querySelector('[data-role="game"]')?.dataset.room === r, 'the spectator in the board', room);
+      assertEqual((await gameData(eve)).you, '', 'Eve watches');
+      await shot(first, 'tournament-game');
+      // The first player completes a row: calls it to win, or gives instead and the other claims it.
+      await fillRowZero(first, second);
+      if (winner === first) {
+        await callQuarto(first, [0, 1, 2, 3]);
+      } else {
+        await give(first, 0);
+        await second.locator('[data-role="claim"]').waitFor();
+        await callQuarto(second, [0, 1, 2, 3]);
+      }
+    } else {
+      await loser.locator('[data-action="resign"]').click();
+    }
+    games.push({ winner: await playerId(winner), loser: await playerId(loser) });
+    points.set(games.at(-1).winner, points.get(games.at(-1).winner) + 1);
+
+    if (round === 1) {
+      // Paused: round 1's result stands, there is no rematch, and round 2 waits.
+      for (const p of [first, second, eve]) {
+        const r = await resultOf(p);
+        assertEqual(r.reason, winner === first ? 'quarto' : 'missed_quarto', `${p.label}: round 1 ends with a Quarto`);
+        assertEqual(await p.locator('[data-action="rematch"]').count(), 0, `${p.label}: no rematch in a tournament`);
+        await p.locator('[data-action="back-to-tournament"]').waitFor();
+      }
+      await loser.locator('[data-action="back-to-tournament"]').click();
+      await eve.locator('[data-action="tournament-link"]').click();
+      for (const p of [dee, loser, eve]) {
+        await p.locator(`[data-role="standings-row"][data-player="${games[0].winner}"][data-points="1"]`).waitFor();
+      }
+      assertEqual(await dee.locator('[data-role="tournament"]').getAttribute('data-rounds'), '1', 'paused: no second round yet');
+      const cell = dee.locator(`[data-role="crosstable"] [data-player="${games[0].winner}"][data-opponent="${games[0].loser}"]`);
+      assertEqual((await cell.textContent()).trim(), '1', 'the crosstable shows the win');
+      await shot(dee, 'tournament-midway');
+      await shot(eve, 'tournament-phone');
+      const overflow = await eve.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert(overflow <= 1, `no horizontal scrolling on a phone (overflow ${overflow}px)`);
+      await dee.locator('[data-action="resume-tournament"]').click();
+    }
+  }
+
+  // The last game ends the tournament: every page shows the final table.
+  await dee.locator('[data-role="tournament"][data-status="finished"]').waitFor();
+  // Sonneborn-Berger: the final points of each opponent beaten (no draws here).
+  const sb = new Map([...byId.keys()].map((k) => [k, 0]));
+  for (const g of games) sb.set(g.winner, sb.get(g.winner) + points.get(g.loser));
+  const rows = await standingsRows(dee);
+  assertEqual(rows.length, 3, 'three players in the standings');
+  for (const r of rows) {
+    assertEqual(r.points, points.get(r.player), `points of ${byId.get(r.player).label}`);
+    assertEqual(r.sb, sb.get(r.player), `SB of ${byId.get(r.player).label}`);
+    const better = rows.filter((o) => o.points > r.points || (o.points === r.points && o.sb > r.sb)).length;
+    assertEqual(r.rank, better + 1, `rank of ${byId.get(r.player).label}`);
+  }
+  for (let i = 1; i < rows.length; i++) assert(rows[i - 1].rank <= rows[i].rank, 'standings are in rank order');
+  for (const g of games) {
+    const cell = (a, b) => dee.locator(`[data-role="crosstable"] [data-player="${a}"][data-opponent="${b}"]`).textContent();
+    assertEqual([(await cell(g.winner, g.loser)).trim(), (await cell(g.loser, g.winner)).trim()], ['1', '0'], 'crosstable cells of a game');
+  }
+  for (const k of byId.keys()) {
+    const bye = await dee.locator(`[data-role="bye-cell"][data-player="${k}"]`).textContent();
+    assertEqual(bye.trim(), '1', `${byId.get(k).label} had one bye`);
+  }
+  assertEqual(rows.map((r) => byId.get(r.player).label), ['Ann', 'Bo', 'Cy'], 'the final order');
+  const summary = await dee.locator('[data-role="tournament-summary"]').textContent();
+  assert(/over/i.test(summary) && summary.includes('Ann wins'), `the summary names the winner: "${summary}"`);
+  await openTournament(ann, id);
+  await ann.locator('[data-role="my-game"]', { hasText: 'You finished 1st' }).waitFor();
+  await eve.locator('[data-role="tournament"][data-status="finished"]').waitFor();
+  assertEqual(await eve.locator('[data-role="standings-row"]').count(), 3, 'the reconnected spectator sees the final standings');
+  await dee.locator('[data-action="show-round"][data-round="1"]').click();
+  await dee.locator('[data-role="round-boards"][data-round="1"]').waitFor();
+  await dee.locator('[data-action="show-round"][data-round="3"]').click();
+  await shot(dee, 'tournament-final');
+  // A finished board replays from the archive.
+  await dee.locator('[data-action="show-round"][data-round="1"]').click();
+  await dee.locator('[data-role="round-boards"][data-round="1"] [data-action="replay-board"]').click();
+  await dee.locator('[data-role="replay"][data-state="ready"]').waitFor();
+  // An unknown tournament's address says so in words.
+  await eve.evaluate(() => { window.location.hash = '#/tournament/tnosuch00'; });
+  const missing = await eve.locator('[data-role="tournament"] [role="alert"]').textContent();
+  assert(/does not exist/i.test(missing), `an unknown tournament is explained: "${missing}"`);
+}, { timeoutMs: 120000 });
+
+scenario('a Swiss pairing of two games: each player starts one, the second game follows by itself', async () => {
+  const [dee, ann, bo] = await Promise.all([newPage('Dee'), newPage('Ann'), newPage('Bo')]);
+  await Promise.all([dee, ann, bo].map((p) => enter(p, p.label)));
+  const id = await createTournament(dee, { name: 'Two-game Swiss', format: 'swiss', rounds: '1', games: '2' });
+  for (const p of [ann, bo]) await joinTournament(p, id);
+  await dee.locator('[data-action="start-tournament"]').click();
+
+  const rooms = [];
+  for (let game = 1; game <= 2; game++) {
+    const room = await dee.locator('[data-role="round-boards"][data-round="1"] [data-role="pairing-row"]').getAttribute('data-room');
+    await Promise.all([takenTo(ann, room), takenTo(bo, room)]);
+    const { first, second } = await started(ann, bo);
+    rooms.push({ room, first: first.label });
+    const text = await first.locator('[data-role="pairing"]').textContent();
+    assert(text.includes(`game ${game}`) && /you start/.test(text), `${first.label} is told game ${game} and that they start: "${text}"`);
+    await first.locator('[data-action="resign"]').click();
+    if (game === 1) {
+      // Game 2 starts at once in a new room, and the notice still tells how game 1 ended.
+      await dee.locator(`[data-role="pairing-row"]:not([data-room="${room}"])`).waitFor();
+      const notice = second.locator('[data-role="notice"]', { hasText: 'game 2' });
+      await notice.waitFor();
+      const text = await notice.textContent();
+      assert(text.includes('Last game') && /resigned/.test(text), `the notice recalls game 1's result: "${text}"`);
+    }
+  }
+  assert(rooms[0].room !== rooms[1].room, 'the second game has its own room');
+  assert(rooms[0].first !== rooms[1].first, `each player starts one game: ${rooms.map((r) => r.first)}`);
+  await dee.locator('[data-role="tournament"][data-status="finished"]').waitFor();
+  const rows = await standingsRows(dee);
+  assertEqual(rows.map((r) => r.points), [1, 1], 'one win each');
+  assertEqual(rows.map((r) => r.rank), [1, 1], 'a shared first place');
+  await dee.locator('[data-role="standings"] abbr', { hasText: 'Buchholz' }).waitFor();
+  const [a, b] = [await playerId(ann), await playerId(bo)];
+  const cell = await dee.locator(`[data-role="crosstable"] [data-player="${a}"][data-opponent="${b}"]`).textContent();
+  assertEqual(cell.trim().split(' ').sort(), ['0', '1'], 'two games in one crosstable cell');
+  await shot(dee, 'tournament-swiss');
+});
+
 /** The replay view's state: step, total, load state. */
 async function replayData(page) {
   return page.locator('[data-role="replay"]').evaluate((e) => ({ ...e.dataset }));
@@ -647,7 +893,7 @@ async function main() {
       try {
         await Promise.race([
           s.fn(),
-          new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`timed out after ${SCENARIO_TIMEOUT_MS} ms`)), SCENARIO_TIMEOUT_MS); }),
+          new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`timed out after ${s.timeoutMs} ms`)), s.timeoutMs); }),
         ]);
         const errors = [];
         for (const c of openContexts) for (const p of c.pages()) errors.push(...(p.errors || []));

@@ -1,10 +1,13 @@
 // The client's state and its conversation with the server (protocol v1): session (hello, resume
 // by token), lobby list, the rooms this tab follows (as player or spectator), event ordering by
-// seq with sync on a gap, and every player action. Views read from here and call the actions.
+// seq with sync on a gap, tournaments (section 19), and every player action. Views read from
+// here and call the actions.
 
 import { Connection, socketUrl } from './connection.js';
 import { Room, ROOM_EVENTS } from './room.js';
 import { describeError } from './errors.js';
+import { TournamentBook, tournamentKey, pairingText } from './tournaments.js';
+import { resultText } from './game.js';
 
 const KEY_NAME = 'quarto.name';
 const KEY_TOKEN = 'quarto.token';
@@ -24,6 +27,7 @@ function save(key, value) {
 }
 
 export const roomKey = (id) => String(id);
+export { tournamentKey };
 
 /** A room id from the address bar (room ids are opaque strings in protocol v1). */
 export function parseRoomId(text) {
@@ -52,6 +56,7 @@ export class App extends EventTarget {
     try { remembered = JSON.parse(load(KEY_ROOMS) || '[]'); } catch { remembered = []; }
     this.remembered = new Set(Array.isArray(remembered) ? remembered.map(String) : []); // rooms we are in
     this.changeQueued = false;
+    this.tournaments = new TournamentBook(); // snapshots, the list, and which rooms are whose games
   }
 
   start() {
@@ -102,6 +107,7 @@ export class App extends EventTarget {
     this.welcomed = false;
     this.syncing.clear();
     this.joining.clear();
+    this.tournaments.connectionLost();
     if (detail && detail.code === 1009) this.notify('A message was too large for the server; the connection was reset.');
     else if (detail && detail.code === 1008) this.notify('The server closed the connection after too many rejected messages.');
     // A restart or upgrade: say so (the games go on once it is back), then reconnect as usual.
@@ -163,6 +169,9 @@ export class App extends EventTarget {
     // case the events we get back are old and ignored.
     for (const room of this.rooms.values()) this.requestSync(room, true);
     this.track(this.conn.send({ type: 'list_rooms' }), { kind: 'list' });
+    // The tournament pages on screen are watched again (the server subscribes registered
+    // players and directors by itself, on hello with their token).
+    for (const key of this.tournaments.viewing) this.sendWatch(key);
     // After a resume the server sends a snapshot of each room we are in, each from its own room
     // (so in no fixed order). Until the rooms we remember have come back (or a few seconds have
     // passed), a room's address shows "connecting" rather than offering to join it again.
@@ -251,6 +260,21 @@ export class App extends EventTarget {
         this.changed();
         return;
       }
+      case 'tournaments':
+        this.tournaments.setList(msg.tournaments);
+        this.changed();
+        return;
+      case 'tournament_created':
+        this.openTournament(msg.tournament);
+        return;
+      case 'tournament':
+        this.tournaments.clearPending(ctx);
+        if (this.tournaments.accept(msg)) this.changed();
+        else if (ctx) this.changed();
+        return;
+      case 'tournament_pairing':
+        this.onPairing(msg);
+        return;
       case 'pong':
         if (typeof msg.time_ms === 'number') this.serverOffset = msg.time_ms - Date.now();
         return;
@@ -283,7 +307,41 @@ export class App extends EventTarget {
       this.expectRoom = null;
       this.openRoom(msg.room);
     }
+    this.announcePairing(key);
     this.changed();
+  }
+
+  /**
+   * A tournament game has started for us: the server has seated us and sends the room's
+   * snapshot next. Go there at once (the door says the game is on its way), and tell the
+   * player who they play once the room's names are known.
+   */
+  onPairing(msg) {
+    const key = roomKey(msg.room);
+    this.idTypes.set(key, msg.room);
+    // The next game of a pairing starts the moment the last one ends: say how that one ended,
+    // since the player is taken away from its result.
+    const shown = window.location.hash.match(/^#\/room\/([^/?#]+)/);
+    const previous = shown ? this.rooms.get(roomKey(parseRoomId(shown[1]))) : null;
+    let preface = '';
+    if (previous && previous.id !== msg.room && previous.status === 'finished' && previous.result) {
+      const last = resultText(previous);
+      preface = `Last game: ${/[.!?]$/.test(last) ? last : `${last}.`}`;
+    }
+    this.tournaments.notePairing(msg, preface);
+    if (!this.rooms.has(key)) this.expectRoom = key;
+    this.announcePairing(key);
+    this.openRoom(msg.room);
+  }
+
+  announcePairing(key) {
+    const pending = this.tournaments.unannounced(key);
+    if (!pending || !this.rooms.has(key)) return;
+    this.tournaments.announced(key);
+    const { link, preface } = pending;
+    const text = pairingText(link, this.rooms.get(key), this.tournaments.get(link.tournament));
+    this.notify(preface ? `${preface} ${text}` : text, 'info');
+    this.announce(text);
   }
 
   onEvent(ev) {
@@ -346,6 +404,24 @@ export class App extends EventTarget {
       } else if (msg.code !== 'rate_limited') {
         this.notify(describeError(msg));
       }
+      this.changed();
+      return;
+    }
+    if (ctx && ctx.tournament !== undefined) {
+      this.tournaments.clearPending(ctx);
+      if (kind === 'list_tournaments') {
+        // Polled every few seconds: say it once, in the list, not in a notice each time.
+        this.tournaments.setListError(describeError(msg, { kind }));
+        this.changed();
+        return;
+      }
+      if (kind === 'watch_tournament' && msg.code !== 'rate_limited') {
+        // The page says it instead of a notice.
+        this.tournaments.setError(ctx.tournament, msg.code, describeError(msg, { kind }));
+        this.changed();
+        return;
+      }
+      this.notify(describeError(msg, { kind }));
       this.changed();
       return;
     }
@@ -416,6 +492,58 @@ export class App extends EventTarget {
   /** A game action in a room: give, place, quarto, pass, resign, rematch. */
   act(room, type, fields = {}) {
     return this.sendOrComplain({ type, room: room.id, ...fields }, { kind: type, key: roomKey(room.id), phase: room.phase });
+  }
+
+  // ---- tournaments (section 19) ----
+
+  listTournaments() {
+    if (this.welcomed) this.track(this.conn.send({ type: 'list_tournaments' }), { kind: 'list_tournaments', tournament: null });
+  }
+
+  createTournament(options) {
+    return this.sendOrComplain({ type: 'create_tournament', ...options }, { kind: 'create_tournament', tournament: null });
+  }
+
+  /** The tournament's page is on screen: receive its snapshots (again after every reconnect). */
+  watchTournament(id) {
+    const key = tournamentKey(id);
+    this.tournaments.viewing.add(key);
+    this.tournaments.idTypes.set(key, id);
+    if (this.welcomed) this.sendWatch(key);
+  }
+
+  sendWatch(key) {
+    const id = this.tournaments.idTypes.get(key) ?? key;
+    this.track(this.conn.send({ type: 'watch_tournament', tournament: id }), { kind: 'watch_tournament', tournament: key });
+  }
+
+  /**
+   * The page is gone. Its players and director stay subscribed: the server sends
+   * tournament_pairing only to subscribed connections, and this tab must still take them
+   * to their next game.
+   */
+  unwatchTournament(id) {
+    const key = tournamentKey(id);
+    this.tournaments.viewing.delete(key);
+    const t = this.tournaments.get(key);
+    if (t && this.me.id && (t.director === this.me.id || this.tournaments.isEntrant(t, this.me.id))) return;
+    if (this.welcomed) this.conn.send({ type: 'unwatch_tournament', tournament: this.tournaments.idTypes.get(key) ?? id });
+  }
+
+  /** join_tournament, withdraw_tournament, start/pause/resume_tournament, remove_player. */
+  tournamentAct(id, type, fields = {}) {
+    const key = tournamentKey(id);
+    const req = this.sendOrComplain({ type, tournament: this.tournaments.idTypes.get(key) ?? id, ...fields },
+      { kind: type, tournament: key, player: fields.player });
+    if (req !== null) this.tournaments.setPending(key, type, fields.player);
+    this.changed();
+    return req;
+  }
+
+  openTournament(id) {
+    const target = `#/tournament/${encodeURIComponent(String(id))}`;
+    if (window.location.hash !== target) window.location.hash = target;
+    else this.changed();
   }
 
   openRoom(id) {

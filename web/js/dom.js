@@ -29,7 +29,13 @@ export function focusKey(root) {
   const a = document.activeElement;
   if (!a || !root.contains(a)) return null;
   for (const attr of ['data-square', 'data-slot', 'data-action', 'data-role']) {
-    if (a.hasAttribute(attr)) return `[${attr}="${CSS.escape(a.getAttribute(attr))}"]`;
+    if (!a.hasAttribute(attr)) continue;
+    let key = `[${attr}="${CSS.escape(a.getAttribute(attr))}"]`;
+    // Rows of a table repeat their actions: tell them apart by what they act on.
+    for (const q of ['data-player', 'data-round', 'data-room']) {
+      if (a.hasAttribute(q)) key += `[${q}="${CSS.escape(a.getAttribute(q))}"]`;
+    }
+    return key;
   }
   return null;
 }

@@ -1,4 +1,4 @@
-// Server error codes (protocol v1) in words a player understands.
+// Server error codes (protocol v1, tournaments in section 19) in words a player understands.
 
 const MESSAGES = {
   bad_json: 'The server could not read our last message. Please reload the page.',
@@ -18,6 +18,28 @@ const MESSAGES = {
   bad_token: 'Your previous session has expired; please enter your name again.',
   invalid_token: 'Your previous session has expired; please enter your name again.',
   unknown_token: 'Your previous session has expired; please enter your name again.',
+  no_such_tournament: 'That tournament does not exist (any more).',
+  not_director: 'Only the tournament director can do that.',
+  registration_closed: 'Registration is closed: the tournament has already started.',
+  tournament_full: 'The tournament is full — no more players can register.',
+  not_registered: 'You are not registered in this tournament.',
+  wrong_status: 'The tournament is not in a state that allows that right now.',
+  not_enough_players: 'At least 2 players must register before the tournament can start.',
+};
+
+// The same code means different things depending on what we asked for.
+const BY_REQUEST = {
+  wrong_status: {
+    start_tournament: 'The tournament has already started.',
+    pause_tournament: 'Only a running tournament can be paused.',
+    resume_tournament: 'Only a paused tournament can be resumed.',
+  },
+  registration_closed: {
+    withdraw_tournament: 'The tournament has started: only the director can take a player out now.',
+  },
+  not_registered: {
+    remove_player: 'That player is not (or no longer) in this tournament.',
+  },
 };
 
 const PHASE_HINTS = {
@@ -30,7 +52,7 @@ const PHASE_HINTS = {
 export function describeError(err, context = {}) {
   if (!err) return 'Something went wrong.';
   const code = err.code;
-  let text = MESSAGES[code];
+  let text = (BY_REQUEST[code] && context.kind && BY_REQUEST[code][context.kind]) || MESSAGES[code];
   if (code === 'wrong_phase' && context.phase && PHASE_HINTS.wrong_phase[context.phase]) {
     text = `${text} ${PHASE_HINTS.wrong_phase[context.phase]}`;
   }

@@ -1,12 +1,16 @@
 // The game view: board, pieces left, piece in hand, clocks, prompts, Quarto call, result, moves.
-// Players act through it; spectators see the same view read-only.
+// Players act through it; spectators see the same view read-only. A tournament's game links
+// back to its tournament and has no rematch.
 
 import { h, focusKey, restoreFocus } from './dom.js';
 import { pieceSvg, pieceName, sharedTraits, ATTRIBUTES } from './pieces.js';
 import { tickClocks, clockText, formatMs } from './clock.js';
+import { pairingText } from './tournaments.js';
 
 const COLS = 'ABCD';
 export const squareName = (sq) => `${COLS[sq % 4]}${Math.floor(sq / 4) + 1}`;
+
+const tournamentHref = (id) => `#/tournament/${encodeURIComponent(String(id))}`;
 
 export function rulesSummary(rules = {}, clock = {}) {
   const parts = [];
@@ -86,6 +90,11 @@ export class GameView {
 
   get room() {
     return this.app.rooms.get(this.key) ?? null;
+  }
+
+  /** {tournament, round, game, ...} when this room is a tournament's game, else null. */
+  tournamentLink() {
+    return this.app.tournaments.roomLink(this.key);
   }
 
   mount(container) {
@@ -209,6 +218,7 @@ export class GameView {
     }
     if (room.status === 'finished') {
       if (!room.isPlayer) return 'Game over.';
+      if (this.tournamentLink()) return 'Game over. Your next tournament game opens by itself as soon as it is paired.';
       if (room.rematch[me] && !room.rematch[opp]) return `Game over. Waiting for ${room.seatName(opp)} to accept the rematch.`;
       if (room.rematch[opp] && !room.rematch[me]) return `Game over. ${room.seatName(opp)} wants a rematch!`;
       return 'Game over. Play again with a rematch?';
@@ -244,9 +254,15 @@ export class GameView {
     const me = room.you;
     const link = `${window.location.origin}${window.location.pathname}#/room/${encodeURIComponent(String(room.id))}`;
 
+    const tlink = this.tournamentLink();
+    const tournament = tlink ? this.app.tournaments.get(tlink.tournament) : null;
     out.push(h('header', { class: 'room-head' },
       h('div', { class: 'room-title' },
         h('h2', {}, room.name),
+        tlink ? h('p', { class: 'tournament-of' },
+          h('a', { href: tournamentHref(tlink.tournament), dataset: { action: 'tournament-link' } },
+            `← ${tournament ? tournament.name : 'The tournament'}`),
+          ` · round ${tlink.round}${tlink.game > 1 ? `, game ${tlink.game}` : ''}`) : null,
         h('p', { class: 'rules' }, rulesSummary(room.rules, room.clockRules))),
       h('div', { class: 'room-tools' },
         h('span', { class: 'spectators', dataset: { role: 'spectators' }, title: 'People watching' },
@@ -280,6 +296,10 @@ export class GameView {
 
     if (room.status !== 'waiting' && (room.first === 0 || room.first === 1)) {
       out.push(h('p', { class: 'coin', dataset: { role: 'coin' } }, `Coin flip: ${room.seatName(room.first)}${room.first === me ? ' (you)' : ''} gave first.`));
+    }
+
+    if (tlink && room.isPlayer) {
+      out.push(h('p', { class: 'pairing', dataset: { role: 'pairing' } }, pairingText(tlink, room, tournament)));
     }
 
     out.push(h('p', { class: 'status', dataset: { role: 'status' }, 'aria-live': 'polite' }, this.statusText(room)));
@@ -373,7 +393,12 @@ export class GameView {
       }
       actions.appendChild(h('button', { type: 'button', class: 'danger', dataset: { action: 'resign' }, onclick: () => this.app.act(room, 'resign') }, 'Resign'));
     }
-    if (room.isPlayer && room.status === 'finished') {
+    const tlink = this.tournamentLink();
+    if (tlink && room.status === 'finished') {
+      // The server refuses a rematch in a tournament room: the tournament pairs the next game.
+      actions.appendChild(h('a', { class: `button ${room.isPlayer ? 'primary' : 'secondary'}`, href: tournamentHref(tlink.tournament),
+        dataset: { action: 'back-to-tournament' } }, 'Back to the tournament'));
+    } else if (room.isPlayer && room.status === 'finished') {
       const asked = room.rematch[me];
       actions.appendChild(h('button', { type: 'button', class: 'primary', dataset: { action: 'rematch' }, disabled: asked,
         onclick: () => this.app.act(room, 'rematch') }, asked ? 'Rematch asked…' : 'Rematch'));

@@ -1,12 +1,14 @@
-// Name entry, the lobby (room list, recent games by player, create-room form), and the door of
-// a room not yet entered.
+// Name entry, the lobby (room list, tournaments, recent games by player, create-room and
+// create-tournament forms), and the door of a room not yet entered.
 //
 // Recent games hooks: [data-role="recent-games"] the section (data-state: idle | loading |
 // ready | error), [data-role="recent-player"] the name box, [data-action="recent-search"] its
 // button, [data-game-id="ID"] one game, whose [data-action="replay"] link opens #/game/ID.
+// The tournament hooks are listed at the top of tournament.js.
 
 import { h } from './dom.js';
-import { ATTRIBUTES } from './pieces.js';
+import { traitsFieldset, readSeconds } from './form-fields.js';
+import { TournamentForm, TournamentList } from './tournament-form.js';
 import { rulesSummary } from './game.js';
 import { roomKey } from './app.js';
 
@@ -71,6 +73,8 @@ export class LobbyView {
     this.app = app;
     this.list = h('div', { class: 'room-list', dataset: { role: 'rooms' }, 'aria-live': 'polite' });
     this.mine = h('div', { class: 'my-rooms' });
+    this.tournamentList = new TournamentList(app);
+    this.tournamentForm = new TournamentForm(app);
     this.recent = h('div', { class: 'recent-list', 'aria-live': 'polite' });
   }
 
@@ -84,10 +88,12 @@ export class LobbyView {
           h('h2', { id: 'rooms-title' }, 'Rooms'),
           this.list,
           join),
+        this.tournamentList.node,
         this.buildRecent()),
-      form));
+      h('div', { class: 'lobby-main' }, form, this.tournamentForm.node)));
     this.update();
     this.app.listRooms();
+    this.app.listTournaments();
     if (this.app.me.name) this.searchRecent(this.app.me.name);
   }
 
@@ -158,40 +164,25 @@ export class LobbyView {
     const squares = h('input', { id: 'opt-squares', type: 'checkbox', dataset: { role: 'squares' } });
     const falseClaim = h('input', { id: 'opt-false-claim', type: 'checkbox', dataset: { role: 'false-claim' } });
     const priv = h('input', { id: 'opt-private', type: 'checkbox', dataset: { role: 'private' } });
-    const attrs = ATTRIBUTES.map((a) => h('label', { class: 'check' },
-      h('input', { type: 'checkbox', checked: true, value: a.key, dataset: { role: 'attribute', attribute: a.key } }), ` ${a.label}`));
+    const traits = traitsFieldset('attribute');
 
     const submit = (e) => {
       e.preventDefault();
       const options = {};
       const name = roomName.value.trim();
       if (name) options.name = name.slice(0, 60);
-      const chosen = attrs.map((l) => l.querySelector('input')).filter((i) => i.checked).map((i) => i.value);
+      const chosen = traits.chosen();
       if (chosen.length === 0) {
         this.app.notify('Choose at least one trait that counts for a Quarto.');
         return;
       }
       options.rules = { squares: squares.checked, attributes: chosen, false_claim: falseClaim.checked ? 'lose' : 'reject' };
-      let moveMs = null;
-      if (move.value.trim() !== '') {
-        const s = Number(move.value);
-        if (!Number.isFinite(s) || s < 0.1 || s > 3600) {
-          this.app.notify('The move clock must be between 0.1 and 3600 seconds (or empty for no clock).');
-          move.focus();
-          return;
-        }
-        moveMs = Math.round(s * 1000);
-      }
-      let claimMs = 10000;
-      if (claim.value.trim() !== '') {
-        const s = Number(claim.value);
-        if (!Number.isFinite(s) || s < 0.1 || s > 600) {
-          this.app.notify('The claim window must be between 0.1 and 600 seconds.');
-          claim.focus();
-          return;
-        }
-        claimMs = Math.round(s * 1000);
-      }
+      const moveMs = readSeconds(this.app, move, { min: 0.1, max: 3600, emptyMs: null,
+        message: 'The move clock must be between 0.1 and 3600 seconds (or empty for no clock).' });
+      if (moveMs === undefined) return;
+      const claimMs = readSeconds(this.app, claim, { min: 0.1, max: 600, emptyMs: 10000,
+        message: 'The claim window must be between 0.1 and 600 seconds.' });
+      if (claimMs === undefined) return;
       options.clock = { move_ms: moveMs, claim_ms: claimMs };
       if (priv.checked) options.private = true;
       this.app.createRoom(options);
@@ -203,7 +194,7 @@ export class LobbyView {
       h('div', { class: 'grid2' },
         h('div', {}, h('label', { for: 'move-seconds' }, 'Seconds per move'), move, h('small', { class: 'muted' }, 'Empty = no clock')),
         h('div', {}, h('label', { for: 'claim-seconds' }, 'Seconds to claim a missed Quarto'), claim)),
-      h('fieldset', {}, h('legend', {}, 'Traits that count'), ...attrs),
+      traits.node,
       h('fieldset', {}, h('legend', {}, 'Variants'),
         h('label', { class: 'check' }, squares, ' 2×2 squares also count (advanced)'),
         h('label', { class: 'check' }, falseClaim, ' A wrong Quarto call loses the game'),
@@ -231,6 +222,8 @@ export class LobbyView {
 
   update() {
     if (this.createButton) this.createButton.disabled = !this.app.welcomed;
+    this.tournamentList.update();
+    this.tournamentForm.update();
     // the games this tab follows
     const mine = [...this.app.rooms.values()];
     if (mine.length) {
@@ -291,6 +284,13 @@ export class DoorView {
     const info = app.lobby.rooms ? app.lobby.rooms.find((r) => roomKey(r.id) === this.key) : null;
     const title = info && info.name ? info.name : `Room ${this.id}`;
     const parts = [h('h2', {}, title)];
+    const link = app.tournaments.roomLink(this.key);
+    if (app.expectRoom === this.key) {
+      // A tournament pairing: the server has seated us; the room's snapshot is on its way.
+      parts.push(h('p', { class: 'muted', role: 'status' }, 'Your tournament game is starting…'));
+      this.root.replaceChildren(...parts);
+      return;
+    }
     if (!app.welcomed || app.resuming) {
       parts.push(h('p', { class: 'muted' }, 'Connecting…'));
       this.root.replaceChildren(...parts);
@@ -314,6 +314,10 @@ export class DoorView {
     }
     buttons.appendChild(h('button', { type: 'button', class: seatFree ? 'secondary' : 'primary', dataset: { action: 'watch' }, disabled: joining,
       onclick: () => app.join(id, 'spectator') }, 'Watch'));
+    if (link) {
+      buttons.appendChild(h('a', { class: 'button secondary', href: `#/tournament/${encodeURIComponent(link.tournament)}`,
+        dataset: { action: 'tournament-link' } }, 'Back to the tournament'));
+    }
     buttons.appendChild(h('a', { class: 'button secondary', href: '#/', dataset: { action: 'lobby' } }, 'Back to the lobby'));
     parts.push(buttons);
     this.root.replaceChildren(...parts);

@@ -1,10 +1,11 @@
-// Entry point: routes the address (#/ lobby, #/room/ID a room, #/game/ID[/STEP] the replay of a
-// finished game) to a view, keeps the header's connection line current, shows notices, polls
-// the lobby and ticks the clocks.
+// Entry point: routes the address (#/ lobby, #/room/ID a room, #/tournament/ID a tournament,
+// #/game/ID[/STEP] the replay of a finished game) to a view, keeps the header's connection
+// line current, shows notices, polls the lobby and ticks the clocks.
 
-import { App, parseRoomId, roomKey } from './app.js';
+import { App, parseRoomId, roomKey, tournamentKey } from './app.js';
 import { NameView, LobbyView, DoorView, ConnectingView } from './lobby.js';
 import { GameView } from './game.js';
+import { TournamentView } from './tournament.js';
 import { ReplayView } from './replay.js';
 import { h } from './dom.js';
 
@@ -22,10 +23,14 @@ let view = null;
 let viewKey = null;
 
 function route() {
-  const replay = window.location.hash.match(/^#\/game\/([^/?#]+)(?:\/(\d+))?/);
+  const hash = window.location.hash;
+  const replay = hash.match(/^#\/game\/([^/?#]+)(?:\/(\d+))?/);
   if (replay) return { name: 'replay', id: parseRoomId(replay[1]), step: replay[2] ?? null };
-  const m = window.location.hash.match(/^#\/room\/([^/?#]+)/);
-  return m ? { name: 'room', id: parseRoomId(m[1]) } : { name: 'lobby' };
+  let m = hash.match(/^#\/room\/([^/?#]+)/);
+  if (m) return { name: 'room', id: parseRoomId(m[1]) };
+  m = hash.match(/^#\/tournament\/([^/?#]+)/);
+  if (m) return { name: 'tournament', id: parseRoomId(m[1]) };
+  return { name: 'lobby' };
 }
 
 function wantedView() {
@@ -39,6 +44,7 @@ function wantedView() {
     if (app.rooms.has(key)) return { key: `game:${key}`, make: () => new GameView(app, key) };
     return { key: `door:${key}`, make: () => new DoorView(app, r.id) };
   }
+  if (r.name === 'tournament') return { key: `tournament:${tournamentKey(r.id)}`, make: () => new TournamentView(app, r.id) };
   return { key: 'lobby', make: () => new LobbyView(app) };
 }
 
@@ -49,8 +55,9 @@ function render() {
     view = want.make();
     viewKey = want.key;
     view.mount(container);
-    // The replay titles itself once its game has loaded.
-    if (!viewKey.startsWith('replay:')) {
+    // The replay titles itself once its game has loaded; a view with title() names itself.
+    if (view.title) document.title = view.title();
+    else if (!viewKey.startsWith('replay:')) {
       document.title = viewKey.startsWith('game:') ? `${app.rooms.get(viewKey.slice(5)).name} — Quarto` : 'Quarto';
     }
   } else {
@@ -95,10 +102,12 @@ app.addEventListener('notice', (e) => showNotice(e.detail.text, e.detail.kind));
 app.addEventListener('announce', (e) => { announcer.textContent = e.detail; });
 window.addEventListener('hashchange', render);
 
-// Lobby list refresh while it (or a room's door) is on screen.
+// Lobby list refresh while it (or a room's door) is on screen; a tournament's page needs none:
+// the server pushes its snapshots.
 setInterval(() => {
   if (document.visibilityState === 'hidden') return;
   if (viewKey === 'lobby' || (viewKey && viewKey.startsWith('door:'))) app.listRooms();
+  if (viewKey === 'lobby') app.listTournaments();
 }, LOBBY_POLL_MS);
 
 // Smooth clocks; also keeps the reconnect countdown in the header current.

@@ -1,0 +1,187 @@
+// The lobby's tournament parts: the list of tournaments (refreshed like the room list) and the
+// form that creates one (protocol section 19, create_tournament). The hooks are listed at the
+// top of tournament.js.
+
+import { h } from './dom.js';
+import { traitsFieldset, readSeconds, readWhole } from './form-fields.js';
+import { FORMAT_WORDS, STATUS_WORDS } from './tournament-table.js';
+
+const MAX_NAME_BYTES = 64;
+const LIST_LIMIT = 20;
+
+const tournamentHref = (id) => `#/tournament/${encodeURIComponent(String(id))}`;
+
+export class TournamentList {
+  constructor(app) {
+    this.app = app;
+    this.list = h('div', { class: 'room-list', dataset: { role: 'tournament-list' }, 'aria-live': 'polite' });
+    this.node = h('section', { class: 'card lobby-tournaments', 'aria-labelledby': 'tournaments-title' },
+      h('h2', { id: 'tournaments-title' }, 'Tournaments'), this.list);
+  }
+
+  /** What this player is in a tournament whose snapshot we have: "you direct", "you play". */
+  roleIn(id) {
+    const t = this.app.tournaments.get(id);
+    const me = this.app.me.id;
+    if (!t || !me) return '';
+    const parts = [];
+    if (t.director === me) parts.push('you direct');
+    if ((t.players || []).some((p) => p.id === me && p.active !== false)) parts.push('you play');
+    return parts.join(', ');
+  }
+
+  update() {
+    const book = this.app.tournaments;
+    if (book.list === null) {
+      this.list.replaceChildren(h('p', { class: 'muted' }, book.listError || (this.app.welcomed ? 'Loading tournaments…' : 'Connecting…')));
+      return;
+    }
+    if (book.list.length === 0) {
+      this.list.replaceChildren(h('p', { class: 'muted' }, 'No tournaments yet — start one with “New tournament”.'));
+      return;
+    }
+    // Newest first as the server sends them, the finished ones last.
+    const sorted = book.list.slice().sort((a, b) => (a.status === 'finished') - (b.status === 'finished'));
+    const shown = sorted.slice(0, LIST_LIMIT);
+    const rows = shown.map((t) => {
+      const role = this.roleIn(t.id);
+      const players = typeof t.players === 'number' ? t.players : 0;
+      return h('li', { class: `room-item ${t.status}`, dataset: { role: 'tournament-row', tournamentId: t.id, status: t.status } },
+        h('div', { class: 'room-main' },
+          h('strong', {}, t.name),
+          h('span', { class: `pill ${t.status}` }, STATUS_WORDS[t.status] || t.status),
+          h('div', { class: 'muted small' }, FORMAT_WORDS[t.format] || t.format, ` · ${players} player${players === 1 ? '' : 's'}`,
+            role ? ` · ${role}` : '')),
+        h('div', { class: 'room-buttons' },
+          h('a', { class: `button ${t.status === 'registering' ? 'primary' : 'secondary'}`, href: tournamentHref(t.id),
+            dataset: { action: 'open-tournament', tournament: t.id }, 'aria-label': `Open ${t.name}` },
+          t.status === 'registering' ? 'Open to join' : 'Open')));
+    });
+    const more = sorted.length - shown.length;
+    this.list.replaceChildren(h('ul', { class: 'rooms' }, rows),
+      more > 0 ? h('p', { class: 'muted small' }, `and ${more} older tournament${more === 1 ? '' : 's'}`) : '');
+  }
+}
+
+export class TournamentForm {
+  constructor(app) {
+    this.app = app;
+    this.node = this.build();
+  }
+
+  update() {
+    this.createButton.disabled = !this.app.welcomed;
+  }
+
+  build() {
+    const num = (role, id, value, min, max, step, extra = {}) => h('input', { id, type: 'number', dataset: { role }, value, min, max, step, inputmode: 'decimal', ...extra });
+    const name = h('input', { id: 't-name', type: 'text', dataset: { role: 'tournament-name' }, maxlength: MAX_NAME_BYTES,
+      required: true, placeholder: 'e.g. Club night', autocomplete: 'off' });
+    const format = h('select', { id: 't-format', dataset: { role: 'tournament-format' } },
+      h('option', { value: 'round_robin' }, 'Round robin'),
+      h('option', { value: 'swiss' }, 'Swiss'));
+    const rounds = num('tournament-rounds', 't-rounds', '', '1', '20', '1', { placeholder: 'automatic', 'aria-describedby': 't-rounds-hint' });
+    const roundsHint = h('small', { id: 't-rounds-hint', class: 'muted' }, '');
+    const games = h('select', { id: 't-games', dataset: { role: 'tournament-games' } },
+      h('option', { value: '1' }, '1 game'),
+      h('option', { value: '2' }, '2 games'));
+    const maxPlayers = num('tournament-max-players', 't-max-players', '16', '2', '64', '1');
+    const move = num('tournament-move-seconds', 't-move-seconds', '60', '0.1', '3600', 'any', { 'aria-describedby': 't-move-hint' });
+    const claim = num('tournament-claim-seconds', 't-claim-seconds', '10', '0.1', '600', 'any');
+    const squares = h('input', { id: 't-opt-squares', type: 'checkbox', dataset: { role: 'tournament-squares' } });
+    const falseClaim = h('input', { id: 't-opt-false-claim', type: 'checkbox', dataset: { role: 'tournament-false-claim' } });
+    const startAt = h('input', { id: 't-start-at', type: 'datetime-local', dataset: { role: 'tournament-start-at' }, 'aria-describedby': 't-start-hint' });
+    const traits = traitsFieldset('tournament-attribute');
+
+    const syncFormat = () => {
+      const swiss = format.value === 'swiss';
+      rounds.disabled = !swiss;
+      roundsHint.textContent = swiss
+        ? 'Swiss: each round pairs players with equal scores. Empty rounds: enough to find a sole winner (about log₂ of the players).'
+        : 'Round robin: everyone meets everyone once, so the number of rounds follows from the field.';
+    };
+    format.addEventListener('change', syncFormat);
+    syncFormat();
+
+    const submit = (e) => {
+      e.preventDefault();
+      const app = this.app;
+      const title = name.value.trim();
+      if (!title) {
+        app.notify('Please give the tournament a name.');
+        name.focus();
+        return;
+      }
+      if (new TextEncoder().encode(title).length > MAX_NAME_BYTES) {
+        app.notify(`The tournament's name is too long (at most ${MAX_NAME_BYTES} bytes).`);
+        name.focus();
+        return;
+      }
+      const options = { name: title, format: format.value };
+      if (format.value === 'swiss') {
+        const n = readWhole(app, rounds, { min: 1, max: 20, empty: null, message: 'A Swiss tournament has 1 to 20 rounds (or leave it empty).' });
+        if (n === undefined) return;
+        if (n !== null) options.rounds = n;
+      }
+      options.games_per_pairing = Number(games.value);
+      const most = readWhole(app, maxPlayers, { min: 2, max: 64, empty: 16, message: 'The player limit must be a whole number from 2 to 64.' });
+      if (most === undefined) return;
+      options.max_players = most;
+      const chosen = traits.chosen();
+      if (chosen.length === 0) {
+        app.notify('Choose at least one trait that counts for a Quarto.');
+        return;
+      }
+      options.rules = { squares: squares.checked, attributes: chosen, false_claim: falseClaim.checked ? 'lose' : 'reject' };
+      const moveMs = readSeconds(app, move, { min: 0.1, max: 3600, emptyMs: null,
+        message: 'The move clock must be between 0.1 and 3600 seconds (or empty for untimed games).' });
+      if (moveMs === undefined) return;
+      const claimMs = readSeconds(app, claim, { min: 0.1, max: 600, emptyMs: 10000,
+        message: 'The claim window must be between 0.1 and 600 seconds.' });
+      if (claimMs === undefined) return;
+      options.clock = { move_ms: moveMs, claim_ms: claimMs };
+      if (startAt.value) {
+        const ms = new Date(startAt.value).getTime();
+        if (!Number.isFinite(ms)) {
+          app.notify('The start time is not a date and time this browser understands.');
+          startAt.focus();
+          return;
+        }
+        if (ms <= Date.now()) {
+          app.notify('The start time is in the past: choose a later time, or leave it empty and start the tournament yourself.');
+          startAt.focus();
+          return;
+        }
+        options.start_at_ms = ms;
+      }
+      app.createTournament(options);
+    };
+
+    this.createButton = h('button', { type: 'submit', class: 'primary', dataset: { action: 'create-tournament' }, disabled: !this.app.welcomed }, 'Create tournament');
+    const form = h('form', { class: 'create-tournament-form', onsubmit: submit, dataset: { role: 'tournament-form' }, 'aria-labelledby': 'create-tournament-title' },
+      h('p', { class: 'muted small' }, 'You direct the tournament: players register, you start it, the server pairs every round and seats the players in their games. To play in it yourself, join it once it is created.'),
+      h('label', { for: 't-name' }, 'Name'), name,
+      h('div', { class: 'grid2' },
+        h('div', {}, h('label', { for: 't-format' }, 'Format'), format),
+        h('div', {}, h('label', { for: 't-rounds' }, 'Rounds (Swiss)'), rounds)),
+      roundsHint,
+      h('div', { class: 'grid2' },
+        h('div', {}, h('label', { for: 't-games' }, 'Games per pairing'), games,
+          h('small', { class: 'muted' }, 'With 2, each player starts once')),
+        h('div', {}, h('label', { for: 't-max-players' }, 'Most players'), maxPlayers)),
+      h('div', { class: 'grid2' },
+        h('div', {}, h('label', { for: 't-move-seconds' }, 'Seconds per move'), move,
+          h('small', { id: 't-move-hint', class: 'muted' }, 'Empty = untimed (then no-shows never lose on time)')),
+        h('div', {}, h('label', { for: 't-claim-seconds' }, 'Seconds to claim a missed Quarto'), claim)),
+      traits.node,
+      h('fieldset', {}, h('legend', {}, 'Variants'),
+        h('label', { class: 'check' }, squares, ' 2×2 squares also count (advanced)'),
+        h('label', { class: 'check' }, falseClaim, ' A wrong Quarto call loses the game')),
+      h('label', { for: 't-start-at' }, 'Start time (optional)'), startAt,
+      h('small', { id: 't-start-hint', class: 'muted' }, 'It starts by itself then, if at least 2 players have registered.'),
+      this.createButton);
+    return h('details', { class: 'card create-tournament' },
+      h('summary', { dataset: { action: 'show-tournament-form' } }, h('h2', { id: 'create-tournament-title' }, 'New tournament')),
+      form);
+  }
+}
