@@ -36,6 +36,9 @@ image=localhost/quarto-server:test
 name=quarto-deploy-test-$$
 volume=quarto-deploy-test-$$
 podman=(podman --runtime runc)
+# Podman arms healthcheck timers through systemd; without systemd it logs an error and goes
+# on (this script runs the check itself with `podman healthcheck run`). Those lines are noise.
+quiet_podman() { "${podman[@]}" "$@" 2> >(grep -v 'systemd connection' >&2); }
 limits=(--ulimit nofile=1024:1024 --ulimit nproc=1024:1024)
 work=$(mktemp -d /tmp/quarto-deploy-test.XXXXXX)
 chmod 0755 "$work" # nginx's workers read below it
@@ -59,7 +62,7 @@ cleanup() {
             echo "--- container log (last 40 lines)"
             "${podman[@]}" logs "$name" 2>&1 | tail -n 40 || true
         fi
-        "${podman[@]}" rm -f "$name" > /dev/null 2>&1 || true
+        "${podman[@]}" rm -f "$name" > /dev/null 2>&1 || true # (errors silenced too)
     fi
     "${podman[@]}" volume rm -f "$volume" > /dev/null 2>&1 || true
     rm -rf "$work"
@@ -88,7 +91,7 @@ nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 # The client (quarto-smoke) and a host-built server for the systemd check.
 cmake -S "$here" -B "$here/build/deploy-test" -DCMAKE_BUILD_TYPE=Release -DQUARTO_BROWSER_TESTS=OFF > "$work/cmake.log" ||
     { cat "$work/cmake.log"; exit 1; }
-cmake --build "$here/build/deploy-test" -j "$(nproc)" --target quarto-smoke quarto-server > "$work/build.log" ||
+cmake --build "$here/build/deploy-test" -j "$(nproc)" --target quarto-smoke quarto-server > "$work/build.log" 2>&1 ||
     { tail -n 50 "$work/build.log"; exit 1; }
 smoke=$here/build/deploy-test/bin/quarto-smoke
 host_server=$here/build/deploy-test/bin/quarto-server
@@ -172,7 +175,7 @@ case "$config" in 10001:10001*8080/tcp*/var/lib/quarto*) ;; *) die "image config
 # ---------------------------------------------------------------- run ----
 log "run"
 # QUARTO_TRUST_PROXY: nginx, below, reaches the container through the published port.
-"${podman[@]}" run -d --name "$name" "${limits[@]}" -p 127.0.0.1::8080 -v "$volume:/var/lib/quarto" \
+quiet_podman run -d --name "$name" "${limits[@]}" -p 127.0.0.1::8080 -v "$volume:/var/lib/quarto" \
     -e QUARTO_TRUST_PROXY=1 "$image" > /dev/null
 app_port=$("${podman[@]}" port "$name" 8080/tcp | sed 's/.*://')
 [ -n "$app_port" ] || die "no published port"
@@ -268,7 +271,7 @@ pass "the server logs the client address nginx forwarded (--trust-proxy)"
 # ---------------------------------------------------------------- SIGTERM ----
 log "stop (SIGTERM)"
 stop_start=$(date +%s%N)
-"${podman[@]}" stop --time 20 "$name" > /dev/null
+quiet_podman stop --time 20 "$name" > /dev/null
 stop_ms=$((($(date +%s%N) - stop_start) / 1000000))
 exit_code=$("${podman[@]}" inspect --format '{{.State.ExitCode}}' "$name")
 [ "$exit_code" = 0 ] || die "the server exited $exit_code after SIGTERM"
@@ -283,7 +286,7 @@ grep -q "closed by the server: 1001 'server shutting down' (both)" "$work/game-d
 pass "every client saw close code 1001 'server shutting down' (through nginx and direct)"
 
 log "start again"
-"${podman[@]}" start "$name" > /dev/null
+quiet_podman start "$name" > /dev/null
 app_port=$("${podman[@]}" port "$name" 8080/tcp | sed 's/.*://')
 await 30 healthy || die "/healthz did not answer after the restart"
 "$smoke" --url "ws://127.0.0.1:$app_port/ws" --timeout 30 > "$work/game3.out" || { cat "$work/game3.out"; die "no game after the restart"; }
