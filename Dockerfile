@@ -32,8 +32,7 @@ RUN apt-get update \
 COPY --from=build /staging/usr/ /usr/
 RUN ! ldd /usr/bin/quarto-server | grep 'not found'
 
-# The database (once the server keeps one) lives in the volume; QUARTO_DB is ignored by a
-# server without --db.
+# The archive (finished games, tournaments and their players) lives in the volume.
 ENV QUARTO_HOST=0.0.0.0 \
     QUARTO_PORT=8080 \
     QUARTO_DB=/var/lib/quarto/quarto.db
