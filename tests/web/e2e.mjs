@@ -858,6 +858,8 @@ scenario('a server restart is announced, the page reconnects and goes on as a ne
   await enter(ann, 'Ann');
   const before = await ann.evaluate(() => window.quarto.me.id);
   const port = Number(new URL(base).port);
+  // A reconnect attempt while the server is down is refused, and Chromium logs that.
+  ann.expectedErrors.push(/ERR_CONNECTION_REFUSED/);
   await stopServer(); // SIGTERM: the page gets 1001 "server shutting down"
   await ann.locator('[data-role="notice"]', { hasText: 'The server is restarting' }).waitFor();
   await startServer(port);
