@@ -29,12 +29,6 @@ int swiss_rounds_for(int players)
     return rounds;
 }
 
-std::int64_t unix_ms()
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
 } // namespace
 
 tournament::tournament(net::io_context& ioc, protocol::tournament_record record, server_context& context)
@@ -485,7 +479,7 @@ void tournament::persist()
 void tournament::arm_start_timer()
 {
     if (record_.status != tournament_status::registering || !record_.settings.start_at_ms) return;
-    const auto wait = std::chrono::milliseconds{std::max<std::int64_t>(0, *record_.settings.start_at_ms - unix_ms())};
+    const auto wait = std::chrono::milliseconds{std::max<std::int64_t>(0, *record_.settings.start_at_ms - server_clock::unix_ms())};
     start_timer_.expires_after(wait);
     start_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
         if (ec) return;

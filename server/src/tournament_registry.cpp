@@ -15,9 +15,7 @@ std::shared_ptr<tournament> tournament_registry::create(protocol::tournament_set
     record.settings = std::move(settings);
     record.director = director->info.id;
     record.director_name = director->info.name;
-    record.created_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count();
+    record.created_ms = server_clock::unix_ms();
     std::shared_ptr<tournament> t;
     {
         std::lock_guard lock{mutex_};
