@@ -60,6 +60,7 @@ int app::run()
     for (unsigned i = 1; i < s.threads; ++i) threads.emplace_back([this] { ioc_.run(); });
     ioc_.run();
     for (auto& t : threads) t.join();
+    rooms_.release_connections();
     spdlog::info("stopped");
     return 0;
 }
