@@ -86,6 +86,8 @@ int app::run()
     // Every game that finished is on disk before the process reports success. Still before
     // ioc_ goes away: a lookup's answer may be posted to it while the queue drains.
     context_.archive->close();
+    rooms_.release_connections();
+    tournaments_.release_connections();
     spdlog::info("stopped");
     return 0;
 }

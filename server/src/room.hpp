@@ -71,6 +71,10 @@ public:
     void sync(connection_ptr c, player_ptr p, std::uint64_t since, json req);
     // Closes the room when finished or deserted for `idle`; `remove` takes it out of the registry.
     void reclaim_if_idle(std::chrono::seconds idle);
+    // Only once the io_context has stopped (no handler can run any more): lets go of the
+    // connections still attached. They hold the room too; a client dropped at the end of the
+    // shutdown grace never detached, and the cycle would outlive the server.
+    void release_connections() { attachments_.clear(); }
 
 private:
     struct attachment {

@@ -70,4 +70,10 @@ std::size_t room_registry::size() const
     return rooms_.size();
 }
 
+void room_registry::release_connections()
+{
+    std::lock_guard lock{mutex_};
+    for (auto& [id, r] : rooms_) r->release_connections();
+}
+
 } // namespace quarto::server

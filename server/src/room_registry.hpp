@@ -28,6 +28,8 @@ public:
     // Asks every room to close itself if it has been idle for `idle`.
     void sweep(std::chrono::seconds idle) const;
     std::size_t size() const;
+    // After the io_context has stopped: room::release_connections for every room.
+    void release_connections();
 
 private:
     net::io_context& ioc_;

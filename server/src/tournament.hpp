@@ -48,6 +48,9 @@ public:
     void resubscribe(connection_ptr c, player_ptr p);
     // The connection has closed.
     void detach(connection_ptr c);
+    // Only once the io_context has stopped: lets go of the subscribed connections, which hold
+    // the tournament too (see room::release_connections).
+    void release_connections() { subscribers_.clear(); }
 
 private:
     struct subscriber {

@@ -84,4 +84,10 @@ std::size_t tournament_registry::load(const std::vector<std::string>& stored_doc
     return unreadable;
 }
 
+void tournament_registry::release_connections()
+{
+    std::lock_guard lock{mutex_};
+    for (auto& [id, t] : tournaments_) t->release_connections();
+}
+
 } // namespace quarto::server

@@ -23,6 +23,8 @@ public:
     // The archive's stored documents (startup, before accepting): restores their players and
     // reopens each tournament. Returns how many could not be read (each is logged).
     std::size_t load(const std::vector<std::string>& stored_documents);
+    // Shutdown, after the io_context has stopped: see tournament::release_connections.
+    void release_connections();
 
 private:
     net::io_context& ioc_;
