@@ -34,7 +34,7 @@ http::response<http::string_body> text_response(http::status status, unsigned ve
 
 } // namespace
 
-http_session::http_session(tcp::socket&& socket, server_context& context, session_tracker& tracker,
+http_session::http_session(connection_socket&& socket, server_context& context, session_tracker& tracker,
                            std::shared_ptr<void> ticket)
     : stream_{std::move(socket)}, context_{context}, tracker_{tracker}, ticket_{std::move(ticket)}
 {

@@ -17,7 +17,7 @@ class session_tracker;
 
 class http_session : public std::enable_shared_from_this<http_session> {
 public:
-    http_session(tcp::socket&& socket, server_context& context, session_tracker& tracker, std::shared_ptr<void> ticket);
+    http_session(connection_socket&& socket, server_context& context, session_tracker& tracker, std::shared_ptr<void> ticket);
     void run();
 
 private:
@@ -32,7 +32,7 @@ private:
     void serve_games(games_request request, unsigned version, bool keep_alive);
     void send_json(http::status status, unsigned version, bool keep_alive, std::string body);
 
-    beast::tcp_stream stream_;
+    connection_stream stream_;
     beast::flat_buffer buffer_;
     server_context& context_;
     session_tracker& tracker_;

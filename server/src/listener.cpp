@@ -43,7 +43,7 @@ void listener::do_accept()
     acceptor_.async_accept(net::make_strand(ioc_), beast::bind_front_handler(&listener::on_accept, shared_from_this()));
 }
 
-void listener::on_accept(beast::error_code ec, tcp::socket socket)
+void listener::on_accept(beast::error_code ec, connection_socket socket)
 {
     if (ec == net::error::operation_aborted) return; // stopped
     if (ec) {

@@ -21,7 +21,7 @@ public:
 
 private:
     void do_accept();
-    void on_accept(beast::error_code ec, tcp::socket socket);
+    void on_accept(beast::error_code ec, connection_socket socket);
 
     net::io_context& ioc_;
     server_context& context_;

@@ -24,7 +24,7 @@ bool quiet(const beast::error_code& ec)
 
 } // namespace
 
-ws_session::ws_session(tcp::socket&& socket, server_context& context, session_tracker& tracker,
+ws_session::ws_session(connection_socket&& socket, server_context& context, session_tracker& tracker,
                        std::shared_ptr<void> ticket, std::string remote)
     : ws_{std::move(socket)},
       context_{context},

@@ -29,7 +29,7 @@ public:
     static constexpr std::size_t max_queued_messages = 1024;
 
     // `remote` names the client in logs (see client_address).
-    ws_session(tcp::socket&& socket, server_context& context, session_tracker& tracker, std::shared_ptr<void> ticket,
+    ws_session(connection_socket&& socket, server_context& context, session_tracker& tracker, std::shared_ptr<void> ticket,
                std::string remote);
     ~ws_session() override;
 
@@ -61,7 +61,7 @@ private:
     void begin_close(websocket::close_code code, std::string reason, bool drop_unsent_messages);
     void on_closed();
 
-    websocket::stream<beast::tcp_stream> ws_;
+    websocket::stream<connection_stream> ws_;
     beast::flat_buffer buffer_;
     server_context& context_;
     session_tracker& tracker_;
