@@ -239,22 +239,6 @@ json game_started_event(const game& g, const std::array<player_info, 2>& players
             {"clock", encode_clock(g, now)}};
 }
 
-json given_event(const game& g, seat by, piece p, instant now)
-{
-    return {{"type", "given"}, {"seat", by}, {"piece", p.code()},
-            {"clock", encode_clock(g, now)}, {"claim", encode_claim(g, now)}};
-}
-
-json placed_event(const game& g, seat by, square s, piece p, instant now)
-{
-    return {{"type", "placed"}, {"seat", by}, {"square", s}, {"piece", p.code()}, {"clock", encode_clock(g, now)}};
-}
-
-json passed_event(const game& g, seat by, instant now)
-{
-    return {{"type", "passed"}, {"seat", by}, {"clock", encode_clock(g, now)}, {"claim", encode_claim(g, now)}};
-}
-
 json game_over_event(const game& g, std::string_view game_id, instant now)
 {
     json event = encode_result(*g.result());

@@ -287,11 +287,11 @@ void room::apply(const connection_ptr& c, seat s, const protocol::client_message
     }
 
     if (const auto* give = std::get_if<protocol::give>(&message)) {
-        broadcast(protocol::given_event(g, s, give->what, now));
+        publish(protocol::given_event(next_stamp(), g, s, give->what, now));
     } else if (const auto* place = std::get_if<protocol::place>(&message)) {
-        broadcast(protocol::placed_event(g, s, place->where, *g.board().at(place->where), now));
+        publish(protocol::placed_event(next_stamp(), g, s, place->where, *g.board().at(place->where), now));
     } else if (std::holds_alternative<protocol::pass>(message)) {
-        broadcast(protocol::passed_event(g, s, now));
+        publish(protocol::passed_event(next_stamp(), g, s, now));
     }
     if (g.finished()) game_finished();
     else arm_timer();
@@ -415,7 +415,12 @@ void room::broadcast(json event, const connection* except)
 {
     event["room"] = id_;
     event["seq"] = ++seq_;
-    auto message = std::make_shared<const std::string>(event.dump());
+    publish(event.dump(), except);
+}
+
+void room::publish(std::string event, const connection* except)
+{
+    auto message = std::make_shared<const std::string>(std::move(event));
     recent_.push_back(message);
     if (recent_.size() > ring_capacity) recent_.pop_front();
     for (const auto& a : attachments_)

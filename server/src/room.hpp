@@ -17,6 +17,7 @@
 #include "quarto/core/game.hpp"
 #include "quarto/protocol/encode.hpp"
 #include "quarto/protocol/messages.hpp"
+#include "quarto/protocol/move_events.hpp"
 #include "server_context.hpp"
 
 namespace quarto::server {
@@ -99,7 +100,13 @@ private:
     void arm_timer();
     void on_deadline();
 
+    // Stamps the event with the room and the next seq, then publishes it.
     void broadcast(json event, const connection* except = nullptr);
+    // The stamp of the next event; for events written straight to text (move_events.hpp).
+    protocol::event_stamp next_stamp() { return {id_, ++seq_}; }
+    // Keeps the stamped event for `sync` and sends it to every attached connection but `except`:
+    // serialized once, shared by all.
+    void publish(std::string event, const connection* except = nullptr);
     void send_snapshot(const connection_ptr& c, const std::string& player_id, const json& req);
     void send_error(const connection_ptr& c, protocol::error_code code, std::string_view message, const json& req);
     std::array<std::optional<protocol::seat_info>, 2> seat_view() const;

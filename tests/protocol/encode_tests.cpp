@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "quarto/protocol/move_events.hpp"
 #include "support.hpp"
 
 using namespace quarto;
@@ -15,6 +16,10 @@ using protocol_tests::json;
 namespace {
 
 json wire(std::string_view text) { return json::parse(text); }
+
+// Move events are written as text; what a client reads is the parsed document.
+const event_stamp stamp{"k3x9abqz", 7};
+json event(const std::string& text) { return json::parse(text); }
 
 piece pc(int code) { return *piece::from_code(code); }
 
@@ -260,18 +265,31 @@ TEST_CASE("given and placed events during a game")
 {
     game g{rules{}, clock_settings{}, 0, at_ms(1000)};
     REQUIRE(g.give(0, pc(5), at_ms(1200)).ok());
-    CHECK(given_event(g, 0, pc(5), at_ms(1200)) ==
-          wire(R"({"type":"given","seat":0,"piece":5,"clock":{"remaining_ms":[60000,60000],"running":1},"claim":null})"));
+    CHECK(event(given_event(stamp, g, 0, pc(5), at_ms(1200))) ==
+          wire(R"({"type":"given","room":"k3x9abqz","seq":7,"seat":0,"piece":5,
+                   "clock":{"remaining_ms":[60000,60000],"running":1},"claim":null})"));
 
     REQUIRE(g.place(1, 0, at_ms(1500)).ok());
-    CHECK(placed_event(g, 1, 0, pc(5), at_ms(1500)) ==
-          wire(R"({"type":"placed","seat":1,"square":0,"piece":5,"clock":{"remaining_ms":[60000,59700],"running":1}})"));
+    CHECK(event(placed_event(stamp, g, 1, 0, pc(5), at_ms(1500))) ==
+          wire(R"({"type":"placed","room":"k3x9abqz","seq":7,"seat":1,"square":0,"piece":5,
+                   "clock":{"remaining_ms":[60000,59700],"running":1}})"));
 
     REQUIRE(g.give(1, pc(10), at_ms(2000)).ok());
-    const json given = given_event(g, 1, pc(10), at_ms(2000));
-    CHECK(given == wire(R"({"type":"given","seat":1,"piece":10,"clock":{"remaining_ms":[60000,60000],"running":0},
-                            "claim":{"seat":0,"remaining_ms":10000}})"));
-    CHECK_FALSE(given.contains("seq"));
+    const json given = event(given_event({"room2", 18'446'744'073'709'551'615u}, g, 1, pc(10), at_ms(2000)));
+    CHECK(given == wire(R"({"type":"given","room":"room2","seq":18446744073709551615,"seat":1,"piece":10,
+                            "clock":{"remaining_ms":[60000,60000],"running":0},"claim":{"seat":0,"remaining_ms":10000}})"));
+    // The text's clock and claim are those the snapshot shows.
+    CHECK(given.at("clock") == encode_clock(g, at_ms(2000)));
+    CHECK(given.at("claim") == encode_claim(g, at_ms(2000)));
+}
+
+TEST_CASE("move events of an untimed game: remaining times are null")
+{
+    game g{rules{}, clock_settings{std::nullopt, milliseconds{10'000}}, 1, at_ms(0)};
+    REQUIRE(g.give(1, pc(15), at_ms(40)).ok());
+    const json given = event(given_event(stamp, g, 1, pc(15), at_ms(40)));
+    CHECK(given.at("clock") == wire(R"({"remaining_ms":[null,null],"running":0})"));
+    CHECK(given.at("clock") == encode_clock(g, at_ms(40)));
 }
 
 TEST_CASE("passed events and the draw of a full board")
@@ -281,15 +299,16 @@ TEST_CASE("passed events and the draw of a full board")
     REQUIRE(g.board().full());
     // Seat 0 placed the 16th piece at 3200 (its move started at the give at 3100).
     REQUIRE(g.pass(0, at_ms(3300)).ok());
-    CHECK(passed_event(g, 0, at_ms(3300)) ==
-          wire(R"({"type":"passed","seat":0,"clock":{"remaining_ms":[59800,60000],"running":null},
+    CHECK(event(passed_event(stamp, g, 0, at_ms(3300))) ==
+          wire(R"({"type":"passed","room":"k3x9abqz","seq":7,"seat":0,"clock":{"remaining_ms":[59800,60000],"running":null},
                    "claim":{"seat":1,"remaining_ms":10000}})"));
 
     SUBCASE("the claimant passes: a draw at once")
     {
         REQUIRE(g.pass(1, at_ms(5000)).ok());
-        CHECK(passed_event(g, 1, at_ms(5000)) ==
-              wire(R"({"type":"passed","seat":1,"clock":{"remaining_ms":[59800,60000],"running":null},"claim":null})"));
+        CHECK(event(passed_event(stamp, g, 1, at_ms(5000))) ==
+              wire(R"({"type":"passed","room":"k3x9abqz","seq":7,"seat":1,
+                       "clock":{"remaining_ms":[59800,60000],"running":null},"claim":null})"));
         CHECK(game_over_event(g, "g1", at_ms(5000)) ==
               wire(R"({"type":"game_over","game":"g1","result":"draw","winner":null,"reason":"board_full",
                        "clock":{"remaining_ms":[59800,60000],"running":null}})"));

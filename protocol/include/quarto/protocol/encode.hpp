@@ -73,9 +73,7 @@ json room_snapshot(const room_view& room, std::optional<seat> you, const json& r
 
 // Room events (the room adds "room" and "seq").
 json game_started_event(const game& g, const std::array<player_info, 2>& players, instant now);
-json given_event(const game& g, seat by, piece p, instant now);
-json placed_event(const game& g, seat by, square s, piece p, instant now);
-json passed_event(const game& g, seat by, instant now);
+// The events of a move are in move_events.hpp.
 // `game_id`: the id under which the archive keeps this game (GET /api/games/{id}).
 json game_over_event(const game& g, std::string_view game_id, instant now);
 json rematch_requested_event(seat by);
