@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <system_error>
@@ -101,8 +102,45 @@ struct archive_store::impl {
     sqlite::database db; // declared before the statements: they are finalized first
     statement insert_game, insert_move, select_game, select_moves, select_by_player;
     statement upsert_tournament, select_tournaments, select_tournament;
+    std::atomic<std::uint64_t> commits{0}; // read by other threads (game_archive::commits)
 
     void log_failure(std::string_view what) { spdlog::error("archive {}: {}: {}", path, what, db.last_error()); }
+
+    // The game's row and its moves' rows, in the transaction under way. False (logged) at the
+    // first statement that fails; the caller undoes what was written.
+    bool insert_game_rows(const game_record& r)
+    {
+        std::int64_t seq = 0;
+        {
+            sqlite::in_use s{insert_game};
+            s->bind(1, r.id).bind(2, r.room).bind(3, r.room_name);
+            s->bind(4, r.players[0].id).bind(5, r.players[0].name).bind(6, r.players[1].id).bind(7, r.players[1].name);
+            s->bind(8, r.game_rules.squares ? 1 : 0).bind(9, r.game_rules.attributes.bits());
+            s->bind(10, r.game_rules.false_claim == false_claim_policy::lose ? "lose" : "reject");
+            if (r.clock.move) s->bind(11, r.clock.move->count());
+            else s->bind_null(11);
+            s->bind(12, r.clock.claim.count()).bind(13, r.first);
+            if (r.result.winner) s->bind(14, *r.result.winner);
+            else s->bind_null(14);
+            s->bind(15, to_string(r.result.reason)).bind(16, r.result.line).bind(17, r.started_ms).bind(18, r.ended_ms);
+            if (s->step() != step::done) {
+                log_failure("storing game " + r.id);
+                return false;
+            }
+            seq = db.last_insert_rowid();
+        }
+        for (std::size_t n = 0; n < r.moves.size(); ++n) {
+            const move_record& mv = r.moves[n];
+            sqlite::in_use s{insert_move};
+            s->bind(1, seq).bind(2, static_cast<std::int64_t>(n)).bind(3, to_string(mv.kind)).bind(4, mv.by);
+            s->bind(5, mv.value).bind(6, mv.line).bind(7, static_cast<std::int64_t>(mv.at_ms));
+            if (s->step() != step::done) {
+                log_failure("storing a move of game " + r.id);
+                return false;
+            }
+        }
+        return true;
+    }
 
     // The games row the statement stands on (columns as in game_columns); moves not yet read.
     static game_record game_from_row(const statement& s, std::int64_t& seq, bool& valid)
@@ -215,7 +253,7 @@ std::variant<archive_store, open_error> archive_store::open(const std::string& p
                           std::to_string(schema_version) + "; use a newer quarto-server"};
 
     // WAL: readers never wait for the writer; FULL: a committed game survives a power cut too
-    // (one fsync per finished game is nothing).
+    // (one fsync per commit; game_archive commits the games that queued up together).
     const auto mode = db->query_text("PRAGMA journal_mode = WAL");
     if (!mode || *mode != "wal") return fail("cannot switch to WAL mode:");
     if (!db->exec("PRAGMA synchronous = FULL") || !db->exec("PRAGMA foreign_keys = ON")) return fail("cannot configure");
@@ -269,54 +307,62 @@ const std::string& archive_store::path() const
     return impl_->path;
 }
 
+std::uint64_t archive_store::commits() const
+{
+    return impl_->commits.load(std::memory_order_relaxed);
+}
+
 int archive_store::version()
 {
     const auto text = impl_->db.query_text("PRAGMA user_version");
     return text ? std::stoi(*text) : -1;
 }
 
-bool archive_store::save_game(const game_record& r)
+std::vector<bool> archive_store::save_games(std::span<const game_record> records)
 {
     impl& m = *impl_;
+    const auto none_stored = [&] { return std::vector<bool>(records.size(), false); };
+    if (records.empty()) return {};
+    const std::string what = records.size() == 1 ? "game " + records.front().id
+                                                 : std::to_string(records.size()) + " games";
     sqlite::transaction t{m.db};
     if (!t.began()) {
-        m.log_failure("beginning a transaction");
-        return false;
+        m.log_failure("beginning the transaction of " + what);
+        return none_stored();
     }
-    std::int64_t seq = 0;
-    {
-        sqlite::in_use s{m.insert_game};
-        s->bind(1, r.id).bind(2, r.room).bind(3, r.room_name);
-        s->bind(4, r.players[0].id).bind(5, r.players[0].name).bind(6, r.players[1].id).bind(7, r.players[1].name);
-        s->bind(8, r.game_rules.squares ? 1 : 0).bind(9, r.game_rules.attributes.bits());
-        s->bind(10, r.game_rules.false_claim == false_claim_policy::lose ? "lose" : "reject");
-        if (r.clock.move) s->bind(11, r.clock.move->count());
-        else s->bind_null(11);
-        s->bind(12, r.clock.claim.count()).bind(13, r.first);
-        if (r.result.winner) s->bind(14, *r.result.winner);
-        else s->bind_null(14);
-        s->bind(15, to_string(r.result.reason)).bind(16, r.result.line).bind(17, r.started_ms).bind(18, r.ended_ms);
-        if (s->step() != step::done) {
-            m.log_failure("storing game " + r.id);
-            return false;
+    std::vector<bool> stored(records.size(), false);
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        sqlite::savepoint one_game{m.db, "game"};
+        if (!one_game.began()) {
+            m.log_failure("setting a savepoint for game " + records[i].id);
+            return none_stored();
         }
-        seq = m.db.last_insert_rowid();
-    }
-    for (std::size_t n = 0; n < r.moves.size(); ++n) {
-        const move_record& mv = r.moves[n];
-        sqlite::in_use s{m.insert_move};
-        s->bind(1, seq).bind(2, static_cast<std::int64_t>(n)).bind(3, to_string(mv.kind)).bind(4, mv.by);
-        s->bind(5, mv.value).bind(6, mv.line).bind(7, static_cast<std::int64_t>(mv.at_ms));
-        if (s->step() != step::done) {
-            m.log_failure("storing a move of game " + r.id);
-            return false;
+        if (m.insert_game_rows(records[i])) {
+            if (one_game.release()) {
+                stored[i] = true;
+                continue;
+            }
+            m.log_failure("releasing the savepoint of game " + records[i].id);
+        }
+        // A failed statement may have made SQLite roll the whole transaction back (a full disk,
+        // an I/O error): the games before this one are gone then, and the ones after it must
+        // not be written outside a transaction.
+        if (!one_game.roll_back() || !m.db.in_transaction()) {
+            m.log_failure("undoing game " + records[i].id + " alone (the transaction of " + what + " is lost)");
+            return none_stored();
         }
     }
     if (!t.commit()) {
-        m.log_failure("committing game " + r.id);
-        return false;
+        m.log_failure("committing " + what);
+        return none_stored();
     }
-    return true;
+    m.commits.fetch_add(1, std::memory_order_relaxed);
+    return stored;
+}
+
+bool archive_store::save_game(const game_record& r)
+{
+    return save_games({&r, 1}).front();
 }
 
 archive_result<std::optional<game_record>> archive_store::find_game(std::string_view id)
@@ -340,7 +386,10 @@ bool archive_store::save_tournament(const stored_tournament& t)
 {
     sqlite::in_use s{impl_->upsert_tournament};
     s->bind(1, t.id).bind(2, t.name).bind(3, t.status).bind(4, t.state).bind(5, now_ms());
-    if (s->step() == step::done) return true;
+    if (s->step() == step::done) {
+        impl_->commits.fetch_add(1, std::memory_order_relaxed); // a statement of its own: autocommit
+        return true;
+    }
     impl_->log_failure("storing tournament " + t.id);
     return false;
 }

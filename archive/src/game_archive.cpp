@@ -28,28 +28,69 @@ game_archive::~game_archive()
 void game_archive::run()
 {
     for (;;) {
-        job next;
+        std::deque<request> taken;
         {
             std::unique_lock lock{mutex_};
             wake_.wait(lock, [this] { return closing_ || !queue_.empty(); });
             if (queue_.empty()) return; // closing, and everything has been carried out
-            next = std::move(queue_.front());
-            queue_.pop_front();
+            taken.swap(queue_); // all at once: the saves among them can share a transaction
         }
+        carry_out(taken);
+    }
+}
+
+void game_archive::carry_out(std::deque<request>& taken)
+{
+    while (!taken.empty()) {
+        if (auto* next = std::get_if<job>(&taken.front())) {
+            try {
+                (*next)(store_);
+            } catch (const std::exception& e) { // a bug in a job or its callback: keep the archive alive
+                spdlog::error("archive {}: {}", path_, e.what());
+            }
+            taken.pop_front();
+            continue;
+        }
+        std::vector<game_record> records;
+        std::vector<std::function<void(bool)>> dones;
+        while (!taken.empty() && records.size() < max_games_per_commit) {
+            auto* save = std::get_if<game_save>(&taken.front());
+            if (!save) break; // a job: it must see this batch committed
+            records.push_back(std::move(save->record));
+            dones.push_back(std::move(save->done));
+            taken.pop_front();
+        }
+        save_batch(records, dones);
+    }
+}
+
+void game_archive::save_batch(std::span<const game_record> records, std::span<const std::function<void(bool)>> dones)
+{
+    std::vector<bool> stored;
+    try {
+        stored = store_.save_games(records);
+    } catch (const std::exception& e) { // thrown before COMMIT, so the transaction was rolled back
+        spdlog::error("archive {}: {}", path_, e.what());
+        stored.assign(records.size(), false);
+    }
+    // Only now, with the transaction over, is each answer final.
+    for (std::size_t i = 0; i < records.size(); ++i) {
         try {
-            next(store_);
-        } catch (const std::exception& e) { // a bug in a job or its callback: keep the archive alive
+            // The record is still on hand: put it in the log so an operator can restore it.
+            if (!stored[i]) spdlog::error("archive: game {} NOT stored: {}", records[i].id, game_json(records[i]).dump());
+            if (dones[i]) dones[i](stored[i]);
+        } catch (const std::exception& e) { // one bad callback must not keep the others from their answer
             spdlog::error("archive {}: {}", path_, e.what());
         }
     }
 }
 
-bool game_archive::enqueue(job j)
+bool game_archive::enqueue(request&& r)
 {
     {
         std::lock_guard lock{mutex_};
         if (closing_) return false;
-        queue_.push_back(std::move(j));
+        queue_.push_back(std::move(r));
     }
     wake_.notify_one();
     return true;
@@ -70,16 +111,13 @@ void game_archive::run_and_wait(job j)
 
 void game_archive::save_game(game_record record, std::function<void(bool)> done)
 {
-    auto work = [record = std::move(record), done](archive_store& s) {
-        const bool stored = s.save_game(record);
-        // The record is still on hand: put it in the log so an operator can restore it.
-        if (!stored) spdlog::error("archive: game {} NOT stored: {}", record.id, game_json(record).dump());
-        if (done) done(stored);
-    };
-    if (!enqueue(std::move(work))) {
-        spdlog::error("archive {}: closed; game not stored", path_);
-        if (done) done(false);
-    }
+    request save{game_save{std::move(record), std::move(done)}};
+    if (enqueue(std::move(save))) return;
+    // Refused, so still ours: log the whole record, as for a failed write.
+    auto& refused = std::get<game_save>(save);
+    spdlog::error("archive {}: closed; game {} NOT stored: {}", path_, refused.record.id,
+                  game_json(refused.record).dump());
+    if (refused.done) refused.done(false);
 }
 
 void game_archive::find_game(std::string id, callback<std::optional<game_record>> done)

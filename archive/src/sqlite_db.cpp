@@ -143,6 +143,11 @@ std::int64_t database::last_insert_rowid() const
     return sqlite3_last_insert_rowid(handle_);
 }
 
+bool database::in_transaction() const
+{
+    return handle_ && sqlite3_get_autocommit(handle_) == 0;
+}
+
 std::string database::last_error() const
 {
     return handle_ ? sqlite3_errmsg(handle_) : "no database";
@@ -163,6 +168,31 @@ bool transaction::commit()
     if (!began_ || done_) return false;
     done_ = db_.exec("COMMIT");
     return done_;
+}
+
+savepoint::savepoint(database& db, std::string_view name) : db_{db}, name_{name}
+{
+    began_ = db_.exec(("SAVEPOINT " + name_).c_str());
+}
+
+savepoint::~savepoint()
+{
+    if (began_ && !done_) roll_back();
+}
+
+bool savepoint::release()
+{
+    if (!began_ || done_) return false;
+    done_ = db_.exec(("RELEASE " + name_).c_str());
+    return done_;
+}
+
+bool savepoint::roll_back()
+{
+    if (!began_ || done_) return false;
+    done_ = true;
+    // ROLLBACK TO keeps the savepoint on the stack; RELEASE takes it off.
+    return db_.exec(("ROLLBACK TO " + name_).c_str()) && db_.exec(("RELEASE " + name_).c_str());
 }
 
 } // namespace quarto::archive::sqlite

@@ -1,4 +1,5 @@
-// A thin RAII layer over SQLite's C API: one connection, prepared statements, transactions.
+// A thin RAII layer over SQLite's C API: one connection, prepared statements, transactions
+// and savepoints.
 // Failures are values (false / nullopt, and the connection's last error message), never
 // exceptions. Not thread-safe: the archive uses one connection from one thread.
 #pragma once
@@ -78,6 +79,9 @@ public:
     std::optional<statement> prepare(std::string_view sql);
     // The rowid of the last row this connection inserted.
     std::int64_t last_insert_rowid() const;
+    // False in autocommit mode: also after SQLite rolled a whole transaction back on its own
+    // (e.g. on a full disk or an I/O error), which a failed statement may have caused.
+    bool in_transaction() const;
     std::string last_error() const;
 
 private:
@@ -98,6 +102,30 @@ public:
 
 private:
     database& db_;
+    bool began_ = false;
+    bool done_ = false;
+};
+
+// SAVEPOINT ... RELEASE inside a transaction, so that one part can be undone alone. When the
+// scope ends without release(), the changes since the savepoint are rolled back and the
+// savepoint released, and the enclosing transaction goes on.
+class savepoint {
+public:
+    savepoint(database& db, std::string_view name);
+    ~savepoint();
+    savepoint(const savepoint&) = delete;
+    savepoint& operator=(const savepoint&) = delete;
+
+    bool began() const { return began_; }
+    // Keeps the changes in the enclosing transaction.
+    bool release();
+    // Undoes the changes since the savepoint. False if that failed: then the enclosing
+    // transaction cannot be trusted and must be rolled back as a whole.
+    bool roll_back();
+
+private:
+    database& db_;
+    std::string name_;
     bool began_ = false;
     bool done_ = false;
 };

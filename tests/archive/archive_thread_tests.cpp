@@ -1,9 +1,13 @@
 // game_archive: the store on its own thread. Saves and lookups are queued and answered on the
-// archive thread; close() writes everything queued before it returns.
+// archive thread; saves that queued up together share a transaction; close() writes everything
+// queued before it returns.
 #include <condition_variable>
 #include <future>
 #include <mutex>
+#include <optional>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "quarto/archive/game_archive.hpp"
 #include "support.hpp"
@@ -41,6 +45,29 @@ answer<T> await(std::future<answer<T>>& f)
     REQUIRE(f.wait_for(std::chrono::seconds{10}) == std::future_status::ready);
     return f.get();
 }
+
+// Keeps the archive thread inside a lookup's callback until release(), so that the requests
+// made meanwhile queue up behind it.
+class held_thread {
+public:
+    explicit held_thread(game_archive& archive)
+    {
+        archive.find_tournament("hold", [released = release_.get_future().share()](auto) { released.wait(); });
+    }
+    ~held_thread() { release(); } // also when a REQUIRE failed: the archive's close must not hang
+    held_thread(const held_thread&) = delete;
+    held_thread& operator=(const held_thread&) = delete;
+    void release()
+    {
+        if (released_) return;
+        released_ = true;
+        release_.set_value();
+    }
+
+private:
+    std::promise<void> release_;
+    bool released_ = false;
+};
 
 } // namespace
 
@@ -163,4 +190,80 @@ TEST_CASE("tournament storage through the archive thread; load_tournaments is sy
     const auto t = found.get_future().get();
     REQUIRE(t.has_value());
     CHECK(t->status == "done");
+}
+
+TEST_CASE("games saved while the archive thread is busy are committed together; each learns its fate once readable")
+{
+    scratch_dir dir;
+    const std::string path = dir.file("quarto.db");
+    auto archive = open_archive(path);
+    constexpr int games = 200;
+    // What each done saw: its answer, and whether its game could be read from another connection.
+    std::vector<std::pair<bool, std::string>> seen;
+    std::optional<game_record> looked_up;
+    {
+        held_thread held{*archive};
+        for (int i = 0; i < games; ++i) {
+            const std::string id = numbered("b", i);
+            std::string count_it = "SELECT count(*) FROM games WHERE id = '";
+            count_it += id;
+            count_it += "'";
+            archive->save_game(quarto_game(id), [&seen, &path, count_it](bool ok) {
+                seen.emplace_back(ok, sql_text(path, count_it));
+            });
+        }
+        // A lookup queued after the saves sees them stored.
+        archive->find_game(numbered("b", games - 1), [&](auto r) { looked_up = r.value; });
+        CHECK(sql_text(path, "SELECT count(*) FROM games") == "0"); // all still queued
+    }
+    archive->flush();
+    // The held lookup may have taken some saves along when it was dequeued: at most two batches.
+    CHECK(archive->commits() >= 1);
+    CHECK(archive->commits() <= 2);
+    CHECK(sql_text(path, "SELECT count(*) FROM games") == std::to_string(games));
+    REQUIRE(seen.size() == games);
+    for (const auto& [ok, readable] : seen) {
+        CHECK(ok);
+        CHECK(readable == "1");
+    }
+    REQUIRE(looked_up.has_value());
+    CHECK(looked_up->id == numbered("b", games - 1));
+}
+
+TEST_CASE("a game refused in a batch fails alone: the games around it are stored and say so")
+{
+    scratch_dir dir;
+    const std::string path = dir.file("quarto.db");
+    auto archive = open_archive(path);
+    std::vector<std::pair<std::string, bool>> answers;
+    const auto record_answer = [&](std::string id) { return [&answers, id](bool ok) { answers.emplace_back(id, ok); }; };
+    {
+        held_thread held{*archive};
+        archive->save_game(quarto_game("d1"), record_answer("d1"));
+        archive->save_game(resigned_game("d1"), record_answer("d1 again"));
+        archive->save_game(quarto_game("d2"), record_answer("d2"));
+    }
+    archive->flush();
+    CHECK(answers == std::vector<std::pair<std::string, bool>>{{"d1", true}, {"d1 again", false}, {"d2", true}});
+    CHECK(archive->commits() <= 2);
+    CHECK(sql_text(path, "SELECT group_concat(id || ':' || reason, ' ') FROM (SELECT * FROM games ORDER BY seq)") ==
+          "d1:quarto d2:quarto");
+    CHECK(sql_text(path, "SELECT count(*) FROM game_moves") == "18");
+}
+
+TEST_CASE("a long run of queued saves is split into transactions of at most max_games_per_commit")
+{
+    scratch_dir dir;
+    const std::string path = dir.file("quarto.db");
+    auto archive = open_archive(path);
+    constexpr int games = 2 * static_cast<int>(max_games_per_commit) + 88;
+    {
+        held_thread held{*archive};
+        for (int i = 0; i < games; ++i) archive->save_game(quarto_game(numbered("s", i)));
+    }
+    archive->flush();
+    // Three full-size batches at least; one more if the held lookup took some saves along.
+    CHECK(archive->commits() >= 3);
+    CHECK(archive->commits() <= 4);
+    CHECK(sql_text(path, "SELECT count(*) FROM games") == std::to_string(games));
 }

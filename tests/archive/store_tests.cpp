@@ -1,5 +1,6 @@
 // archive_store on a real file: open and create, schema version and migration guard, a game
-// and its moves back exactly as stored, per-player listings, tournaments, reopen.
+// and its moves back exactly as stored, batches of games in one transaction, per-player
+// listings, tournaments, reopen.
 #include <fstream>
 
 #include "support.hpp"
@@ -87,6 +88,84 @@ TEST_CASE("a second game under a taken id is refused and the first one kept whol
     CHECK(*store.find_game("same").value == first);
     // The refused game's moves were rolled back with it.
     CHECK(sql_text(dir.file("quarto.db"), "SELECT count(*) FROM game_moves") == "9");
+}
+
+TEST_CASE("a batch is one transaction in which a game that cannot be stored is undone alone")
+{
+    scratch_dir dir;
+    const std::string path = dir.file("quarto.db");
+    archive_store store = open_store(path);
+    const game_record taken = quarto_game("taken");
+    REQUIRE(store.save_game(taken));
+    REQUIRE(store.commits() == 1);
+
+    const std::vector<game_record> batch{quarto_game("b1", "Cy", "Dee"), resigned_game("taken"),
+                                         quarto_game("b2", "Eve", "Fay"), resigned_game("b1")};
+    CHECK(store.save_games(batch) == std::vector<bool>{true, false, true, false});
+    CHECK(store.commits() == 2);
+    CHECK(*store.find_game("b1").value == batch[0]);
+    CHECK(*store.find_game("b2").value == batch[2]);
+    CHECK(*store.find_game("taken").value == taken);
+    // The refused games' moves went with them: 9 for each of the three games stored.
+    CHECK(sql_text(path, "SELECT count(*) FROM game_moves") == "27");
+    CHECK(sql_text(path, "SELECT group_concat(id, ' ') FROM (SELECT id FROM games ORDER BY seq)") == "taken b1 b2");
+
+    SUBCASE("an empty batch writes nothing")
+    {
+        CHECK(store.save_games({}).empty());
+        CHECK(store.commits() == 2);
+    }
+}
+
+TEST_CASE("a game that fails halfway through its moves leaves no row behind, and the batch goes on")
+{
+    scratch_dir dir;
+    const std::string path = dir.file("quarto.db");
+    archive_store store = open_store(path);
+    // The sixth move of game 'half' is refused after its games row and five moves are written.
+    sql_exec(path, "CREATE TRIGGER half BEFORE INSERT ON game_moves "
+                   "WHEN NEW.n = 5 AND (SELECT id FROM games WHERE seq = NEW.game_seq) = 'half' "
+                   "BEGIN SELECT RAISE(ABORT, 'half'); END");
+    const std::vector<game_record> batch{quarto_game("h1"), quarto_game("half"), quarto_game("h2")};
+    CHECK(store.save_games(batch) == std::vector<bool>{true, false, true});
+    CHECK(store.commits() == 1);
+    CHECK(sql_text(path, "SELECT group_concat(id, ' ') FROM (SELECT id FROM games ORDER BY seq)") == "h1 h2");
+    CHECK(sql_text(path, "SELECT count(*) FROM game_moves") == "18");
+    CHECK(*store.find_game("h2").value == batch[2]);
+}
+
+TEST_CASE("a batch that SQLite rolls back as a whole, or that cannot commit, stores none of its games")
+{
+    scratch_dir dir;
+    const std::string path = dir.file("quarto.db");
+    archive_store store = open_store(path);
+    REQUIRE(store.save_game(quarto_game("before")));
+    const std::vector<game_record> good{quarto_game("ok1"), quarto_game("ok2")};
+
+    SUBCASE("a statement that rolls the whole transaction back, not only its own game")
+    {
+        sql_exec(path, "CREATE TRIGGER boom BEFORE INSERT ON games WHEN NEW.id = 'boom' "
+                       "BEGIN SELECT RAISE(ROLLBACK, 'boom'); END");
+        // ok2 comes after the failure: it must not slip in outside the (gone) transaction.
+        CHECK(store.save_games(std::vector{good[0], quarto_game("boom"), good[1]}) ==
+              std::vector<bool>{false, false, false});
+    }
+    SUBCASE("COMMIT refused (a deferred foreign key left dangling)")
+    {
+        sql_exec(path, "CREATE TABLE audit_parent (id TEXT PRIMARY KEY); "
+                       "CREATE TABLE audit (parent TEXT REFERENCES audit_parent (id) DEFERRABLE INITIALLY DEFERRED); "
+                       "CREATE TRIGGER orphan AFTER INSERT ON games WHEN NEW.id = 'orphan' "
+                       "BEGIN INSERT INTO audit VALUES ('nobody'); END");
+        CHECK(store.save_games(std::vector{good[0], quarto_game("orphan"), good[1]}) ==
+              std::vector<bool>{false, false, false});
+    }
+    CHECK(store.commits() == 1);
+    CHECK(sql_text(path, "SELECT group_concat(id, ' ') FROM games") == "before");
+    CHECK(sql_text(path, "SELECT count(*) FROM game_moves") == "9");
+    // Nothing was left half open: the next batch is stored.
+    CHECK(store.save_games(good) == std::vector<bool>{true, true});
+    CHECK(store.commits() == 2);
+    CHECK(sql_text(path, "SELECT count(*) FROM games") == "3");
 }
 
 TEST_CASE("games of a player: either seat, newest first, letters in any case, limited")

@@ -3,8 +3,10 @@
 // tests may drive it directly.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -58,8 +60,12 @@ public:
     // PRAGMA user_version as found in the file now.
     int version();
 
-    // One transaction: the game and all its moves, or nothing. False if it was not stored
-    // (logged; also when the id is already taken).
+    // One transaction for all the games, each game with all its moves or nothing: a game that
+    // cannot be stored (e.g. its id is taken) is undone alone and the others are kept. The
+    // answer says, by position, which games are stored; failures are logged. If the
+    // transaction itself cannot begin or commit, no game is stored.
+    std::vector<bool> save_games(std::span<const game_record> records);
+    // save_games of one game.
     bool save_game(const game_record& record);
     archive_result<std::optional<game_record>> find_game(std::string_view id);
     // The games `name` played (either seat; ASCII letters compared without case), the most
@@ -70,6 +76,10 @@ public:
     bool save_tournament(const stored_tournament& t);
     archive_result<std::vector<stored_tournament>> load_tournaments();
     archive_result<std::optional<stored_tournament>> find_tournament(std::string_view id);
+
+    // Write transactions committed since open: each one is an fsync (synchronous=FULL), which
+    // is what save_games saves. Unlike the rest, it may be read from any thread.
+    std::uint64_t commits() const;
 
 private:
     struct impl;

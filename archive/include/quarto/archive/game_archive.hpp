@@ -1,16 +1,20 @@
 // The archive as the server uses it: an archive_store on a dedicated thread, fed through a
 // queue. Network threads only enqueue (a finished game, a lookup) and never wait on the disk.
+// Requests are carried out in the order they were enqueued; games saved one after another
+// while the thread was busy are committed together, in one transaction (one fsync).
 // Lookups answer through a callback that runs on the archive thread: the caller posts the
 // answer to its own executor (e.g. `net::post(session_executor, ...)`) and must not block in
 // the callback, nor call flush() or load_tournaments() from it.
 #pragma once
 
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <thread>
 #include <variant>
@@ -19,6 +23,10 @@
 #include "quarto/archive/archive_store.hpp"
 
 namespace quarto::archive {
+
+// At most this many games per transaction, so that a burst of finished games cannot hold the
+// archive thread (and the lookups queued behind it) for long.
+inline constexpr std::size_t max_games_per_commit = 256;
 
 class game_archive {
 public:
@@ -34,7 +42,8 @@ public:
     game_archive& operator=(const game_archive&) = delete;
 
     // Stores a finished game. `done` (optional, on the archive thread) learns whether it reached
-    // the disk; a failure is also logged with the whole record, so it is never lost silently.
+    // the disk, once the transaction that holds it has committed; a failure is also logged with
+    // the whole record, so it is never lost silently.
     void save_game(game_record record, std::function<void(bool stored)> done = {});
     void find_game(std::string id, callback<std::optional<game_record>> done);
     void games_of_player(std::string name, int limit, callback<std::vector<game_record>> done);
@@ -54,14 +63,27 @@ public:
     void close();
 
     const std::string& path() const { return path_; }
+    // Write transactions committed so far (see archive_store::commits), from any thread.
+    std::uint64_t commits() const { return store_.commits(); }
 
 private:
+    // Saves are kept apart from the other requests so that consecutive ones can share a
+    // transaction.
+    struct game_save {
+        game_record record;
+        std::function<void(bool stored)> done;
+    };
     using job = std::function<void(archive_store&)>;
+    using request = std::variant<game_save, job>;
 
     explicit game_archive(archive_store store);
     void run();
-    // False when closed.
-    bool enqueue(job j);
+    // Carries out `taken` in order; runs of consecutive saves become save_games batches.
+    void carry_out(std::deque<request>& taken);
+    // One transaction for the records; then each done learns its own record's fate.
+    void save_batch(std::span<const game_record> records, std::span<const std::function<void(bool)>> dones);
+    // False when closed; then `r` is left as it was.
+    bool enqueue(request&& r);
     // Runs `j` on the archive thread and waits for it (inline when already on that thread).
     void run_and_wait(job j);
 
@@ -69,7 +91,7 @@ private:
     const std::string path_;
     std::mutex mutex_;
     std::condition_variable wake_;
-    std::deque<job> queue_;
+    std::deque<request> queue_;
     bool closing_ = false;
     std::thread thread_; // the only user of store_ once started
 };
