@@ -64,7 +64,12 @@ void room::on_strand(Handler handler)
 nlohmann::json room::summary() const
 {
     std::lock_guard lock{summary_mutex_};
-    return summary_;
+    if (!summary_) {
+        const protocol::room_view v{id_,           0, settings_.name, settings_.game_rules, settings_.clock, lobby_.status,
+                                    lobby_.seats, lobby_.spectators, nullptr, {},          {}};
+        summary_ = protocol::room_summary(v, settings_.is_private);
+    }
+    return *summary_;
 }
 
 std::optional<seat> room::seat_of(const std::string& player_id) const
@@ -455,10 +460,16 @@ void room::send_error(const connection_ptr& c, error_code code, std::string_view
 
 void room::refresh_summary()
 {
-    const auto seats = seat_view();
-    json summary = protocol::room_summary(view(seats), settings_.is_private);
+    lobby_state now{status_, {}, static_cast<int>(spectators_.size())};
+    for (seat s = 0; s < 2; ++s)
+        if (seats_[s]) now.seats[s] = protocol::seat_info{*seats_[s], true};
+    const auto same_player = [](const auto& a, const auto& b) { return a.has_value() == b.has_value() && (!a || a->player == b->player); };
     std::lock_guard lock{summary_mutex_};
-    summary_ = std::move(summary);
+    if (now.status == lobby_.status && now.spectators == lobby_.spectators && same_player(now.seats[0], lobby_.seats[0]) &&
+        same_player(now.seats[1], lobby_.seats[1]))
+        return;
+    lobby_ = std::move(now);
+    summary_.reset();
 }
 
 } // namespace quarto::server

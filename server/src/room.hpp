@@ -51,7 +51,8 @@ public:
 
     const protocol::room_id& id() const { return id_; }
     bool is_private() const { return settings_.is_private; }
-    // The lobby's view, safe to read from any thread.
+    // The lobby's view, safe to read from any thread. Built when asked for (the lobby asks far
+    // less often than games start and end) and kept until the room changes.
     json summary() const;
 
     // Seats the creator at seat 0. Only before the room is visible to any other thread (the
@@ -112,6 +113,7 @@ private:
     std::array<std::optional<protocol::seat_info>, 2> seat_view() const;
     // What the protocol shows of this room; `seats` (from seat_view) must outlive the result.
     protocol::room_view view(const std::array<std::optional<protocol::seat_info>, 2>& seats) const;
+    // Tells the lobby what changed (on the strand).
     void refresh_summary();
     void set_status(protocol::room_status s);
 
@@ -136,8 +138,16 @@ private:
     std::chrono::steady_clock::time_point last_activity_;
     bool closed_ = false;
 
+    // What the lobby shows that changes; the rest of the summary is the room's constant settings.
+    struct lobby_state {
+        protocol::room_status status = protocol::room_status::waiting;
+        std::array<std::optional<protocol::seat_info>, 2> seats;
+        int spectators = 0;
+    };
     mutable std::mutex summary_mutex_;
-    json summary_;
+    lobby_state lobby_;                      // guarded by summary_mutex_
+    mutable std::optional<json> summary_;    // guarded by summary_mutex_; empty when stale
+
 };
 
 } // namespace quarto::server
