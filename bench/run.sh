@@ -66,10 +66,11 @@ listening_port() {
         done
 }
 
-start_server() { # sets server_pid and port
+start_server() { # LOG [EXTRA SERVER ARGS...]; sets server_pid and port
     local log=$1
+    shift
     # A fresh archive per scenario, in the scratch directory (removed at the end).
-    "$server_bin" "${server_args[@]}" --db "$log.db" 2>"$log" &
+    "$server_bin" "${server_args[@]}" "$@" --db "$log.db" 2>"$log" &
     server_pid=$!
     port=
     for _ in $(seq 100); do
@@ -95,20 +96,23 @@ commands=()   # the exact commands, for the report
 rows=()       # result table rows
 details=()    # each scenario's table as printed by quarto-load
 
-# run_scenario NAME ROOMS SPECTATORS DURATION WARMUP [THINK_MS]
+# run_scenario NAME ROOMS SPECTATORS DURATION WARMUP [THINK_MS [SERVER_THREADS]]
 run_scenario() {
-    local name=$1 rooms=$2 spectators=$3 duration=$4 warmup=$5 think=${6:-0}
+    local name=$1 rooms=$2 spectators=$3 duration=$4 warmup=$5 think=${6:-0} threads=${7:-}
     local json=$work/$name.json
-    start_server "$work/$name.server.log"
+    local extra=()
+    [[ -n $threads ]] && extra=(--threads "$threads")
+    start_server "$work/$name.server.log" "${extra[@]}"
     local cmd=("$load_bin" --url "ws://127.0.0.1:$port/ws" --rooms "$rooms" --spectators "$spectators"
         --duration "$duration" --warmup "$warmup" --think-ms "$think" --connect-rate 2000 --server-pid "$server_pid" --json "$json")
     echo "== $name: ${cmd[*]#$root/}" >&2
+    [[ -n $threads ]] && commands+=("# server started with --threads $threads:")
     commands+=("build/release/bin/quarto-load --url ws://127.0.0.1:PORT/ws --rooms $rooms --spectators $spectators --duration $duration --warmup $warmup --think-ms $think --connect-rate 2000 --server-pid PID --json $name.json")
     "${cmd[@]}" >"$work/$name.txt" 2>"$work/$name.err" || { cat "$work/$name.err" >&2; exit 1; }
     cat "$work/$name.txt" >&2
     stop_server
     rows+=("$(jq -r --arg name "$name" '[
-        $name, .rooms, .spectators_per_room, .think_ms, .connections,
+        $name, ($threads | if . == "" then "cores" else . end), .rooms, .spectators_per_room, .think_ms, .connections,
         (.moves_per_s | floor),
         (.latency_us.p50 | floor), (.latency_us.p90 | floor), (.latency_us.p99 | floor), (.latency_us.max | floor),
         (if .server_cpu_us_per_move then (.server_cpu_us_per_move * 10 | round / 10) else "n/a" end),
@@ -120,7 +124,7 @@ run_scenario() {
         ((.server_rss_kib_per_room // 0) | round),
         ((.errors_total) + .seq_gaps + .desyncs + .connect_failures + .disconnects),
         (.seat_mismatches // 0)
-      ] | "| " + (map(tostring) | join(" | ")) + " |"' "$json")")
+      ] | "| " + (map(tostring) | join(" | ")) + " |"' --arg threads "$threads" "$json")")
     details+=("### $name" "" '```' "$(cat "$work/$name.txt")" '```' "")
 }
 
@@ -188,6 +192,10 @@ else
     run_scenario r100-s2 100 2 $duration 3
     run_scenario r1000 1000 0 $duration 5
     run_scenario r1000-think100 1000 0 $duration 5 100
+    # The same two on one I/O thread: with the load generator on the same 2 cores, a second
+    # server thread mostly adds hand-offs between cores.
+    run_scenario r1000-1thread 1000 0 $duration 5 0 1
+    run_scenario r1000-think100-1thread 1000 0 $duration 5 100 1
     run_scenario r5000 5000 0 $duration 5
     # As many rooms as one server process can hold under its open-file limit (2 files a
     # room, a margin for the server's own), at most 9,500; 2 load processes (each would need
@@ -202,8 +210,8 @@ fi
 j() { [[ -f $work/$1.json ]] && jq -r "$2" "$work/$1.json" || echo "n/a"; }
 targets=()
 if ((!quick)); then
-    targets+=("- Server CPU per move at R = 1000 (target 10 µs, aim 5 µs): $(j r1000 '.server_cpu_us_per_move*10|round/10') µs closed-loop; $(j r1000-think100 '.server_cpu_us_per_move*10|round/10') µs with 100 ms think time.")
-    targets+=("- Latency action → opponent at R = 1000, p99 (target under 5 ms): $(j r1000-think100 '.latency_us.p99/1000*10|round/10') ms with 100 ms think time (p50 $(j r1000-think100 '.latency_us.p50/1000*10|round/10') ms); $(j r1000 '.latency_us.p99/1000|round') ms closed-loop (saturated).")
+    targets+=("- Server CPU per move at R = 1000 (target 10 µs, aim 5 µs): $(j r1000 '.server_cpu_us_per_move*10|round/10') µs closed-loop; $(j r1000-think100 '.server_cpu_us_per_move*10|round/10') µs with 100 ms think time; on one I/O thread $(j r1000-1thread '.server_cpu_us_per_move*10|round/10') and $(j r1000-think100-1thread '.server_cpu_us_per_move*10|round/10') µs.")
+    targets+=("- Latency action → opponent at R = 1000, p99 (target under 5 ms): $(j r1000-think100 '.latency_us.p99/1000*10|round/10') ms with 100 ms think time (p50 $(j r1000-think100 '.latency_us.p50/1000*10|round/10') ms; on one I/O thread p99 $(j r1000-think100-1thread '.latency_us.p99/1000*10|round/10') ms); $(j r1000 '.latency_us.p99/1000|round') ms closed-loop (saturated).")
     s0=$(j r100 '.server_cpu_us_per_move'); s2=$(j r100-s2 '.server_cpu_us_per_move')
     targets+=("- Spectators: server CPU per move with S = 2 at R = 100 is $(awk -v a="$s2" -v b="$s0" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')x that of S = 0 (target at most 1.6x).")
 fi
@@ -224,7 +232,8 @@ dirty=$(git -C "$root" status --porcelain 2>/dev/null | grep -q . && echo " (wit
     echo "- Open files: soft limit raised to the hard limit, $nofile"
     echo "- Load average before the run: $load_before (the machine is shared with other builds and tests)"
     echo "- Server and load generator run on the same machine: the server with its default threads"
-    echo "  (one per core), quarto-load on one thread. A fresh server for each scenario:"
+    echo "  (one per core) unless the threads column says 1, quarto-load on one thread. A fresh server"
+    echo "  for each scenario:"
     echo "  \`build/release/bin/quarto-server ${server_args[*]} --db SCRATCH/NAME.db\`"
     echo "  (each finished game is written to a fresh archive)"
     echo
@@ -248,8 +257,8 @@ dirty=$(git -C "$root" status --porcelain 2>/dev/null | grep -q . && echo " (wit
     echo "the server is saturated and latency is mostly queueing (Little's law: latency ≈ rooms ÷"
     echo "actions per second). The think-time rows show latency below saturation."
     echo
-    echo "| scenario | rooms | spect./room | think ms | conns | moves/s | p50 µs | p90 µs | p99 µs | max µs | server µs/move | server cores | server CPU wait s/s | load-gen µs/move | load-gen CPU wait s/s | server peak RSS MiB | RSS KiB/room | problems | creator not seat 0 |"
-    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    echo "| scenario | server threads | rooms | spect./room | think ms | conns | moves/s | p50 µs | p90 µs | p99 µs | max µs | server µs/move | server cores | server CPU wait s/s | load-gen µs/move | load-gen CPU wait s/s | server peak RSS MiB | RSS KiB/room | problems | creator not seat 0 |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${rows[@]}"
     echo
     echo "## Idle hold"

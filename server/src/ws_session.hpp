@@ -61,7 +61,9 @@ private:
     void begin_close(websocket::close_code code, std::string reason, bool drop_unsent_messages);
     void on_closed();
 
-    websocket::stream<connection_stream> ws_;
+    // On the bare socket: the WebSocket stream keeps its own timeouts, so beast::basic_stream's
+    // timer layer would only add work to every read and write.
+    websocket::stream<connection_socket> ws_;
     beast::flat_buffer buffer_;
     server_context& context_;
     session_tracker& tracker_;
