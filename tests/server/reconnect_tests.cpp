@@ -89,6 +89,24 @@ TEST_CASE("reconnect: a disconnected player's clock keeps running")
     CHECK(over["winner"] == 1 - d.first);
 }
 
+TEST_CASE("reconnect: a player whose connection goes silent is dropped within 20 s")
+{
+    // The server pings after 10 s of silence and gives up 10 s later. This test client answers
+    // pings only while the test reads from it, so both players, never read from again, are
+    // peers that vanished without closing (a pulled cable).
+    server_process server;
+    duel d = start_duel(server, json::object(), 1);
+    const auto silent_from = steady::now();
+    json e = must(d.watchers[0]->wait_type("disconnected", in(milliseconds{26'000})), "disconnected");
+    const auto noticed = steady::now() - silent_from;
+    CHECK(noticed >= milliseconds{15'000}); // not before the ping has had its time
+    CHECK(noticed <= milliseconds{25'000});
+    // Both players went silent together; the one named first is gone for good.
+    const int gone = names_player(e, d.creator.id) ? 0 : 1;
+    CHECK(names_player(e, d.by_seat(gone).id));
+    CHECK(d.by_seat(gone)->wait_closed(in(milliseconds{1000})));
+}
+
 TEST_CASE("sync: recent seq replays the missed events in order, then synced")
 {
     server_process server;
