@@ -9,6 +9,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "quarto/archive/move_text.hpp"
 #include "sqlite_db.hpp"
 
 namespace quarto::archive {
@@ -17,17 +18,67 @@ namespace {
 using sqlite::statement;
 using step = sqlite::statement::step_result;
 
+// One step of the schema, run in the transaction that sets user_version: `sql`, then (when
+// present) `convert` for what SQL alone cannot do, then `sql_after`.
+struct migration {
+    const char* sql;
+    bool (*convert)(sqlite::database&) = nullptr;
+    const char* sql_after = nullptr;
+};
+
+// Version 1 -> 2: each game's moves, read in order from game_moves, become the text of
+// games_v2.moves (see move_text.hpp). json_array writes that format for every well-formed v1
+// row, and carries a row the v1 reader would have refused (an unknown kind, say) over as it
+// was, so that its game still fails to read rather than failing the whole migration. The
+// CASTs read the values as v1 did (sqlite3_column_int64 / _text).
+bool fill_moves_column(sqlite::database& db)
+{
+    auto moves = db.prepare("SELECT game_seq, json_array(CAST(kind AS TEXT), CAST(seat AS INTEGER), "
+                            "CAST(value AS INTEGER), CAST(line AS INTEGER), CAST(t_ms AS INTEGER)) "
+                            "FROM game_moves ORDER BY game_seq, n");
+    auto update = db.prepare("UPDATE games_v2 SET moves = ?2 WHERE seq = ?1");
+    if (!moves || !update) return false;
+    const auto store = [&](std::int64_t seq, std::string& text) {
+        text += ']';
+        sqlite::in_use u{*update};
+        u->bind(1, seq).bind(2, text);
+        return u->step() == step::done;
+    };
+    sqlite::in_use s{*moves};
+    std::optional<std::int64_t> seq; // the game whose moves `text` holds so far
+    std::string text;
+    for (;;) {
+        const step r = s->step();
+        if (r == step::error) return false;
+        if (r == step::done) break;
+        const std::int64_t row_seq = s->int_at(0);
+        if (seq != row_seq) {
+            if (seq && !store(*seq, text)) return false;
+            seq = row_seq;
+            text.clear();
+            text += '[';
+        } else {
+            text += ',';
+        }
+        text += s->text_at(1);
+    }
+    return !seq || store(*seq, text);
+}
+
 // Migrations by version: migrations[v] brings a file from user_version v to v + 1. A schema
 // change appends one; the existing ones never change.
 //
 // games: one row per finished game; `seq` is the archive order (the most recently finished
 // game has the largest), `id` the public id. Players are two column pairs (a game always has
 // exactly two seats) with a case-insensitive index each for the per-player listing.
-// game_moves: core's move log, one row per accepted action (kind as core names it: give,
-// place, call, pass, resign; value the piece or square; line the called squares as a mask).
+// game_moves (version 1 only): core's move log, one row per accepted action (kind as core
+// names it: give, place, call, pass, resign; value the piece or square; line the called
+// squares as a mask).
+// games.moves (from version 2): the same log as one text per game (move_text.hpp), so that a
+// game is one row insert instead of one per move.
 // tournaments: opaque JSON state by id for the tournament code.
-constexpr std::array<const char*, schema_version> migrations{
-    R"sql(
+constexpr std::array<migration, schema_version> migrations{{
+    {R"sql(
 CREATE TABLE games (
   seq          INTEGER PRIMARY KEY,
   id           TEXT NOT NULL UNIQUE,
@@ -68,15 +119,53 @@ CREATE TABLE tournaments (
   state      TEXT NOT NULL,
   updated_ms INTEGER NOT NULL
 );
+)sql"},
+    // SQLite's way to change a table: build the new one, copy, drop the old, rename. games_v2 is
+    // games plus `moves`, NOT NULL without a default so that no insert can leave it out.
+    {R"sql(
+CREATE TABLE games_v2 (
+  seq          INTEGER PRIMARY KEY,
+  id           TEXT NOT NULL UNIQUE,
+  room         TEXT NOT NULL,
+  room_name    TEXT NOT NULL,
+  player0_id   TEXT NOT NULL,
+  player0_name TEXT NOT NULL,
+  player1_id   TEXT NOT NULL,
+  player1_name TEXT NOT NULL,
+  squares      INTEGER NOT NULL CHECK (squares IN (0, 1)),
+  attributes   INTEGER NOT NULL CHECK (attributes BETWEEN 1 AND 15),
+  false_claim  TEXT NOT NULL CHECK (false_claim IN ('reject', 'lose')),
+  move_ms      INTEGER,
+  claim_ms     INTEGER NOT NULL,
+  first_seat   INTEGER NOT NULL CHECK (first_seat IN (0, 1)),
+  winner       INTEGER CHECK (winner IN (0, 1)),
+  reason       TEXT NOT NULL,
+  line         INTEGER NOT NULL,
+  started_ms   INTEGER NOT NULL,
+  ended_ms     INTEGER NOT NULL,
+  moves        TEXT NOT NULL
+);
+INSERT INTO games_v2
+  SELECT seq, id, room, room_name, player0_id, player0_name, player1_id, player1_name, squares, attributes,
+         false_claim, move_ms, claim_ms, first_seat, winner, reason, line, started_ms, ended_ms, '[]'
+  FROM games;
 )sql",
-};
+     fill_moves_column,
+     // game_moves first, so that dropping games (foreign keys are on) has nothing to cascade into.
+     R"sql(
+DROP TABLE game_moves;
+DROP TABLE games;
+ALTER TABLE games_v2 RENAME TO games;
+CREATE INDEX games_by_player0 ON games (player0_name COLLATE NOCASE, seq);
+CREATE INDEX games_by_player1 ON games (player1_name COLLATE NOCASE, seq);
+)sql"},
+}};
 
 constexpr const char* game_columns =
-    "seq, id, room, room_name, player0_id, player0_name, player1_id, player1_name, squares, attributes, "
-    "false_claim, move_ms, claim_ms, first_seat, winner, reason, line, started_ms, ended_ms";
+    "id, room, room_name, player0_id, player0_name, player1_id, player1_name, squares, attributes, "
+    "false_claim, move_ms, claim_ms, first_seat, winner, reason, line, started_ms, ended_ms, moves";
+constexpr int moves_column = 18; // in game_columns
 
-constexpr std::array all_move_kinds{move_kind::give, move_kind::place, move_kind::call, move_kind::pass,
-                                    move_kind::resign};
 constexpr std::array all_end_reasons{end_reason::quarto,      end_reason::missed_quarto, end_reason::timeout,
                                      end_reason::resign,      end_reason::false_claim,   end_reason::board_full};
 
@@ -100,120 +189,89 @@ std::int64_t now_ms()
 struct archive_store::impl {
     std::string path;
     sqlite::database db; // declared before the statements: they are finalized first
-    statement insert_game, insert_move, select_game, select_moves, select_by_player;
+    statement insert_game, select_game, select_by_player;
     statement upsert_tournament, select_tournaments, select_tournament;
     std::atomic<std::uint64_t> commits{0}; // read by other threads (game_archive::commits)
 
     void log_failure(std::string_view what) { spdlog::error("archive {}: {}: {}", path, what, db.last_error()); }
 
-    // The game's row and its moves' rows, in the transaction under way. False (logged) at the
-    // first statement that fails; the caller undoes what was written.
-    bool insert_game_rows(const game_record& r)
+    // The game's row, moves and all, in the transaction under way. False (logged) when it
+    // fails; the caller undoes what was written.
+    bool insert_game_row(const game_record& r)
     {
-        std::int64_t seq = 0;
-        {
-            sqlite::in_use s{insert_game};
-            s->bind(1, r.id).bind(2, r.room).bind(3, r.room_name);
-            s->bind(4, r.players[0].id).bind(5, r.players[0].name).bind(6, r.players[1].id).bind(7, r.players[1].name);
-            s->bind(8, r.game_rules.squares ? 1 : 0).bind(9, r.game_rules.attributes.bits());
-            s->bind(10, r.game_rules.false_claim == false_claim_policy::lose ? "lose" : "reject");
-            if (r.clock.move) s->bind(11, r.clock.move->count());
-            else s->bind_null(11);
-            s->bind(12, r.clock.claim.count()).bind(13, r.first);
-            if (r.result.winner) s->bind(14, *r.result.winner);
-            else s->bind_null(14);
-            s->bind(15, to_string(r.result.reason)).bind(16, r.result.line).bind(17, r.started_ms).bind(18, r.ended_ms);
-            if (s->step() != step::done) {
-                log_failure("storing game " + r.id);
-                return false;
-            }
-            seq = db.last_insert_rowid();
-        }
-        for (std::size_t n = 0; n < r.moves.size(); ++n) {
-            const move_record& mv = r.moves[n];
-            sqlite::in_use s{insert_move};
-            s->bind(1, seq).bind(2, static_cast<std::int64_t>(n)).bind(3, to_string(mv.kind)).bind(4, mv.by);
-            s->bind(5, mv.value).bind(6, mv.line).bind(7, static_cast<std::int64_t>(mv.at_ms));
-            if (s->step() != step::done) {
-                log_failure("storing a move of game " + r.id);
-                return false;
-            }
+        sqlite::in_use s{insert_game};
+        s->bind(1, r.id).bind(2, r.room).bind(3, r.room_name);
+        s->bind(4, r.players[0].id).bind(5, r.players[0].name).bind(6, r.players[1].id).bind(7, r.players[1].name);
+        s->bind(8, r.game_rules.squares ? 1 : 0).bind(9, r.game_rules.attributes.bits());
+        s->bind(10, r.game_rules.false_claim == false_claim_policy::lose ? "lose" : "reject");
+        if (r.clock.move) s->bind(11, r.clock.move->count());
+        else s->bind_null(11);
+        s->bind(12, r.clock.claim.count()).bind(13, r.first);
+        if (r.result.winner) s->bind(14, *r.result.winner);
+        else s->bind_null(14);
+        s->bind(15, to_string(r.result.reason)).bind(16, r.result.line).bind(17, r.started_ms).bind(18, r.ended_ms);
+        s->bind(19, moves_to_text(r.moves));
+        if (s->step() != step::done) {
+            log_failure("storing game " + r.id);
+            return false;
         }
         return true;
     }
 
-    // The games row the statement stands on (columns as in game_columns); moves not yet read.
-    static game_record game_from_row(const statement& s, std::int64_t& seq, bool& valid)
+    // The games row the statement stands on (columns as in game_columns), or nullopt (logged)
+    // when it holds something this server cannot read.
+    std::optional<game_record> game_from_row(const statement& s) const
     {
         game_record r;
-        seq = s.int_at(0);
-        r.id = s.text_at(1);
-        r.room = s.text_at(2);
-        r.room_name = s.text_at(3);
-        r.players[0] = {s.text_at(4), s.text_at(5)};
-        r.players[1] = {s.text_at(6), s.text_at(7)};
-        r.game_rules.squares = s.int_at(8) != 0;
-        const auto attributes = attribute_set::from_bits(static_cast<unsigned>(s.int_at(9)));
+        r.id = s.text_at(0);
+        r.room = s.text_at(1);
+        r.room_name = s.text_at(2);
+        r.players[0] = {s.text_at(3), s.text_at(4)};
+        r.players[1] = {s.text_at(5), s.text_at(6)};
+        r.game_rules.squares = s.int_at(7) != 0;
+        const auto attributes = attribute_set::from_bits(static_cast<unsigned>(s.int_at(8)));
         r.game_rules.attributes = attributes.value_or(attribute_set::all());
-        r.game_rules.false_claim = s.text_at(10) == "lose" ? false_claim_policy::lose : false_claim_policy::reject;
-        r.clock.move = s.null_at(11) ? std::nullopt : std::optional<milliseconds>{milliseconds{s.int_at(11)}};
-        r.clock.claim = milliseconds{s.int_at(12)};
-        r.first = static_cast<seat>(s.int_at(13));
-        r.result.winner = s.null_at(14) ? std::nullopt : std::optional<seat>{static_cast<seat>(s.int_at(14))};
-        const auto reason = from_name(all_end_reasons, s.text_at(15));
+        r.game_rules.false_claim = s.text_at(9) == "lose" ? false_claim_policy::lose : false_claim_policy::reject;
+        r.clock.move = s.null_at(10) ? std::nullopt : std::optional<milliseconds>{milliseconds{s.int_at(10)}};
+        r.clock.claim = milliseconds{s.int_at(11)};
+        r.first = static_cast<seat>(s.int_at(12));
+        r.result.winner = s.null_at(13) ? std::nullopt : std::optional<seat>{static_cast<seat>(s.int_at(13))};
+        const auto reason = from_name(all_end_reasons, s.text_at(14));
         r.result.reason = reason.value_or(end_reason::board_full);
-        r.result.line = static_cast<square_mask>(s.int_at(16));
-        r.started_ms = s.int_at(17);
-        r.ended_ms = s.int_at(18);
-        valid = attributes && !attributes->empty() && reason;
+        r.result.line = static_cast<square_mask>(s.int_at(15));
+        r.started_ms = s.int_at(16);
+        r.ended_ms = s.int_at(17);
+        if (!attributes || attributes->empty() || !reason) {
+            spdlog::error("archive {}: game {} has values this server does not know", path, r.id);
+            return std::nullopt;
+        }
+        const std::string text = s.text_at(moves_column);
+        auto moves = moves_from_text(text);
+        if (!moves) {
+            constexpr std::size_t shown = 120;
+            spdlog::error("archive {}: game {} has moves this server cannot read: '{}{}'", path, r.id,
+                          text.substr(0, shown), text.size() > shown ? "..." : "");
+            return std::nullopt;
+        }
+        r.moves = std::move(*moves);
         return r;
     }
 
-    bool read_moves(std::int64_t seq, std::vector<move_record>& out)
-    {
-        sqlite::in_use s{select_moves};
-        s->bind(1, seq);
-        for (;;) {
-            switch (s->step()) {
-            case step::done: return true;
-            case step::error: log_failure("reading moves"); return false;
-            case step::row: break;
-            }
-            const auto kind = from_name(all_move_kinds, s->text_at(0));
-            if (!kind) {
-                spdlog::error("archive {}: unknown move kind '{}' in game {}", path, s->text_at(0), seq);
-                return false;
-            }
-            out.push_back({*kind, static_cast<seat>(s->int_at(1)), static_cast<std::uint8_t>(s->int_at(2)),
-                           static_cast<square_mask>(s->int_at(3)), static_cast<std::uint32_t>(s->int_at(4))});
-        }
-    }
-
-    // Reads every row of a games query, each with its moves.
+    // Reads every row of a games query, each with its moves; failed if any row cannot be read.
     archive_result<std::vector<game_record>> read_games(statement& s)
     {
         archive_result<std::vector<game_record>> out;
-        std::vector<std::int64_t> seqs;
         for (;;) {
             const step r = s.step();
-            if (r == step::done) break;
+            if (r == step::done) return out;
             if (r == step::error) {
                 log_failure("reading games");
                 return {{}, true};
             }
-            std::int64_t seq = 0;
-            bool valid = false;
-            out.value.push_back(game_from_row(s, seq, valid));
-            if (!valid) {
-                spdlog::error("archive {}: game {} has values this server does not know", path, out.value.back().id);
-                return {{}, true};
-            }
-            seqs.push_back(seq);
+            auto game = game_from_row(s);
+            if (!game) return {{}, true};
+            out.value.push_back(std::move(*game));
         }
-        s.reset(); // done with the games before reading moves
-        for (std::size_t i = 0; i < seqs.size(); ++i)
-            if (!read_moves(seqs[i], out.value[i].moves)) return {{}, true};
-        return out;
     }
 
     static stored_tournament tournament_from_row(const statement& s)
@@ -261,8 +319,9 @@ std::variant<archive_store, open_error> archive_store::open(const std::string& p
     for (int v = version; v < schema_version; ++v) {
         sqlite::transaction t{*db};
         const std::string set_version = "PRAGMA user_version = " + std::to_string(v + 1);
-        if (!t.began() || !db->exec(migrations[static_cast<std::size_t>(v)]) || !db->exec(set_version.c_str()) ||
-            !t.commit())
+        const migration& m = migrations[static_cast<std::size_t>(v)];
+        if (!t.began() || !db->exec(m.sql) || (m.convert && !m.convert(*db)) || (m.sql_after && !db->exec(m.sql_after)) ||
+            !db->exec(set_version.c_str()) || !t.commit())
             return fail("cannot migrate the schema to version " + std::to_string(v + 1) + " in");
         spdlog::info("archive {}: schema version {}", path, v + 1);
     }
@@ -277,13 +336,9 @@ std::variant<archive_store, open_error> archive_store::open(const std::string& p
     };
     const query queries[] = {
         {&i->insert_game,
-         "INSERT INTO games (id, room, room_name, player0_id, player0_name, player1_id, player1_name, squares, "
-         "attributes, false_claim, move_ms, claim_ms, first_seat, winner, reason, line, started_ms, ended_ms) "
-         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"},
-        {&i->insert_move,
-         "INSERT INTO game_moves (game_seq, n, kind, seat, value, line, t_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
+         "INSERT INTO games (" + columns + ") "
+         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"},
         {&i->select_game, "SELECT " + columns + " FROM games WHERE id = ?1"},
-        {&i->select_moves, "SELECT kind, seat, value, line, t_ms FROM game_moves WHERE game_seq = ?1 ORDER BY n"},
         {&i->select_by_player, "SELECT " + columns +
                                    " FROM games WHERE player0_name = ?1 COLLATE NOCASE OR player1_name = ?1 COLLATE "
                                    "NOCASE ORDER BY seq DESC LIMIT ?2"},
@@ -337,7 +392,7 @@ std::vector<bool> archive_store::save_games(std::span<const game_record> records
             m.log_failure("setting a savepoint for game " + records[i].id);
             return none_stored();
         }
-        if (m.insert_game_rows(records[i])) {
+        if (m.insert_game_row(records[i])) {
             if (one_game.release()) {
                 stored[i] = true;
                 continue;

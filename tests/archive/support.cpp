@@ -1,6 +1,7 @@
 // Shared by the archive tests; see support.hpp.
 #include "support.hpp"
 
+#include <array>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -66,6 +67,41 @@ archive::game_record resigned_game(const std::string& id)
     REQUIRE(g.place(0, 9, at_ms(20)).ok());
     REQUIRE(g.resign(1, at_ms(30)).ok());
     archive::game_origin origin{id, "room2", "Zoë's room", {{{"pz", "Zoë"}, {"pc", "Cy"}}}, 5, 6};
+    return archive::make_game_record(std::move(origin), g);
+}
+
+archive::game_record drawn_game(const std::string& id)
+{
+    rules colour_only;
+    colour_only.attributes = attribute_set{}.with(attribute::color);
+    game g{colour_only, clock_settings{}, 0, at_ms(0)};
+    // Dark pieces (odd codes) on these squares, light ones on the others: every row, column and
+    // diagonal holds two of each.
+    constexpr std::array<int, 8> dark_squares{0, 1, 6, 7, 8, 9, 14, 15};
+    constexpr std::array<int, 8> light_squares{2, 3, 4, 5, 10, 11, 12, 13};
+    seat giver = 0;
+    std::int64_t t = 0;
+    for (int code = 0; code < 16; ++code) {
+        const int where = (code % 2 == 1) ? dark_squares[static_cast<std::size_t>(code / 2)]
+                                          : light_squares[static_cast<std::size_t>(code / 2)];
+        REQUIRE(g.give(giver, pc(code), at_ms(t += 40)).ok());
+        REQUIRE(g.place(opponent(giver), static_cast<square>(where), at_ms(t += 70)).ok());
+        giver = opponent(giver);
+    }
+    REQUIRE(g.pass(giver, at_ms(t += 50)).ok());
+    REQUIRE(g.pass(opponent(giver), at_ms(t += 60)).ok());
+    REQUIRE(g.finished());
+    archive::game_origin origin{id, "room3", "Draws only", {{{"pa", "Ann"}, {"pd", "Dee"}}}, 7'000, 7'000 + t};
+    return archive::make_game_record(std::move(origin), g);
+}
+
+archive::game_record timed_out_game(const std::string& id)
+{
+    const clock_settings clock{milliseconds{10'000}, milliseconds{3'000}};
+    game g{rules{}, clock, 0, at_ms(0)};
+    g.expire(at_ms(10'001));
+    REQUIRE(g.finished());
+    archive::game_origin origin{id, "room4", "", {{{"pe", "Eve"}, {"pb", "Bo"}}}, 9'000, 19'000};
     return archive::make_game_record(std::move(origin), g);
 }
 

@@ -32,6 +32,11 @@ quarto::archive::game_record quarto_game(const std::string& id, const std::strin
                                          const std::string& name1 = "Bo", quarto::seat first = 0);
 // A record of a real game that seat 1 resigns after one give and one placement.
 quarto::archive::game_record resigned_game(const std::string& id);
+// A record of a real drawn game: only colour counts, the board fills without a Quarto, the
+// last placer passes and so does the claimant (34 moves: 16 gives, 16 placements, 2 passes).
+quarto::archive::game_record drawn_game(const std::string& id);
+// A record of a real game that seat 0 loses on time before its first give (no moves).
+quarto::archive::game_record timed_out_game(const std::string& id);
 
 quarto::archive::archive_store open_store(const std::string& path);
 
