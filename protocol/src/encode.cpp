@@ -231,25 +231,6 @@ json room_snapshot(const room_view& room, std::optional<seat> you, const json& r
                     req);
 }
 
-json game_started_event(const game& g, const std::array<player_info, 2>& players, instant now)
-{
-    return {{"type", "game_started"},
-            {"first", g.first()},
-            {"players", {player_json(players[0]), player_json(players[1])}},
-            {"clock", encode_clock(g, now)}};
-}
-
-json game_over_event(const game& g, std::string_view game_id, instant now)
-{
-    json event = encode_result(*g.result());
-    event["type"] = "game_over";
-    event["game"] = game_id;
-    event["clock"] = encode_clock(g, now);
-    return event;
-}
-
-json rematch_requested_event(seat by) { return {{"type", "rematch_requested"}, {"seat", by}}; }
-
 json joined_event(const player_info& p, bool as_spectator, std::optional<seat> at)
 {
     json event = {{"type", "joined"}, {"player", player_json(p)}, {"as", as_spectator ? "spectator" : "player"}};

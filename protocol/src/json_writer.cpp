@@ -1,5 +1,6 @@
 #include "quarto/protocol/json_writer.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <charconv>
 
@@ -49,6 +50,12 @@ json_writer& json_writer::value(std::string_view text)
     separate();
     static constexpr char hex[] = "0123456789abcdef";
     out_.push_back('"');
+    const auto plain = [](char c) { return static_cast<unsigned char>(c) >= 0x20 && c != '"' && c != '\\'; };
+    if (std::all_of(text.begin(), text.end(), plain)) { // ids, names, words: the usual case
+        out_.append(text);
+        out_.push_back('"');
+        return *this;
+    }
     for (const char c : text) {
         const auto byte = static_cast<unsigned char>(c);
         switch (c) {

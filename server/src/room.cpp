@@ -256,7 +256,7 @@ void room::apply(const connection_ptr& c, seat s, const protocol::client_message
             return send_error(c, error_code::wrong_phase, "A rematch can be asked for once the game is over.", req);
         if (!rematch_wanted_[s]) {
             rematch_wanted_[s] = true;
-            broadcast(protocol::rematch_requested_event(s));
+            publish(protocol::rematch_requested_event(next_stamp(), s));
         }
         if (rematch_wanted_[0] && rematch_wanted_[1] && seats_[0] && seats_[1]) start_game();
         return;
@@ -315,7 +315,7 @@ void room::start_game()
     set_status(room_status::playing);
     metrics::add(context_.metrics.games_started);
     rematch_wanted_ = {};
-    broadcast(protocol::game_started_event(*game_, {*seats_[0], *seats_[1]}, now));
+    publish(protocol::game_started_event(next_stamp(), *game_, {*seats_[0], *seats_[1]}, now));
     spdlog::info("room {}: game started, {} vs {}, {} gives first", id_, seats_[0]->name, seats_[1]->name,
                  seats_[first]->name);
     arm_timer();
@@ -329,7 +329,7 @@ void room::game_finished()
     const game_result r = *game_->result();
     metrics::add(context_.metrics.games_finished[static_cast<std::size_t>(r.reason)]);
     archive_game();
-    broadcast(protocol::game_over_event(*game_, game_id_, context_.clock.now()));
+    publish(protocol::game_over_event(next_stamp(), *game_, game_id_, context_.clock.now()));
     if (r.winner)
         spdlog::info("room {}: game over, {} wins by {}", id_, seats_[*r.winner] ? seats_[*r.winner]->name : "?",
                      to_string(r.reason));

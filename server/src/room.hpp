@@ -17,7 +17,7 @@
 #include "quarto/core/game.hpp"
 #include "quarto/protocol/encode.hpp"
 #include "quarto/protocol/messages.hpp"
-#include "quarto/protocol/move_events.hpp"
+#include "quarto/protocol/game_events.hpp"
 #include "server_context.hpp"
 
 namespace quarto::server {
@@ -103,7 +103,7 @@ private:
 
     // Stamps the event with the room and the next seq, then publishes it.
     void broadcast(json event, const connection* except = nullptr);
-    // The stamp of the next event; for events written straight to text (move_events.hpp).
+    // The stamp of the next event; for events written straight to text (game_events.hpp).
     protocol::event_stamp next_stamp() { return {id_, ++seq_}; }
     // Keeps the stamped event for `sync` and sends it to every attached connection but `except`:
     // serialized once, shared by all.

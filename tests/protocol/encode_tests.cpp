@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "quarto/protocol/move_events.hpp"
+#include "quarto/protocol/game_events.hpp"
 #include "support.hpp"
 
 using namespace quarto;
@@ -253,12 +253,13 @@ TEST_CASE("encode_result: winner, reason, and the line for calls")
 TEST_CASE("game_started")
 {
     game g{rules{}, clock_settings{}, 1, at_ms(500)};
-    const json e = game_started_event(g, {ann, bo}, at_ms(500));
-    CHECK(e == wire(R"({"type":"game_started","first":1,"players":[{"id":"p1","name":"Ann"},{"id":"p2","name":"Bo"}],
+    const json e = event(game_started_event(stamp, g, {ann, bo}, at_ms(500)));
+    CHECK(e == wire(R"({"type":"game_started","room":"k3x9abqz","seq":7,"first":1,
+                        "players":[{"id":"p1","name":"Ann"},{"id":"p2","name":"Bo"}],
                         "clock":{"remaining_ms":[60000,60000],"running":1}})"));
-    // The room stamps "room" and "seq"; the encoder leaves them out.
-    CHECK_FALSE(e.contains("room"));
-    CHECK_FALSE(e.contains("seq"));
+    // Names are the players' own text: whatever they hold reads back unchanged.
+    const player_info odd{"p3", "Zo\"\\\u00e9 \x01"};
+    CHECK(event(game_started_event(stamp, g, {odd, bo}, at_ms(500))).at("players")[0].at("name") == odd.name);
 }
 
 TEST_CASE("given and placed events during a game")
@@ -309,16 +310,16 @@ TEST_CASE("passed events and the draw of a full board")
         CHECK(event(passed_event(stamp, g, 1, at_ms(5000))) ==
               wire(R"({"type":"passed","room":"k3x9abqz","seq":7,"seat":1,
                        "clock":{"remaining_ms":[59800,60000],"running":null},"claim":null})"));
-        CHECK(game_over_event(g, "g1", at_ms(5000)) ==
-              wire(R"({"type":"game_over","game":"g1","result":"draw","winner":null,"reason":"board_full",
+        CHECK(event(game_over_event(stamp, g, "g1", at_ms(5000))) ==
+              wire(R"({"type":"game_over","room":"k3x9abqz","seq":7,"game":"g1","result":"draw","winner":null,"reason":"board_full",
                        "clock":{"remaining_ms":[59800,60000],"running":null}})"));
     }
     SUBCASE("the final window runs out: a draw")
     {
         CHECK(g.expire(at_ms(13'299)) == time_event::none);
         CHECK(g.expire(at_ms(13'300)) == time_event::game_over);
-        CHECK(game_over_event(g, "g1", at_ms(13'300)).at("reason") == "board_full");
-        CHECK(game_over_event(g, "g1", at_ms(13'300)).at("winner").is_null());
+        CHECK(event(game_over_event(stamp, g, "g1", at_ms(13'300))).at("reason") == "board_full");
+        CHECK(event(game_over_event(stamp, g, "g1", at_ms(13'300))).at("winner").is_null());
     }
 }
 
@@ -328,16 +329,19 @@ TEST_CASE("game_over events for every reason")
     {
         game g = row_zero_game();
         REQUIRE(g.call_quarto(0, 0x000F, at_ms(900)).ok());
-        CHECK(game_over_event(g, "g1", at_ms(900)) ==
-              wire(R"({"type":"game_over","game":"g1","result":"win","winner":0,"reason":"quarto","line":[0,1,2,3],
+        const json e = event(game_over_event(stamp, g, "g1", at_ms(900)));
+        CHECK(e == wire(R"({"type":"game_over","room":"k3x9abqz","seq":7,"game":"g1","result":"win","winner":0,"reason":"quarto","line":[0,1,2,3],
                        "clock":{"remaining_ms":[59800,60000],"running":null}})"));
+        // The result fields are those the snapshot shows.
+        const json result = encode_result(*g.result());
+        for (const auto& [key, value] : result.items()) CHECK(e.at(key) == value);
     }
     SUBCASE("missed_quarto: the opponent claims during the window")
     {
         game g = row_zero_game();
         REQUIRE(g.give(0, pc(8), at_ms(900)).ok());
         REQUIRE(g.call_quarto(1, 0x000F, at_ms(1000)).ok());
-        const json e = game_over_event(g, "g1", at_ms(1000));
+        const json e = event(game_over_event(stamp, g, "g1", at_ms(1000)));
         CHECK(e.at("winner") == 1);
         CHECK(e.at("reason") == "missed_quarto");
         CHECK(e.at("line") == wire("[0,1,2,3]"));
@@ -350,23 +354,23 @@ TEST_CASE("game_over events for every reason")
         REQUIRE(g.give(0, pc(0), at_ms(100)).ok());
         REQUIRE(g.place(1, 0, at_ms(200)).ok());
         REQUIRE(g.call_quarto(1, 0x000F, at_ms(250)).ok());
-        CHECK(game_over_event(g, "g1", at_ms(250)) ==
-              wire(R"({"type":"game_over","game":"g1","result":"win","winner":0,"reason":"false_claim","line":[0,1,2,3],
+        CHECK(event(game_over_event(stamp, g, "g1", at_ms(250))) ==
+              wire(R"({"type":"game_over","room":"k3x9abqz","seq":7,"game":"g1","result":"win","winner":0,"reason":"false_claim","line":[0,1,2,3],
                        "clock":{"remaining_ms":[60000,59850],"running":null}})"));
     }
     SUBCASE("timeout")
     {
         game g{rules{}, clock_settings{}, 0, at_ms(0)};
         CHECK(g.expire(at_ms(60'000)) == time_event::game_over);
-        CHECK(game_over_event(g, "g1", at_ms(60'000)) ==
-              wire(R"({"type":"game_over","game":"g1","result":"win","winner":1,"reason":"timeout",
+        CHECK(event(game_over_event(stamp, g, "g1", at_ms(60'000))) ==
+              wire(R"({"type":"game_over","room":"k3x9abqz","seq":7,"game":"g1","result":"win","winner":1,"reason":"timeout",
                        "clock":{"remaining_ms":[0,60000],"running":null}})"));
     }
     SUBCASE("resign")
     {
         game g{rules{}, clock_settings{}, 0, at_ms(0)};
         REQUIRE(g.resign(1, at_ms(10)).ok());
-        const json e = game_over_event(g, "g1", at_ms(10));
+        const json e = event(game_over_event(stamp, g, "g1", at_ms(10)));
         CHECK(e.at("winner") == 0);
         CHECK(e.at("reason") == "resign");
         CHECK_FALSE(e.contains("line"));
@@ -375,7 +379,7 @@ TEST_CASE("game_over events for every reason")
 
 TEST_CASE("rematch_requested, joined, left, disconnected, reconnected")
 {
-    CHECK(rematch_requested_event(1) == wire(R"({"type":"rematch_requested","seat":1})"));
+    CHECK(event(rematch_requested_event(stamp, 1)) == wire(R"({"type":"rematch_requested","room":"k3x9abqz","seq":7,"seat":1})"));
     CHECK(joined_event(bo, false, seat{1}) ==
           wire(R"({"type":"joined","player":{"id":"p2","name":"Bo"},"as":"player","seat":1})"));
     CHECK(joined_event(bo, true, std::nullopt) == wire(R"({"type":"joined","player":{"id":"p2","name":"Bo"},"as":"spectator"})"));

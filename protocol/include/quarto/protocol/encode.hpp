@@ -1,4 +1,4 @@
-// Typed values -> the JSON the server sends. Events are built here without "room" and
+// Typed values -> the JSON the server sends. Membership events are built here without "room" and
 // "seq"; the room stamps those and serializes each event once for all its recipients.
 #pragma once
 
@@ -71,12 +71,8 @@ json room_summary(const room_view& room, bool is_private);
 // The full snapshot, as seen from `you` (null for a spectator).
 json room_snapshot(const room_view& room, std::optional<seat> you, const json& req);
 
-// Room events (the room adds "room" and "seq").
-json game_started_event(const game& g, const std::array<player_info, 2>& players, instant now);
-// The events of a move are in move_events.hpp.
-// `game_id`: the id under which the archive keeps this game (GET /api/games/{id}).
-json game_over_event(const game& g, std::string_view game_id, instant now);
-json rematch_requested_event(seat by);
+// Membership events (the room adds "room" and "seq").
+// The events of the game itself (started, moves, over, rematch) are in game_events.hpp.
 json joined_event(const player_info& p, bool as_spectator, std::optional<seat> at);
 json left_event(const player_info& p, bool as_spectator, std::optional<seat> from);
 json connection_event(const player_info& p, bool connected); // disconnected / reconnected
