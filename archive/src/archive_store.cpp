@@ -191,6 +191,7 @@ struct archive_store::impl {
     sqlite::database db; // declared before the statements: they are finalized first
     statement insert_game, select_game, select_by_player;
     statement upsert_tournament, select_tournaments, select_tournament;
+    sqlite::savepoint_statements game_savepoint; // around each game of a batch
     std::atomic<std::uint64_t> commits{0}; // read by other threads (game_archive::commits)
 
     void log_failure(std::string_view what) { spdlog::error("archive {}: {}: {}", path, what, db.last_error()); }
@@ -354,6 +355,9 @@ std::variant<archive_store, open_error> archive_store::open(const std::string& p
         if (!s) return open_error{"cannot prepare a query on " + path + ": " + i->db.last_error()};
         *q.target = std::move(*s);
     }
+    auto savepoint = sqlite::savepoint_statements::prepare(i->db, "game");
+    if (!savepoint) return open_error{"cannot prepare a savepoint on " + path + ": " + i->db.last_error()};
+    i->game_savepoint = std::move(*savepoint);
     return archive_store{std::move(i)};
 }
 
@@ -387,7 +391,7 @@ std::vector<bool> archive_store::save_games(std::span<const game_record> records
     }
     std::vector<bool> stored(records.size(), false);
     for (std::size_t i = 0; i < records.size(); ++i) {
-        sqlite::savepoint one_game{m.db, "game"};
+        sqlite::savepoint one_game{m.game_savepoint};
         if (!one_game.began()) {
             m.log_failure("setting a savepoint for game " + records[i].id);
             return none_stored();

@@ -170,9 +170,30 @@ bool transaction::commit()
     return done_;
 }
 
-savepoint::savepoint(database& db, std::string_view name) : db_{db}, name_{name}
+namespace {
+
+// Runs a statement that returns no rows, and makes it ready for the next use.
+bool run(statement& s)
 {
-    began_ = db_.exec(("SAVEPOINT " + name_).c_str());
+    in_use use{s};
+    return s.step() == statement::step_result::done;
+}
+
+} // namespace
+
+std::optional<savepoint_statements> savepoint_statements::prepare(database& db, std::string_view name)
+{
+    const std::string n{name};
+    auto set = db.prepare("SAVEPOINT " + n);
+    auto release = db.prepare("RELEASE " + n);
+    auto roll_back_to = db.prepare("ROLLBACK TO " + n);
+    if (!set || !release || !roll_back_to) return std::nullopt;
+    return savepoint_statements{std::move(*set), std::move(*release), std::move(*roll_back_to)};
+}
+
+savepoint::savepoint(savepoint_statements& sql) : sql_{sql}
+{
+    began_ = run(sql_.set);
 }
 
 savepoint::~savepoint()
@@ -183,7 +204,7 @@ savepoint::~savepoint()
 bool savepoint::release()
 {
     if (!began_ || done_) return false;
-    done_ = db_.exec(("RELEASE " + name_).c_str());
+    done_ = run(sql_.release);
     return done_;
 }
 
@@ -192,7 +213,7 @@ bool savepoint::roll_back()
     if (!began_ || done_) return false;
     done_ = true;
     // ROLLBACK TO keeps the savepoint on the stack; RELEASE takes it off.
-    return db_.exec(("ROLLBACK TO " + name_).c_str()) && db_.exec(("RELEASE " + name_).c_str());
+    return run(sql_.roll_back_to) && run(sql_.release);
 }
 
 } // namespace quarto::archive::sqlite
