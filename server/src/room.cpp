@@ -65,8 +65,8 @@ nlohmann::json room::summary() const
 {
     std::lock_guard lock{summary_mutex_};
     if (!summary_) {
-        const protocol::room_view v{id_,           0, settings_.name, settings_.game_rules, settings_.clock, lobby_.status,
-                                    lobby_.seats, lobby_.spectators, nullptr, {},          {}};
+        const protocol::room_view v{id_, 0, settings_.name, settings_.game_rules, settings_.clock,
+                                    lobby_.status, lobby_.seats, lobby_.spectators, nullptr, {}, {}};
         summary_ = protocol::room_summary(v, settings_.is_private);
     }
     return *summary_;
@@ -463,7 +463,9 @@ void room::refresh_summary()
     lobby_state now{status_, {}, static_cast<int>(spectators_.size())};
     for (seat s = 0; s < 2; ++s)
         if (seats_[s]) now.seats[s] = protocol::seat_info{*seats_[s], true};
-    const auto same_player = [](const auto& a, const auto& b) { return a.has_value() == b.has_value() && (!a || a->player == b->player); };
+    const auto same_player = [](const auto& a, const auto& b) {
+        return a.has_value() == b.has_value() && (!a || a->player == b->player);
+    };
     std::lock_guard lock{summary_mutex_};
     if (now.status == lobby_.status && now.spectators == lobby_.spectators && same_player(now.seats[0], lobby_.seats[0]) &&
         same_player(now.seats[1], lobby_.seats[1]))

@@ -145,9 +145,8 @@ private:
         int spectators = 0;
     };
     mutable std::mutex summary_mutex_;
-    lobby_state lobby_;                      // guarded by summary_mutex_
-    mutable std::optional<json> summary_;    // guarded by summary_mutex_; empty when stale
-
+    lobby_state lobby_;                   // guarded by summary_mutex_
+    mutable std::optional<json> summary_; // guarded by summary_mutex_; empty when stale
 };
 
 } // namespace quarto::server
