@@ -89,6 +89,15 @@ json_writer& json_writer::value(std::int64_t number)
     return *this;
 }
 
+json_writer& json_writer::value(std::uint64_t number)
+{
+    separate();
+    char digits[24];
+    const auto [end, error] = std::to_chars(std::begin(digits), std::end(digits), number);
+    out_.append(digits, end);
+    return *this;
+}
+
 json_writer& json_writer::value(bool flag)
 {
     separate();

@@ -276,7 +276,9 @@ TEST_CASE("given and placed events during a game")
                    "clock":{"remaining_ms":[60000,59700],"running":1}})"));
 
     REQUIRE(g.give(1, pc(10), at_ms(2000)).ok());
-    const json given = event(given_event({"room2", 18'446'744'073'709'551'615u}, g, 1, pc(10), at_ms(2000)));
+    const std::string given_text = given_event({"room2", 18'446'744'073'709'551'615u}, g, 1, pc(10), at_ms(2000));
+    CHECK(given_text.find(R"("seq":18446744073709551615,)") != std::string::npos);
+    const json given = event(given_text);
     CHECK(given == wire(R"({"type":"given","room":"room2","seq":18446744073709551615,"seat":1,"piece":10,
                             "clock":{"remaining_ms":[60000,60000],"running":0},"claim":{"seat":0,"remaining_ms":10000}})"));
     // The text's clock and claim are those the snapshot shows.

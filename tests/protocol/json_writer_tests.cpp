@@ -24,9 +24,11 @@ TEST_CASE("json_writer: integers at the ends of their range")
 {
     std::string out;
     json_writer w{out};
-    w.begin_array().value(std::numeric_limits<std::int64_t>::min()).value(std::uint8_t{255}).value(-1).end_array();
-    CHECK(out == "[-9223372036854775808,255,-1]");
+    w.begin_array().value(std::numeric_limits<std::int64_t>::min()).value(std::uint8_t{255}).value(-1);
+    w.value(std::numeric_limits<std::uint64_t>::max()).end_array();
+    CHECK(out == "[-9223372036854775808,255,-1,18446744073709551615]");
     CHECK(json::parse(out)[0] == std::numeric_limits<std::int64_t>::min());
+    CHECK(json::parse(out)[3].get<std::uint64_t>() == std::numeric_limits<std::uint64_t>::max());
 }
 
 TEST_CASE("json_writer: strings are escaped so that they read back unchanged")

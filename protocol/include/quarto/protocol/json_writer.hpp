@@ -24,6 +24,7 @@ public:
     json_writer& value(std::string_view text);
     json_writer& value(const char* text) { return value(std::string_view{text}); }
     json_writer& value(std::int64_t number);
+    json_writer& value(std::uint64_t number);
     json_writer& value(bool flag);
     json_writer& null();
 
@@ -31,7 +32,8 @@ public:
         requires(std::is_integral_v<Integer> && !std::is_same_v<Integer, bool>)
     json_writer& value(Integer number)
     {
-        return value(static_cast<std::int64_t>(number));
+        if constexpr (std::is_signed_v<Integer>) return value(static_cast<std::int64_t>(number));
+        else return value(static_cast<std::uint64_t>(number));
     }
 
 private:
