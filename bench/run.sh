@@ -3,11 +3,16 @@
 # each scenario, driven by quarto-load; writes bench/RESULTS.md with the machine, the commands
 # and the numbers.
 #
-#   bench/run.sh            the standard set (about 5 minutes)
-#   bench/run.sh --quick    small versions of each scenario (about 1 minute), written to
+#   bench/run.sh            the standard set, each scenario run 3 times (about 13 minutes)
+#   bench/run.sh --quick    small versions of each scenario, once (about 1 minute), written to
 #                           /tmp/quarto-bench-quick.md unless --out says otherwise
 #   options: --out FILE     where to write the report
 #            --keep DIR     keep each scenario's JSON and logs in DIR
+#            --repeat N     run the set N times (default 3; 1 with --quick)
+#
+# This machine's CPU time per move moves by 15-40 % between identical runs, so the set is run
+# several times, one round after another, and each row shows the run with the median server
+# CPU per move (and every run's figure beside it); ratios are taken within a round.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -18,17 +23,21 @@ load_bin=$build/bin/quarto-load
 quick=0
 out=
 keep=
+repeats=
 while [[ $# -gt 0 ]]; do
     case $1 in
         --quick) quick=1 ;;
         --out) out=$2; shift ;;
         --keep) keep=$2; shift ;;
-        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+        --repeat) repeats=$2; shift ;;
+        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
 done
 [[ -n $out ]] || { if ((quick)); then out=/tmp/quarto-bench-quick.md; else out=$root/bench/RESULTS.md; fi; }
+[[ -n $repeats ]] || { if ((quick)); then repeats=1; else repeats=3; fi; }
+[[ $repeats =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --repeat needs a positive number" >&2; exit 2; }
 
 if [[ ! -x $server_bin || ! -x $load_bin ]]; then
     echo "run.sh: building the Release server and load generator in $build" >&2
@@ -96,26 +105,49 @@ commands=()   # the exact commands, for the report
 rows=()       # result table rows
 details=()    # each scenario's table as printed by quarto-load
 
-# run_scenario NAME ROOMS SPECTATORS DURATION WARMUP [THINK_MS [SERVER_THREADS]]
+scenarios=()  # names, in order
+declare -A scenario_threads
+rep=1         # the round being run
+
+# run_scenario NAME ROOMS SPECTATORS DURATION WARMUP [THINK_MS [SERVER_THREADS]]: one run, of round $rep
 run_scenario() {
     local name=$1 rooms=$2 spectators=$3 duration=$4 warmup=$5 think=${6:-0} threads=${7:-}
-    local json=$work/$name.json
+    local json=$work/$name.$rep.json
     local extra=()
     [[ -n $threads ]] && extra=(--threads "$threads")
-    start_server "$work/$name.server.log" "${extra[@]}"
+    start_server "$work/$name.$rep.server.log" "${extra[@]}"
     local cmd=("$load_bin" --url "ws://127.0.0.1:$port/ws" --rooms "$rooms" --spectators "$spectators"
         --duration "$duration" --warmup "$warmup" --think-ms "$think" --connect-rate 2000 --server-pid "$server_pid" --json "$json")
-    echo "== $name: ${cmd[*]#$root/}" >&2
-    [[ -n $threads ]] && commands+=("# server started with --threads $threads:")
-    commands+=("build/release/bin/quarto-load --url ws://127.0.0.1:PORT/ws --rooms $rooms --spectators $spectators --duration $duration --warmup $warmup --think-ms $think --connect-rate 2000 --server-pid PID --json $name.json")
-    "${cmd[@]}" >"$work/$name.txt" 2>"$work/$name.err" || { cat "$work/$name.err" >&2; exit 1; }
-    cat "$work/$name.txt" >&2
+    echo "== $name (round $rep of $repeats): ${cmd[*]#$root/}" >&2
+    if ((rep == 1)); then
+        scenarios+=("$name")
+        scenario_threads[$name]=$threads
+        [[ -n $threads ]] && commands+=("# server started with --threads $threads:")
+        commands+=("build/release/bin/quarto-load --url ws://127.0.0.1:PORT/ws --rooms $rooms --spectators $spectators --duration $duration --warmup $warmup --think-ms $think --connect-rate 2000 --server-pid PID --json $name.json")
+    fi
+    "${cmd[@]}" >"$work/$name.$rep.txt" 2>"$work/$name.$rep.err" || { cat "$work/$name.$rep.err" >&2; exit 1; }
+    cat "$work/$name.$rep.txt" >&2
     stop_server
-    rows+=("$(jq -r --arg name "$name" '[
+}
+
+# The JSON of NAME's run with the median server CPU per move.
+median_json() {
+    local f
+    for f in "$work/$1".*.json; do echo "$(jq '.server_cpu_us_per_move // 0' "$f") $f"; done |
+        sort -n | awk '{ runs[NR] = $2 } END { print runs[int((NR + 1) / 2)] }'
+}
+
+# The table row of NAME: its median run, and every run's server CPU per move.
+scenario_row() {
+    local name=$1 threads=${scenario_threads[$1]} json all
+    json=$(median_json "$name")
+    all=$(for f in "$work/$name".*.json; do jq '.server_cpu_us_per_move // 0 | . * 10 | round / 10' "$f"; done | paste -sd/ | sed 's|/| / |g')
+    rows+=("$(jq -r --arg name "$name" --arg all "$all" '[
         $name, ($threads | if . == "" then "cores" else . end), .rooms, .spectators_per_room, .think_ms, .connections,
         (.moves_per_s | floor),
         (.latency_us.p50 | floor), (.latency_us.p90 | floor), (.latency_us.p99 | floor), (.latency_us.max | floor),
         (if .server_cpu_us_per_move then (.server_cpu_us_per_move * 10 | round / 10) else "n/a" end),
+        $all,
         (if .server_cpu_cores then (.server_cpu_cores * 100 | round / 100) else "n/a" end),
         (if .server_cpu_wait_s_per_s then (.server_cpu_wait_s_per_s * 100 | round / 100) else "n/a" end),
         (if .load_cpu_us_per_move then (.load_cpu_us_per_move * 10 | round / 10) else "n/a" end),
@@ -125,7 +157,7 @@ run_scenario() {
         ((.errors_total) + .seq_gaps + .desyncs + .connect_failures + .disconnects),
         (.seat_mismatches // 0)
       ] | "| " + (map(tostring) | join(" | ")) + " |"' --arg threads "$threads" "$json")")
-    details+=("### $name" "" '```' "$(cat "$work/$name.txt")" '```' "")
+    details+=("### $name (the median of $repeats runs)" "" '```' "$(cat "${json%.json}.txt")" '```' "")
 }
 
 # idle_hold ROOMS PROCESSES: the rooms are set up (games started, nobody moves) by PROCESSES
@@ -177,16 +209,8 @@ idle_hold() {
     idle_rows+=("| $rooms | $connections | $processes | $fds | $((before_kib / 1024)) | $((rss_kib / 1024)) | $((hwm_kib / 1024)) | $per_conn | $per_room | $failures |")
 }
 
-if ((quick)); then
-    duration=3 warmup=1
-    run_scenario r10 10 0 $duration $warmup
-    run_scenario r100 100 0 $duration $warmup
-    run_scenario r100-s2 100 2 $duration $warmup
-    run_scenario r200 200 0 $duration $warmup
-    run_scenario r200-think50 200 0 $duration $warmup 50
-    idle_hold 500 2
-else
-    duration=20
+standard_set() {
+    local duration=20
     run_scenario r10 10 0 $duration 3
     run_scenario r100 100 0 $duration 3
     run_scenario r100-s2 100 2 $duration 3
@@ -197,6 +221,25 @@ else
     run_scenario r1000-1thread 1000 0 $duration 5 0 1
     run_scenario r1000-think100-1thread 1000 0 $duration 5 100 1
     run_scenario r5000 5000 0 $duration 5
+}
+
+quick_set() {
+    local duration=3 warmup=1
+    run_scenario r10 10 0 $duration $warmup
+    run_scenario r100 100 0 $duration $warmup
+    run_scenario r100-s2 100 2 $duration $warmup
+    run_scenario r200 200 0 $duration $warmup
+    run_scenario r200-think50 200 0 $duration $warmup 50
+}
+
+for ((rep = 1; rep <= repeats; rep++)); do
+    if ((quick)); then quick_set; else standard_set; fi
+done
+for name in "${scenarios[@]}"; do scenario_row "$name"; done
+
+if ((quick)); then
+    idle_hold 500 2
+else
     # As many rooms as one server process can hold under its open-file limit (2 files a
     # room, a margin for the server's own), at most 9,500; 2 load processes (each would need
     # nearly the whole limit alone).
@@ -207,13 +250,17 @@ fi
 
 # ---- the report ----
 # The targets of issue 5, from the JSON of the runs that exist (the quick set has other names).
-j() { [[ -f $work/$1.json ]] && jq -r "$2" "$work/$1.json" || echo "n/a"; }
+j() { local f; f=$(ls "$work/$1".*.json 2>/dev/null | head -n1); [[ -n $f ]] && jq -r "$2" "$(median_json "$1")" || echo "n/a"; }
 targets=()
 if ((!quick)); then
     targets+=("- Server CPU per move at R = 1000 (target 10 µs, aim 5 µs): $(j r1000 '.server_cpu_us_per_move*10|round/10') µs closed-loop; $(j r1000-think100 '.server_cpu_us_per_move*10|round/10') µs with 100 ms think time; on one I/O thread $(j r1000-1thread '.server_cpu_us_per_move*10|round/10') and $(j r1000-think100-1thread '.server_cpu_us_per_move*10|round/10') µs.")
     targets+=("- Latency action → opponent at R = 1000, p99 (target under 5 ms): $(j r1000-think100 '.latency_us.p99/1000*10|round/10') ms with 100 ms think time (p50 $(j r1000-think100 '.latency_us.p50/1000*10|round/10') ms; on one I/O thread p99 $(j r1000-think100-1thread '.latency_us.p99/1000*10|round/10') ms); $(j r1000 '.latency_us.p99/1000|round') ms closed-loop (saturated).")
-    s0=$(j r100 '.server_cpu_us_per_move'); s2=$(j r100-s2 '.server_cpu_us_per_move')
-    targets+=("- Spectators: server CPU per move with S = 2 at R = 100 is $(awk -v a="$s2" -v b="$s0" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')x that of S = 0 (target at most 1.6x).")
+    # Within each round, then the median of the rounds.
+    ratios=$(for ((r = 1; r <= repeats; r++)); do
+        awk -v a="$(jq '.server_cpu_us_per_move' "$work/r100-s2.$r.json")" -v b="$(jq '.server_cpu_us_per_move' "$work/r100.$r.json")" 'BEGIN { printf "%.2f\n", a / b }'
+    done | sort -n)
+    median_ratio=$(awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }' <<<"$ratios")
+    targets+=("- Spectators: server CPU per move with S = 2 at R = 100 is ${median_ratio}x that of S = 0 (the median of the rounds' ratios: $(paste -sd' ' <<<"$ratios"); target at most 1.6x).")
 fi
 
 mem_gib=$(awk '/MemTotal/ { printf "%.1f", $2 / 1048576 }' /proc/meminfo)
@@ -239,6 +286,9 @@ dirty=$(git -C "$root" status --porcelain 2>/dev/null | grep -q . && echo " (wit
     echo
     echo "## Playing rooms"
     echo
+    echo "Each scenario ran $repeats times (the whole set, round after round); its row is the run with the"
+    echo "median server CPU per move, and the column beside it lists every run's figure."
+    echo
     echo "Bots play random legal games (untimed rooms, default rules) closed-loop: each bot acts as soon"
     echo "as the server's event makes it its turn, calls every Quarto it makes, and both ask for a"
     echo "rematch at the end (with a think time, each bot waits that long before each action). A move"
@@ -257,8 +307,8 @@ dirty=$(git -C "$root" status --porcelain 2>/dev/null | grep -q . && echo " (wit
     echo "the server is saturated and latency is mostly queueing (Little's law: latency ≈ rooms ÷"
     echo "actions per second). The think-time rows show latency below saturation."
     echo
-    echo "| scenario | server threads | rooms | spect./room | think ms | conns | moves/s | p50 µs | p90 µs | p99 µs | max µs | server µs/move | server cores | server CPU wait s/s | load-gen µs/move | load-gen CPU wait s/s | server peak RSS MiB | RSS KiB/room | problems | creator not seat 0 |"
-    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    echo "| scenario | server threads | rooms | spect./room | think ms | conns | moves/s | p50 µs | p90 µs | p99 µs | max µs | server µs/move | server µs/move, every run | server cores | server CPU wait s/s | load-gen µs/move | load-gen CPU wait s/s | server peak RSS MiB | RSS KiB/room | problems | creator not seat 0 |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${rows[@]}"
     echo
     echo "## Idle hold"
