@@ -80,21 +80,29 @@ json_writer& json_writer::value(std::string_view text)
     return *this;
 }
 
+namespace {
+
+template <class Number>
+void append_number(std::string& out, Number number)
+{
+    char digits[24]; // 20 digits and a sign at most
+    const auto [end, error] = std::to_chars(std::begin(digits), std::end(digits), number);
+    out.append(digits, end);
+}
+
+} // namespace
+
 json_writer& json_writer::value(std::int64_t number)
 {
     separate();
-    char digits[24];
-    const auto [end, error] = std::to_chars(std::begin(digits), std::end(digits), number);
-    out_.append(digits, end);
+    append_number(out_, number);
     return *this;
 }
 
 json_writer& json_writer::value(std::uint64_t number)
 {
     separate();
-    char digits[24];
-    const auto [end, error] = std::to_chars(std::begin(digits), std::end(digits), number);
-    out_.append(digits, end);
+    append_number(out_, number);
     return *this;
 }
 
