@@ -557,10 +557,16 @@ scenario('phone-sized screen and keyboard play', async () => {
     assertEqual(texts, ['untimed', 'untimed'], `${p.label}: an untimed room shows no countdown`);
   }
   // Keyboard: focus the piece and press Enter; then place with the keyboard too.
-  await first.locator('[data-role="available"] [data-piece="15"]').focus();
+  // Each key press is followed by a wait for the server's answer on the acting page, as
+  // give() and place() do: caughtUp() compares sequence numbers as they are, so it passes
+  // at once if the place has not reached the server yet.
+  const piece = first.locator('[data-role="available"] [data-piece="15"]');
+  await piece.focus();
   await first.keyboard.press('Enter');
+  await piece.waitFor({ state: 'detached' });
   await second.locator('[data-square="12"]:not([disabled])').focus();
   await second.keyboard.press('Enter');
+  await second.locator('[data-square="12"][data-piece]').waitFor();
   await caughtUp(first, second);
   const b = await board(first);
   assertEqual(b[12], 15, 'placed with the keyboard');
