@@ -18,7 +18,7 @@ const OUT = path.resolve(process.env.E2E_OUT || 'e2e-out');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const ONLY = process.env.E2E_ONLY || '';
 const SCENARIO_TIMEOUT_MS = 45000;
-const ACTION_TIMEOUT_MS = 10000;
+const ACTION_TIMEOUT_MS = 20000;
 
 // piece bits: 1 dark, 2 tall, 4 square, 8 hollow. These four share "dark" and nothing else
 // that matters here; any row of them is a Quarto.
