@@ -7,7 +7,6 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/core/buffers_to_string.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
@@ -45,7 +44,8 @@ bool run_ioc_until(net::io_context& ioc, const std::function<bool()>& done, stea
 
 struct ws_client::impl {
     net::io_context ioc_;
-    websocket::stream<beast::tcp_stream> ws_{ioc_};
+    // A bare socket: run_until() keeps every deadline, so the stream needs no timers of its own.
+    websocket::stream<tcp::socket> ws_{ioc_};
     beast::flat_buffer buffer_;
     bool reading_ = false;
     bool closed_ = false;
@@ -92,7 +92,7 @@ void ws_client::impl::connect(unsigned short port, const std::string& target, co
         }));
     beast::error_code result = net::error::would_block;
     bool finished = false;
-    beast::get_lowest_layer(ws_).async_connect(local(port), [&](beast::error_code ec) {
+    ws_.next_layer().async_connect(local(port), [&](beast::error_code ec) {
         if (ec) {
             result = ec;
             finished = true;
@@ -115,7 +115,7 @@ void ws_client::impl::connect(unsigned short port, const std::string& target, co
 ws_client::~ws_client()
 {
     beast::error_code ec;
-    beast::get_lowest_layer(impl_->ws_).socket().close(ec);
+    impl_->ws_.next_layer().close(ec);
 }
 
 void ws_client::impl::start_read()
@@ -214,8 +214,8 @@ void ws_client::drop()
 {
     impl& i = *impl_;
     beast::error_code ec;
-    beast::get_lowest_layer(i.ws_).socket().shutdown(tcp::socket::shutdown_both, ec);
-    beast::get_lowest_layer(i.ws_).socket().close(ec);
+    i.ws_.next_layer().shutdown(tcp::socket::shutdown_both, ec);
+    i.ws_.next_layer().close(ec);
     i.run_until([&] { return !i.reading_; }, in(milliseconds{1000}));
     i.closed_ = true;
 }
@@ -260,7 +260,7 @@ bool tcp_connects(unsigned short port)
 
 struct http_connection::impl {
     net::io_context ioc_;
-    beast::tcp_stream stream_{ioc_};
+    tcp::socket stream_{ioc_};
     beast::flat_buffer buffer_;
     unsigned short port_ = 0;
 };
@@ -274,7 +274,7 @@ http_connection::http_connection(unsigned short port) : impl_{std::make_unique<i
 http_connection::~http_connection()
 {
     beast::error_code ec;
-    impl_->stream_.socket().close(ec);
+    impl_->stream_.close(ec);
 }
 
 http_response http_connection::get(const std::string& target, const header_list& headers, steady::time_point deadline)
@@ -311,42 +311,16 @@ http_response http_get(unsigned short port, const std::string& target, steady::t
 http_response http_get(unsigned short port, const std::string& target, const header_list& headers,
                        steady::time_point deadline)
 {
-    net::io_context ioc;
-    beast::tcp_stream stream{ioc};
-    beast::flat_buffer buffer;
-    http::request<http::string_body> req{http::verb::get, target, 11};
-    req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
-    req.set(http::field::connection, "close");
-    for (const auto& [name, value] : headers) req.set(name, value);
-    http::response<http::string_body> res;
-    beast::error_code result = net::error::would_block;
-    bool finished = false;
-    stream.async_connect(local(port), [&](beast::error_code ec) {
-        if (ec) {
-            result = ec;
-            finished = true;
-            return;
-        }
-        http::async_write(stream, req, [&](beast::error_code ec2, std::size_t) {
-            if (ec2) {
-                result = ec2;
-                finished = true;
-                return;
-            }
-            http::async_read(stream, buffer, res, [&](beast::error_code ec3, std::size_t) {
-                result = ec3;
-                finished = true;
-            });
-        });
-    });
-    if (!run_ioc_until(ioc, [&] { return finished; }, deadline) || result)
-        throw std::runtime_error("GET " + target + " failed: " +
-                                 (finished ? result.message() : std::string{"timed out"}));
-    http_response out;
-    out.status = res.result_int();
-    out.content_type = std::string{res[http::field::content_type]};
-    out.body = std::move(res.body());
-    return out;
+    // One request on its own connection: the same code path as http_connection, so that
+    // Beast's HTTP read and write are compiled once for the harness.
+    // Connection: close first, so that a test's own Connection header replaces it.
+    header_list with_close{{"Connection", "close"}};
+    with_close.insert(with_close.end(), headers.begin(), headers.end());
+    try {
+        return http_connection{port}.get(target, with_close, deadline);
+    } catch (const boost::system::system_error& e) {
+        throw std::runtime_error("GET " + target + " failed: " + e.code().message());
+    }
 }
 
 } // namespace quarto_test
