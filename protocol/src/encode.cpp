@@ -46,6 +46,11 @@ json board_json(const board& b)
 
 json untimed_or(std::optional<milliseconds> ms) { return ms ? json(ms->count()) : json(nullptr); }
 
+json tournament_or_null(const room_view& room)
+{
+    return room.tournament.empty() ? json(nullptr) : json(room.tournament);
+}
+
 } // namespace
 
 std::string_view to_string(room_status s)
@@ -178,7 +183,8 @@ json room_summary(const room_view& room, bool is_private)
             {"spectators", room.spectators},
             {"rules", encode_rules(room.game_rules)},
             {"clock", encode_clock_settings(room.clock)},
-            {"private", is_private}};
+            {"private", is_private},
+            {"tournament", tournament_or_null(room)}};
 }
 
 json room_snapshot(const room_view& room, std::optional<seat> you, const json& req)
@@ -226,6 +232,7 @@ json room_snapshot(const room_view& room, std::optional<seat> you, const json& r
                      {"status", to_string(room.status)},
                      {"players", players},
                      {"spectators", room.spectators},
+                     {"tournament", tournament_or_null(room)},
                      {"you", {{"seat", seat_or_null(you)}}},
                      {"game", game_json}},
                     req);

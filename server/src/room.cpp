@@ -66,7 +66,7 @@ nlohmann::json room::summary() const
     std::lock_guard lock{summary_mutex_};
     if (!summary_) {
         const protocol::room_view v{id_, 0, settings_.name, settings_.game_rules, settings_.clock,
-                                    lobby_.status, lobby_.seats, lobby_.spectators, nullptr, {}, {}};
+                                    lobby_.status, lobby_.seats, lobby_.spectators, nullptr, {}, {}, tournament_id()};
         summary_ = protocol::room_summary(v, settings_.is_private);
     }
     return *summary_;
@@ -443,7 +443,8 @@ std::array<std::optional<protocol::seat_info>, 2> room::seat_view() const
 protocol::room_view room::view(const std::array<std::optional<protocol::seat_info>, 2>& seats) const
 {
     return {id_,    seq_,  settings_.name, settings_.game_rules, settings_.clock, status_, seats,
-            static_cast<int>(spectators_.size()), game_ ? &*game_ : nullptr, context_.clock.now(), game_id_};
+            static_cast<int>(spectators_.size()), game_ ? &*game_ : nullptr, context_.clock.now(), game_id_,
+            tournament_id()};
 }
 
 void room::send_snapshot(const connection_ptr& c, const std::string& player_id, const json& req)

@@ -113,6 +113,10 @@ private:
     std::array<std::optional<protocol::seat_info>, 2> seat_view() const;
     // What the protocol shows of this room; `seats` (from seat_view) must outlive the result.
     protocol::room_view view(const std::array<std::optional<protocol::seat_info>, 2>& seats) const;
+    std::string_view tournament_id() const
+    {
+        return settings_.tournament ? std::string_view{settings_.tournament->tournament} : std::string_view{};
+    }
     // Tells the lobby what changed (on the strand).
     void refresh_summary();
     void set_status(protocol::room_status s);

@@ -34,10 +34,11 @@ struct room_fixture {
     clock_settings clock{};
     std::array<std::optional<seat_info>, 2> seats{};
     std::string game_id = "g7mq2x9kbn4a";
+    std::string tournament; // empty: not a tournament's game
 
     room_view view(std::uint64_t seq, room_status status, int spectators, const game* g, instant now) const
     {
-        return room_view{id, seq, name, game_rules, clock, status, seats, spectators, g, now, game_id};
+        return room_view{id, seq, name, game_rules, clock, status, seats, spectators, g, now, game_id, tournament};
     }
 };
 
@@ -425,7 +426,7 @@ TEST_CASE("room_summary lists the names of seated players")
     CHECK(room_summary(f.view(3, room_status::waiting, 2, nullptr, at_ms(0)), false) ==
           wire(R"({"id":"k3x9abqz","name":"Ann's room","status":"waiting","players":["Bo"],"spectators":2,
                    "rules":{"squares":false,"attributes":["color","height","shape","fill"],"false_claim":"reject"},
-                   "clock":{"move_ms":60000,"claim_ms":10000},"private":false})"));
+                   "clock":{"move_ms":60000,"claim_ms":10000},"private":false,"tournament":null})"));
 
     f.seats[0] = seat_info{ann, true};
     f.clock.move.reset();
@@ -435,6 +436,9 @@ TEST_CASE("room_summary lists the names of seated players")
     CHECK(s.at("clock") == wire(R"({"move_ms":null,"claim_ms":10000})"));
     CHECK(s.at("private") == true);
     CHECK(to_string(room_status::finished) == "finished");
+
+    f.tournament = "tk3x9abqz";
+    CHECK(room_summary(f.view(5, room_status::playing, 0, nullptr, at_ms(0)), false).at("tournament") == "tk3x9abqz");
 }
 
 // ---- room snapshot ---------------------------------------------------------------------------
@@ -447,7 +451,8 @@ TEST_CASE("room snapshot of a waiting room")
     CHECK(snapshot == wire(R"({"type":"room","room":"k3x9abqz","seq":1,"name":"Ann's room",
         "rules":{"squares":false,"attributes":["color","height","shape","fill"],"false_claim":"reject"},
         "clock_rules":{"move_ms":60000,"claim_ms":10000},"status":"waiting",
-        "players":[{"seat":0,"id":"p1","name":"Ann","connected":true},null],"spectators":0,"you":{"seat":0},
+        "players":[{"seat":0,"id":"p1","name":"Ann","connected":true},null],"spectators":0,"tournament":null,
+        "you":{"seat":0},
         "game":{"board":[null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null],
                 "available":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15],"phase":"waiting","turn":null,"in_hand":null,
                 "clock":{"remaining_ms":[60000,60000],"running":null},"claim":null,"moves":[],"result":null,
@@ -463,6 +468,13 @@ TEST_CASE("room snapshot of a waiting room")
         CHECK(s.at("clock_rules") == wire(R"({"move_ms":null,"claim_ms":10000})"));
         CHECK(s.at("game").at("clock") == wire(R"({"remaining_ms":[null,null],"running":null})"));
         CHECK_FALSE(s.contains("req"));
+    }
+
+    SUBCASE("a tournament's game names its tournament")
+    {
+        f.tournament = "tk3x9abqz";
+        CHECK(room_snapshot(f.view(2, room_status::waiting, 0, nullptr, at_ms(0)), seat{0}, nullptr).at("tournament") ==
+              "tk3x9abqz");
     }
 }
 
@@ -481,7 +493,7 @@ TEST_CASE("room snapshot of a game in progress")
         "rules":{"squares":false,"attributes":["color","height","shape","fill"],"false_claim":"reject"},
         "clock_rules":{"move_ms":60000,"claim_ms":10000},"status":"playing",
         "players":[{"seat":0,"id":"p1","name":"Ann","connected":true},{"seat":1,"id":"p2","name":"Bo","connected":false}],
-        "spectators":1,"you":{"seat":1},
+        "spectators":1,"tournament":null,"you":{"seat":1},
         "game":{"board":[5,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null],
                 "available":[0,1,2,3,4,6,7,8,9,11,12,13,14,15],"phase":"place","turn":0,"in_hand":10,
                 "clock":{"remaining_ms":[59000,60000],"running":0},"claim":{"seat":0,"remaining_ms":9000},

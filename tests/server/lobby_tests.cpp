@@ -68,6 +68,7 @@ TEST_CASE("lobby: create_room replies room_created (with req) then the waiting s
     CHECK(snap["players"][0]["connected"] == true);
     CHECK(snap["players"][1].is_null());
     CHECK(snap["spectators"] == 0);
+    CHECK(snap["tournament"].is_null());
     CHECK(snap["game"]["phase"] == "waiting");
     CHECK(snap["game"]["result"].is_null());
     // Defaults.
@@ -109,6 +110,7 @@ TEST_CASE("lobby: list_rooms shows public rooms with their fields - private ones
     CHECK(found["rules"]["attributes"] == json{"color", "shape"});
     CHECK(found["clock"]["move_ms"] == 30000);
     CHECK(found["clock"]["claim_ms"] == 5000);
+    CHECK(found["tournament"].is_null());
 
     // Joining the private room by id works and starts the game.
     json snap = join(*bob.ws, priv, "player");

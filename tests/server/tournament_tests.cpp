@@ -101,6 +101,7 @@ seat_in_game await_pairing(player& p, const json& tournament, steady::time_point
     const json snapshot = must(p->wait_for([&](const json& m) { return is(m, "room") && m["room"] == pairing["room"]; }),
                                p.name + "'s room snapshot");
     CHECK(snapshot["status"] == "playing");
+    CHECK(snapshot["tournament"] == tournament);
     const int seat = snapshot["you"]["seat"].get<int>();
     CHECK(snapshot["game"]["first"] == (pairing["you_start"].get<bool>() ? seat : 1 - seat));
     return {pairing["room"], seat, pairing["you_start"].get<bool>(), pairing["opponent"]};
@@ -250,6 +251,15 @@ TEST_CASE("tournament: a 4-player round robin is played over WebSockets to its f
         const json& this_round = snap["rounds"].back();
         CHECK(this_round["round"] == round);
         CHECK(this_round["pairings"].size() == 2);
+        if (round == 1) {
+            // The lobby lists the round's boards as the tournament's games.
+            const json rooms = json::parse(http_get(server.port(), "/api/rooms").body)["rooms"];
+            for (const json& pairing : this_round["pairings"]) {
+                const auto listed = std::find_if(rooms.begin(), rooms.end(), [&](const json& r) { return r["id"] == pairing["room"]; });
+                REQUIRE_MESSAGE(listed != rooms.end(), rooms.dump());
+                CHECK((*listed)["tournament"] == t.id);
+            }
+        }
         play_round(t, round, this_round);
     }
     const json final_snapshot = snapshot_where(*t.director.ws, t.id, [](const json& m) { return m["status"] == "finished"; });

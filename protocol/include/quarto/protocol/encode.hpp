@@ -44,6 +44,7 @@ struct room_view {
     const game* current; // the game in progress or the last one; null before the first
     instant now;
     std::string_view game_id; // the archive id of `current` (shown once it has finished)
+    std::string_view tournament; // the tournament whose game this room holds; empty if none
 };
 
 json encode_rules(const rules& r);
