@@ -644,6 +644,16 @@ scenario('a round-robin tournament from registration to the final standings', as
       await eve.locator(`[data-action="watch-board"][data-room="${room}"]`).click();
       await waitGame(eve, (r) => document.querySelector('[data-role="game"]')?.dataset.room === r, 'the spectator in the board', room);
       assertEqual((await gameData(eve)).you, '', 'Eve watches');
+      // Someone who knows only the lobby: the row says it is a tournament's game, and so does the board.
+      const fay = await newPage('Fay');
+      await enter(fay, 'Fay');
+      const row = fay.locator(`[data-room-id="${room}"]`);
+      const href = `#/tournament/${encodeURIComponent(id)}`;
+      assertEqual(await row.locator('[data-role="room-tournament"]').getAttribute('href'), href, 'the lobby row links to the tournament');
+      await shot(fay, 'lobby-tournament-game');
+      await row.locator('[data-action="lobby-watch"]').click();
+      await waitGame(fay, (r) => document.querySelector('[data-role="game"]')?.dataset.room === r, 'Fay in the board', room);
+      assertEqual(await fay.locator('[data-action="tournament-link"]').getAttribute('href'), href, 'the board links to its tournament');
       await shot(first, 'tournament-game');
       // The first player completes a row: calls it to win, or gives instead and the other claims it.
       await fillRowZero(first, second);

@@ -5,7 +5,7 @@
 import { h, focusKey, restoreFocus } from './dom.js';
 import { pieceSvg, pieceName, sharedTraits, ATTRIBUTES } from './pieces.js';
 import { tickClocks, clockText, formatMs } from './clock.js';
-import { pairingText } from './tournaments.js';
+import { pairingText, tournamentKey } from './tournaments.js';
 
 const COLS = 'ABCD';
 export const squareName = (sq) => `${COLS[sq % 4]}${Math.floor(sq / 4) + 1}`;
@@ -92,9 +92,12 @@ export class GameView {
     return this.app.rooms.get(this.key) ?? null;
   }
 
-  /** {tournament, round, game, ...} when this room is a tournament's game, else null. */
+  /** {tournament, round, game, ...} when this room is a tournament's game, else null. A page
+   *  that was not told of the pairing (a spectator) knows the tournament only, from the snapshot. */
   tournamentLink() {
-    return this.app.tournaments.roomLink(this.key);
+    const link = this.app.tournaments.roomLink(this.key);
+    if (link) return link;
+    return this.room && this.room.tournament !== null ? { tournament: tournamentKey(this.room.tournament) } : null;
   }
 
   mount(container) {
@@ -262,7 +265,7 @@ export class GameView {
         tlink ? h('p', { class: 'tournament-of' },
           h('a', { href: tournamentHref(tlink.tournament), dataset: { action: 'tournament-link' } },
             `← ${tournament ? tournament.name : 'The tournament'}`),
-          ` · round ${tlink.round}${tlink.game > 1 ? `, game ${tlink.game}` : ''}`) : null,
+          tlink.round ? ` · round ${tlink.round}${tlink.game > 1 ? `, game ${tlink.game}` : ''}` : '') : null,
         h('p', { class: 'rules' }, rulesSummary(room.rules, room.clockRules))),
       h('div', { class: 'room-tools' },
         h('span', { class: 'spectators', dataset: { role: 'spectators' }, title: 'People watching' },

@@ -252,6 +252,8 @@ export class LobbyView {
         h('div', { class: 'room-main' },
           h('strong', {}, r.name || `Room ${r.id}`),
           h('span', { class: `pill ${r.status}` }, STATUS_WORDS[r.status] || r.status),
+          r.tournament ? h('a', { class: 'pill tournament-game', href: `#/tournament/${encodeURIComponent(String(r.tournament))}`,
+            dataset: { role: 'room-tournament' }, title: 'A game of a tournament: see its standings' }, 'Tournament') : null,
           h('div', { class: 'muted small' }, players.length ? players.join(' vs ') : 'nobody yet',
             typeof r.spectators === 'number' && r.spectators ? ` · ${r.spectators} watching` : '',
             ' · ', rulesSummary(r.rules, r.clock))),

@@ -59,6 +59,7 @@ export class Room {
     this.rules = s.rules ?? {};
     this.clockRules = s.clock_rules ?? s.clock ?? {};
     this.status = s.status ?? 'waiting';
+    this.tournament = s.tournament ?? null; // the tournament whose game this is, or null
     this.players = Array.isArray(s.players) ? [s.players[0] ?? null, s.players[1] ?? null] : [null, null];
     this.spectators = typeof s.spectators === 'number' ? s.spectators : 0;
     this.spectatorIds = new Set(); // those seen arriving since the snapshot
