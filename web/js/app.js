@@ -6,7 +6,7 @@
 import { Connection, socketUrl } from './connection.js';
 import { Room, ROOM_EVENTS } from './room.js';
 import { describeError } from './errors.js';
-import { TournamentBook, tournamentKey, pairingText } from './tournaments.js';
+import { TournamentBook, tournamentKey, tournamentHref, pairingText } from './tournaments.js';
 import { resultText } from './game.js';
 
 const KEY_NAME = 'quarto.name';
@@ -541,7 +541,7 @@ export class App extends EventTarget {
   }
 
   openTournament(id) {
-    const target = `#/tournament/${encodeURIComponent(String(id))}`;
+    const target = tournamentHref(id);
     if (window.location.hash !== target) window.location.hash = target;
     else this.changed();
   }

@@ -5,12 +5,11 @@
 import { h, focusKey, restoreFocus } from './dom.js';
 import { pieceSvg, pieceName, sharedTraits, ATTRIBUTES } from './pieces.js';
 import { tickClocks, clockText, formatMs } from './clock.js';
-import { pairingText, tournamentKey } from './tournaments.js';
+import { pairingText, tournamentKey, tournamentHref } from './tournaments.js';
 
 const COLS = 'ABCD';
 export const squareName = (sq) => `${COLS[sq % 4]}${Math.floor(sq / 4) + 1}`;
 
-const tournamentHref = (id) => `#/tournament/${encodeURIComponent(String(id))}`;
 
 export function rulesSummary(rules = {}, clock = {}) {
   const parts = [];

@@ -11,6 +11,7 @@ import { traitsFieldset, readSeconds } from './form-fields.js';
 import { TournamentForm, TournamentList } from './tournament-form.js';
 import { rulesSummary } from './game.js';
 import { roomKey } from './app.js';
+import { tournamentHref } from './tournaments.js';
 
 const RECENT_LIMIT = 20;
 
@@ -252,7 +253,7 @@ export class LobbyView {
         h('div', { class: 'room-main' },
           h('strong', {}, r.name || `Room ${r.id}`),
           h('span', { class: `pill ${r.status}` }, STATUS_WORDS[r.status] || r.status),
-          r.tournament ? h('a', { class: 'pill tournament-game', href: `#/tournament/${encodeURIComponent(String(r.tournament))}`,
+          r.tournament ? h('a', { class: 'pill tournament-game', href: tournamentHref(r.tournament),
             dataset: { role: 'room-tournament' }, title: 'A game of a tournament: see its standings' }, 'Tournament') : null,
           h('div', { class: 'muted small' }, players.length ? players.join(' vs ') : 'nobody yet',
             typeof r.spectators === 'number' && r.spectators ? ` · ${r.spectators} watching` : '',
@@ -317,7 +318,7 @@ export class DoorView {
     buttons.appendChild(h('button', { type: 'button', class: seatFree ? 'secondary' : 'primary', dataset: { action: 'watch' }, disabled: joining,
       onclick: () => app.join(id, 'spectator') }, 'Watch'));
     if (link) {
-      buttons.appendChild(h('a', { class: 'button secondary', href: `#/tournament/${encodeURIComponent(link.tournament)}`,
+      buttons.appendChild(h('a', { class: 'button secondary', href: tournamentHref(link.tournament),
         dataset: { action: 'tournament-link' } }, 'Back to the tournament'));
     }
     buttons.appendChild(h('a', { class: 'button secondary', href: '#/', dataset: { action: 'lobby' } }, 'Back to the lobby'));

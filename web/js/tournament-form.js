@@ -5,11 +5,11 @@
 import { h } from './dom.js';
 import { traitsFieldset, readSeconds, readWhole } from './form-fields.js';
 import { FORMAT_WORDS, STATUS_WORDS } from './tournament-table.js';
+import { tournamentHref } from './tournaments.js';
 
 const MAX_NAME_BYTES = 64;
 const LIST_LIMIT = 20;
 
-const tournamentHref = (id) => `#/tournament/${encodeURIComponent(String(id))}`;
 
 export class TournamentList {
   constructor(app) {

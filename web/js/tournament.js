@@ -42,6 +42,7 @@
 import { h, focusKey, restoreFocus } from './dom.js';
 import { rulesSummary } from './game.js';
 import { roomKey, tournamentKey } from './app.js';
+import { tournamentHref } from './tournaments.js';
 import {
   FORMAT_WORDS, STATUS_WORDS, formatPoints, formatTiebreak, rounds, gamesPerPairing, totalRounds, isBye,
   pairingDone, crosstable, describeCell, scoreText, pairingOf, roundComplete, leaders, reasonWords,
@@ -222,7 +223,7 @@ export class TournamentView {
         }, 'Withdraw'));
       }
     }
-    const link = `${window.location.origin}${window.location.pathname}#/tournament/${encodeURIComponent(this.key)}`;
+    const link = `${window.location.origin}${window.location.pathname}${tournamentHref(this.key)}`;
     actions.appendChild(h('button', { type: 'button', class: 'secondary', dataset: { action: 'copy-tournament-link' },
       onclick: () => this.copyLink(link) }, 'Copy link'));
     actions.appendChild(h('a', { class: 'button secondary', href: '#/', dataset: { action: 'lobby' } }, 'Lobby'));

@@ -6,6 +6,8 @@ const KEY_ROOM_LINKS = 'quarto.tournamentRooms';
 const MAX_ROOM_LINKS = 200;
 
 export const tournamentKey = (id) => String(id);
+/** The address of a tournament's page. */
+export const tournamentHref = (id) => `#/tournament/${encodeURIComponent(String(id))}`;
 
 function loadLinks() {
   try {
