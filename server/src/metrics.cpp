@@ -1,8 +1,8 @@
 #include "metrics.hpp"
 
 #include <cstdio>
+#include <ctime>
 #include <fstream>
-#include <sstream>
 #include <unistd.h>
 
 namespace quarto::server {
@@ -42,25 +42,23 @@ double load(const Atomic& a)
     return static_cast<double>(a.load(std::memory_order_relaxed));
 }
 
-// utime + stime in seconds, and resident set size in bytes, from /proc/self.
-std::pair<double, double> process_usage()
+// The process's CPU time (user + system, every thread) in seconds, at the clock's own
+// resolution: /proc/self/stat counts whole scheduler ticks (10 ms), so a fast server reads 0
+// there after a short game.
+double process_cpu_seconds()
 {
-    double cpu = 0, rss = 0;
-    std::ifstream stat{"/proc/self/stat"};
-    std::string text{std::istreambuf_iterator<char>{stat}, {}};
-    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
-    if (const auto close = text.rfind(')'); close != std::string::npos) {
-        std::istringstream fields{text.substr(close + 2)};
-        std::string skip;
-        for (int i = 3; i <= 13; ++i) fields >> skip;
-        double utime = 0, stime = 0;
-        fields >> utime >> stime;
-        cpu = (utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
-    }
+    timespec t{};
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0) return 0;
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
+}
+
+// Resident set size in bytes, from /proc/self/statm.
+double resident_bytes()
+{
     std::ifstream statm{"/proc/self/statm"};
     double pages_total = 0, pages_resident = 0;
-    if (statm >> pages_total >> pages_resident) rss = pages_resident * static_cast<double>(sysconf(_SC_PAGESIZE));
-    return {cpu, rss};
+    if (statm >> pages_total >> pages_resident) return pages_resident * static_cast<double>(sysconf(_SC_PAGESIZE));
+    return 0;
 }
 
 } // namespace
@@ -122,11 +120,10 @@ std::string metrics::prometheus_text() const
     session_handling.write(out, "quarto_message_handling_seconds", "stage=\"session\"");
     room_handling.write(out, "quarto_message_handling_seconds", "stage=\"room\"");
 
-    const auto [cpu, rss] = process_usage();
     header(out, "process_cpu_seconds_total", "counter", "User and system CPU time of the process.");
-    line(out, "process_cpu_seconds_total", "", cpu);
+    line(out, "process_cpu_seconds_total", "", process_cpu_seconds());
     header(out, "process_resident_memory_bytes", "gauge", "Resident memory of the process.");
-    line(out, "process_resident_memory_bytes", "", rss);
+    line(out, "process_resident_memory_bytes", "", resident_bytes());
     return out;
 }
 
