@@ -4,8 +4,8 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include "src/app.hpp"
-#include "src/config.hpp"
+#include "app/app.hpp"
+#include "config/config.hpp"
 
 extern char** environ;
 

@@ -1,17 +1,20 @@
 #include "quarto/protocol/encode.hpp"
 
+#include "quarto/protocol/fields.hpp"
+#include "quarto/protocol/json_writer.hpp"
+
 namespace quarto::protocol {
 namespace {
 
-json with_req(json message, const json& req)
+// A document of the settings, parsed back from the one writer of its field.
+template <class Write>
+json parsed(Write write)
 {
-    if (!req.is_null()) message["req"] = req;
-    return message;
+    std::string text;
+    json_writer w{text};
+    write(w);
+    return json::parse(text);
 }
-
-json seat_or_null(std::optional<seat> s) { return s ? json(*s) : json(nullptr); }
-
-json player_json(const player_info& p) { return {{"id", p.id}, {"name", p.name}}; }
 
 // Protocol phases: "give" also covers the last call-or-pass after the 16th piece and the
 // opponent's final claim window (no pieces to give, available is empty).
@@ -26,29 +29,117 @@ std::string_view wire_phase(enum phase p)
     return "finished";
 }
 
-json available_json(piece_set available)
+void write_available(json_writer& w, piece_set available)
 {
-    json list = json::array();
+    w.begin_array();
     for (int p = 0; p < piece::count; ++p)
-        if (available & (1u << p)) list.push_back(p);
-    return list;
+        if (available & (1u << p)) w.value(p);
+    w.end_array();
 }
 
-json board_json(const board& b)
+void write_board(json_writer& w, const board& b)
 {
-    json squares = json::array();
+    w.begin_array();
     for (square s = 0; s < board_squares; ++s) {
-        const auto p = b.at(s);
-        squares.push_back(p ? json(p->code()) : json(nullptr));
+        if (const auto p = b.at(s)) w.value(p->code());
+        else w.null();
     }
-    return squares;
+    w.end_array();
 }
 
-json untimed_or(std::optional<milliseconds> ms) { return ms ? json(ms->count()) : json(nullptr); }
-
-json tournament_or_null(const room_view& room)
+void write_untimed_or(json_writer& w, std::optional<milliseconds> ms)
 {
-    return room.tournament.empty() ? json(nullptr) : json(room.tournament);
+    if (ms) w.value(ms->count());
+    else w.null();
+}
+
+void write_tournament(json_writer& w, const room_view& room)
+{
+    w.key("tournament");
+    if (room.tournament.empty()) w.null();
+    else w.value(room.tournament);
+}
+
+json_writer start(std::string& out, std::string_view type)
+{
+    json_writer w{out};
+    w.begin_object().key("type").value(type);
+    return w;
+}
+
+std::string finish(std::string& out, json_writer& w, const json& req)
+{
+    fields::write_req(w, req);
+    w.end_object();
+    return std::move(out);
+}
+
+// The game part of a snapshot before the room's first game.
+void write_no_game(json_writer& w, const room_view& room)
+{
+    w.begin_object().key("board").begin_array();
+    for (int s = 0; s < board_squares; ++s) w.null();
+    w.end_array().key("available");
+    write_available(w, all_pieces);
+    w.key("phase").value("waiting").key("turn").null().key("in_hand").null();
+    w.key("clock").begin_object().key("remaining_ms").begin_array();
+    write_untimed_or(w, room.clock.move);
+    write_untimed_or(w, room.clock.move);
+    w.end_array().key("running").null().end_object();
+    w.key("claim").null().key("moves").begin_array().end_array();
+    w.key("result").null().key("first").null().key("id").null().end_object();
+}
+
+void write_game(json_writer& w, const room_view& room, const game& g)
+{
+    const bool over = g.finished();
+    w.begin_object().key("board");
+    write_board(w, g.board());
+    w.key("available");
+    write_available(w, g.available());
+    w.key("phase").value(room.status == room_status::waiting ? std::string_view{"waiting"} : wire_phase(g.phase()));
+    w.key("turn");
+    if (over) w.null();
+    else w.value(g.turn());
+    w.key("in_hand");
+    if (const auto p = g.in_hand()) w.value(p->code());
+    else w.null();
+    fields::write_clock(w, g, room.now);
+    fields::write_claim(w, g, room.now);
+    w.key("moves");
+    fields::write_moves(w, g.moves());
+    w.key("result");
+    if (const auto r = g.result()) {
+        w.begin_object();
+        fields::write_result_members(w, *r);
+        w.end_object();
+    } else {
+        w.null();
+    }
+    w.key("first").value(g.first()).key("id");
+    if (over && !room.game_id.empty()) w.value(room.game_id);
+    else w.null();
+    w.end_object();
+}
+
+json_writer start_event(std::string& out, std::string_view type, const event_stamp& stamp)
+{
+    json_writer w = start(out, type);
+    w.key("room").value(stamp.room).key("seq").value(stamp.seq);
+    return w;
+}
+
+std::string membership_event(std::string_view type, const event_stamp& stamp, const player_info& p,
+                             bool as_spectator, std::optional<seat> s)
+{
+    std::string out;
+    json_writer w = start_event(out, type, stamp);
+    w.key("player");
+    fields::write_player(w, p);
+    w.key("as").value(as_spectator ? "spectator" : "player");
+    if (s) w.key("seat").value(*s);
+    w.end_object();
+    return out;
 }
 
 } // namespace
@@ -65,196 +156,156 @@ std::string_view to_string(room_status s)
 
 json encode_rules(const rules& r)
 {
-    json attributes = json::array();
-    for (attribute a : all_attributes) {
-        if (!r.attributes.contains(a)) continue;
-        switch (a) {
-        case attribute::color: attributes.push_back("color"); break;
-        case attribute::height: attributes.push_back("height"); break;
-        case attribute::shape: attributes.push_back("shape"); break;
-        case attribute::fill: attributes.push_back("fill"); break;
-        }
-    }
-    return {{"squares", r.squares},
-            {"attributes", attributes},
-            {"false_claim", r.false_claim == false_claim_policy::lose ? "lose" : "reject"}};
+    return parsed([&](json_writer& w) { fields::write_rules(w, r); });
 }
 
 json encode_clock_settings(const clock_settings& c)
 {
-    return {{"move_ms", untimed_or(c.move)}, {"claim_ms", c.claim.count()}};
-}
-
-json encode_line(square_mask line)
-{
-    json squares = json::array();
-    for (square s = 0; s < board_squares; ++s)
-        if (line & bit(s)) squares.push_back(s);
-    return squares;
-}
-
-json encode_clock(const game& g, instant now)
-{
-    const move_clock& c = g.moves_clock();
-    return {{"remaining_ms", {untimed_or(c.remaining(0, now)), untimed_or(c.remaining(1, now))}},
-            {"running", seat_or_null(c.running())}};
-}
-
-json encode_claim(const game& g, instant now)
-{
-    const auto window = g.claim();
-    if (!window || !window->open_at(now)) return nullptr;
-    return {{"seat", window->claimant}, {"remaining_ms", (window->deadline - now).count()}};
+    return parsed([&](json_writer& w) { fields::write_clock_settings(w, c); });
 }
 
 json encode_result(const game_result& r)
 {
-    json result = {{"result", r.winner ? "win" : "draw"},
-                   {"winner", seat_or_null(r.winner)},
-                   {"reason", to_string(r.reason)}};
-    if (r.line) result["line"] = encode_line(r.line);
-    return result;
+    return parsed([&](json_writer& w) {
+        w.begin_object();
+        fields::write_result_members(w, r);
+        w.end_object();
+    });
 }
 
-json encode_moves(const game& g) { return encode_moves(g.moves()); }
-
-json encode_moves(std::span<const move_record> log)
+json encode_moves(std::span<const move_record> moves)
 {
-    json moves = json::array();
-    for (const move_record& m : log) {
-        json entry = {{"seat", m.by}, {"t_ms", m.at_ms}};
-        switch (m.kind) {
-        case move_kind::give: entry["type"] = "give"; entry["piece"] = m.value; break;
-        case move_kind::place: entry["type"] = "place"; entry["square"] = m.value; break;
-        case move_kind::call: entry["type"] = "quarto"; entry["line"] = encode_line(m.line); break;
-        case move_kind::pass: entry["type"] = "pass"; break;
-        case move_kind::resign: entry["type"] = "resign"; break;
-        }
-        moves.push_back(std::move(entry));
-    }
-    return moves;
+    return parsed([&](json_writer& w) { fields::write_moves(w, moves); });
 }
 
-json welcome(const player_info& p, const std::string& token, const json& req)
+std::string welcome(const player_info& p, const std::string& token, const json& req)
 {
-    return with_req({{"type", "welcome"}, {"player", p.id}, {"name", p.name}, {"token", token},
-                     {"protocol", protocol_version}},
-                    req);
+    std::string out;
+    json_writer w = start(out, "welcome");
+    w.key("player").value(p.id).key("name").value(p.name).key("token").value(token);
+    w.key("protocol").value(protocol_version);
+    return finish(out, w, req);
 }
 
-json pong(std::int64_t server_epoch_ms, const json& req)
+std::string pong(std::int64_t server_epoch_ms, const json& req)
 {
-    return with_req({{"type", "pong"}, {"time_ms", server_epoch_ms}}, req);
+    std::string out;
+    json_writer w = start(out, "pong");
+    w.key("time_ms").value(server_epoch_ms);
+    return finish(out, w, req);
 }
 
-json error_reply(error_code code, std::string_view message, const json& req)
+std::string error_reply(error_code code, std::string_view message, const json& req)
 {
-    return with_req({{"type", "error"}, {"code", to_string(code)}, {"message", message}}, req);
+    std::string out;
+    json_writer w = start(out, "error");
+    w.key("code").value(to_string(code)).key("message").value(message);
+    return finish(out, w, req);
 }
 
-json room_created(const room_id& id, const json& req)
+std::string room_created(const room_id& id, const json& req)
 {
-    return with_req({{"type", "room_created"}, {"room", id}}, req);
+    std::string out;
+    json_writer w = start(out, "room_created");
+    w.key("room").value(id);
+    return finish(out, w, req);
 }
 
-json rooms_list(std::span<const json> summaries, const json& req)
+std::string rooms_list(std::span<const std::string> summaries, const json& req)
 {
-    json list = json::array();
-    for (const json& s : summaries) list.push_back(s);
-    return with_req({{"type", "rooms"}, {"rooms", std::move(list)}}, req);
+    std::string out;
+    std::size_t size = 64;
+    for (const auto& s : summaries) size += s.size() + 1;
+    out.reserve(size);
+    json_writer w = start(out, "rooms");
+    w.key("rooms").begin_array();
+    for (const auto& s : summaries) w.raw(s);
+    w.end_array();
+    return finish(out, w, req);
 }
 
-json synced(const room_id& id, std::uint64_t seq, const json& req)
+std::string synced(const room_id& id, std::uint64_t seq, const json& req)
 {
-    return with_req({{"type", "synced"}, {"room", id}, {"seq", seq}}, req);
+    std::string out;
+    json_writer w = start(out, "synced");
+    w.key("room").value(id).key("seq").value(seq);
+    return finish(out, w, req);
 }
 
-json room_closed(const room_id& id) { return {{"type", "room_closed"}, {"room", id}}; }
-
-json room_summary(const room_view& room, bool is_private)
+std::string room_closed(const room_id& id)
 {
-    json players = json::array();
+    std::string out;
+    json_writer w = start(out, "room_closed");
+    w.key("room").value(id).end_object();
+    return out;
+}
+
+std::string room_summary(const room_view& room, bool is_private)
+{
+    std::string out;
+    json_writer w{out};
+    w.begin_object().key("id").value(room.id).key("name").value(room.name);
+    w.key("status").value(to_string(room.status)).key("players").begin_array();
     for (const auto& s : room.seats)
-        if (s) players.push_back(s->player.name);
-    return {{"id", room.id},
-            {"name", room.name},
-            {"status", to_string(room.status)},
-            {"players", players},
-            {"spectators", room.spectators},
-            {"rules", encode_rules(room.game_rules)},
-            {"clock", encode_clock_settings(room.clock)},
-            {"private", is_private},
-            {"tournament", tournament_or_null(room)}};
+        if (s) w.value(s->player.name);
+    w.end_array().key("spectators").value(room.spectators).key("rules");
+    fields::write_rules(w, room.game_rules);
+    w.key("clock");
+    fields::write_clock_settings(w, room.clock);
+    w.key("private").value(is_private);
+    write_tournament(w, room);
+    w.end_object();
+    return out;
 }
 
-json room_snapshot(const room_view& room, std::optional<seat> you, const json& req)
+std::string room_snapshot(const room_view& room, std::optional<seat> you, const json& req)
 {
-    json players = json::array();
+    std::string out;
+    out.reserve(1024);
+    json_writer w = start(out, "room");
+    w.key("room").value(room.id).key("seq").value(room.seq).key("name").value(room.name).key("rules");
+    fields::write_rules(w, room.game_rules);
+    w.key("clock_rules");
+    fields::write_clock_settings(w, room.clock);
+    w.key("status").value(to_string(room.status)).key("players").begin_array();
     for (seat s = 0; s < 2; ++s) {
         const auto& info = room.seats[s];
         if (!info) {
-            players.push_back(nullptr);
+            w.null();
             continue;
         }
-        players.push_back({{"seat", s}, {"id", info->player.id}, {"name", info->player.name},
-                           {"connected", info->connected}});
+        w.begin_object().key("seat").value(s).key("id").value(info->player.id).key("name").value(info->player.name);
+        w.key("connected").value(info->connected).end_object();
     }
-
-    json game_json;
-    const game* g = room.current;
-    if (!g) {
-        const json idle = untimed_or(room.clock.move);
-        game_json = {{"board", json::array()}, {"available", available_json(all_pieces)},
-                     {"phase", "waiting"}, {"turn", nullptr}, {"in_hand", nullptr},
-                     {"clock", {{"remaining_ms", {idle, idle}}, {"running", nullptr}}},
-                     {"claim", nullptr}, {"moves", json::array()}, {"result", nullptr}, {"first", nullptr}, {"id", nullptr}};
-        for (int s = 0; s < board_squares; ++s) game_json["board"].push_back(nullptr);
-    } else {
-        const bool over = g->finished();
-        game_json = {{"board", board_json(g->board())},
-                     {"available", available_json(g->available())},
-                     {"phase", room.status == room_status::waiting ? "waiting" : wire_phase(g->phase())},
-                     {"turn", over ? json(nullptr) : json(g->turn())},
-                     {"in_hand", g->in_hand() ? json(g->in_hand()->code()) : json(nullptr)},
-                     {"clock", encode_clock(*g, room.now)},
-                     {"claim", encode_claim(*g, room.now)},
-                     {"moves", encode_moves(*g)},
-                     {"result", g->result() ? encode_result(*g->result()) : json(nullptr)},
-                     {"first", g->first()},
-                     {"id", over && !room.game_id.empty() ? json(room.game_id) : json(nullptr)}};
-    }
-    return with_req({{"type", "room"},
-                     {"room", room.id},
-                     {"seq", room.seq},
-                     {"name", room.name},
-                     {"rules", encode_rules(room.game_rules)},
-                     {"clock_rules", encode_clock_settings(room.clock)},
-                     {"status", to_string(room.status)},
-                     {"players", players},
-                     {"spectators", room.spectators},
-                     {"tournament", tournament_or_null(room)},
-                     {"you", {{"seat", seat_or_null(you)}}},
-                     {"game", game_json}},
-                    req);
+    w.end_array().key("spectators").value(room.spectators);
+    write_tournament(w, room);
+    w.key("you").begin_object().key("seat");
+    if (you) w.value(*you);
+    else w.null();
+    w.end_object().key("game");
+    if (room.current) write_game(w, room, *room.current);
+    else write_no_game(w, room);
+    return finish(out, w, req);
 }
 
-json joined_event(const player_info& p, bool as_spectator, std::optional<seat> at)
+std::string joined_event(const event_stamp& stamp, const player_info& p, bool as_spectator, std::optional<seat> at)
 {
-    json event = {{"type", "joined"}, {"player", player_json(p)}, {"as", as_spectator ? "spectator" : "player"}};
-    if (at) event["seat"] = *at;
-    return event;
+    return membership_event("joined", stamp, p, as_spectator, at);
 }
 
-json left_event(const player_info& p, bool as_spectator, std::optional<seat> from)
+std::string left_event(const event_stamp& stamp, const player_info& p, bool as_spectator, std::optional<seat> from)
 {
-    json event = {{"type", "left"}, {"player", player_json(p)}, {"as", as_spectator ? "spectator" : "player"}};
-    if (from) event["seat"] = *from;
-    return event;
+    return membership_event("left", stamp, p, as_spectator, from);
 }
 
-json connection_event(const player_info& p, bool connected)
+std::string connection_event(const event_stamp& stamp, const player_info& p, bool connected)
 {
-    return {{"type", connected ? "reconnected" : "disconnected"}, {"player", player_json(p)}};
+    std::string out;
+    json_writer w = start_event(out, connected ? "reconnected" : "disconnected", stamp);
+    w.key("player");
+    fields::write_player(w, p);
+    w.end_object();
+    return out;
 }
 
 } // namespace quarto::protocol

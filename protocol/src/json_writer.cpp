@@ -120,4 +120,11 @@ json_writer& json_writer::null()
     return *this;
 }
 
+json_writer& json_writer::raw(std::string_view json_text)
+{
+    separate();
+    out_.append(json_text);
+    return *this;
+}
+
 } // namespace quarto::protocol

@@ -149,7 +149,7 @@ client_message read_hello(const json& m)
     }
     if (const json* name = find(m, "name")) h.name = name_field(*name, "name", false);
     if (!h.token && !h.name) throw field_error{"hello needs a \"name\" (or a \"token\" to resume)"};
-    return h;
+    return session_message{h};
 }
 
 client_message read_create_room(const json& m)
@@ -159,24 +159,33 @@ client_message read_create_room(const json& m)
     if (const json* r = find(m, "rules"); r && !r->is_null()) c.game_rules = rules_field(*r);
     if (const json* clock = find(m, "clock"); clock && !clock->is_null()) c.clock = clock_field(*clock);
     if (const json* p = find(m, "private"); p && !p->is_null()) c.is_private = bool_field(*p, "private");
-    return c;
+    return lobby_message{std::move(c)};
 }
+
+// A room message: the room id, then the action's own fields.
+client_message for_room(const json& m, room_action action) { return room_message{room_field(m), std::move(action)}; }
 
 client_message read_join(const json& m)
 {
-    join j{room_field(m)};
+    join j;
     if (const json* as = find(m, "as")) {
         const std::string role = string_field(*as, "as");
         if (role == "spectator") j.as_spectator = true;
         else if (role != "player") throw field_error{"\"as\" must be \"player\" or \"spectator\""};
     }
-    return j;
+    return for_room(m, j);
 }
 
 client_message read_sync(const json& m)
 {
     const json& since = require(m, "since");
-    return sync{room_field(m), static_cast<std::uint64_t>(integer_in(since, "since", 0, INT64_MAX))};
+    return for_room(m, sync{static_cast<std::uint64_t>(integer_in(since, "since", 0, INT64_MAX))});
+}
+
+template <class Action>
+client_message read_room_action(const json& m)
+{
+    return for_room(m, Action{});
 }
 
 std::string tournament_field(const json& object)
@@ -212,20 +221,20 @@ client_message read_create_tournament(const json& m)
         t.max_players = static_cast<int>(integer_in(*most, "max_players", min_tournament_players, max_tournament_players));
     if (const json* start = optional_field(m, "start_at_ms"))
         t.start_at_ms = integer_in(*start, "start_at_ms", 0, INT64_MAX);
-    return create_tournament{std::move(t)};
+    return lobby_message{create_tournament{std::move(t)}};
 }
 
 client_message read_remove_player(const json& m)
 {
     std::string player = string_field(require(m, "player"), "player");
     if (player.empty() || player.size() > 64) throw field_error{"\"player\" must be a player id"};
-    return remove_player{tournament_field(m), std::move(player)};
+    return tournament_message{tournament_field(m), remove_player{std::move(player)}};
 }
 
-template <class Message>
-client_message read_tournament_message(const json& m)
+template <class Action>
+client_message read_tournament_action(const json& m)
 {
-    return Message{tournament_field(m)};
+    return tournament_message{tournament_field(m), Action{}};
 }
 
 using reader = client_message (*)(const json&);
@@ -237,32 +246,32 @@ struct message_kind {
 
 const std::array<message_kind, 23> message_kinds{{
     {"hello", read_hello},
-    {"ping", [](const json&) -> client_message { return ping{}; }},
-    {"list_rooms", [](const json&) -> client_message { return list_rooms{}; }},
+    {"ping", [](const json&) -> client_message { return session_message{ping{}}; }},
+    {"list_rooms", [](const json&) -> client_message { return lobby_message{list_rooms{}}; }},
     {"create_room", read_create_room},
     {"join", read_join},
-    {"leave", [](const json& m) -> client_message { return leave{room_field(m)}; }},
+    {"leave", read_room_action<leave>},
     {"sync", read_sync},
     {"give", [](const json& m) -> client_message {
-         return give{room_field(m), piece{static_cast<std::uint8_t>(integer_in(require(m, "piece"), "piece", 0, 15))}};
+         return for_room(m, give{piece{static_cast<std::uint8_t>(integer_in(require(m, "piece"), "piece", 0, 15))}});
      }},
     {"place", [](const json& m) -> client_message {
-         return place{room_field(m), static_cast<square>(integer_in(require(m, "square"), "square", 0, 15))};
+         return for_room(m, place{static_cast<square>(integer_in(require(m, "square"), "square", 0, 15))});
      }},
-    {"quarto", [](const json& m) -> client_message { return call_quarto{room_field(m), line_field(require(m, "line"))}; }},
-    {"pass", [](const json& m) -> client_message { return pass{room_field(m)}; }},
-    {"resign", [](const json& m) -> client_message { return resign{room_field(m)}; }},
-    {"rematch", [](const json& m) -> client_message { return rematch{room_field(m)}; }},
+    {"quarto", [](const json& m) -> client_message { return for_room(m, call_quarto{line_field(require(m, "line"))}); }},
+    {"pass", read_room_action<pass>},
+    {"resign", read_room_action<resign>},
+    {"rematch", read_room_action<rematch>},
     {"create_tournament", read_create_tournament},
-    {"list_tournaments", [](const json&) -> client_message { return list_tournaments{}; }},
-    {"join_tournament", read_tournament_message<join_tournament>},
-    {"withdraw_tournament", read_tournament_message<withdraw_tournament>},
-    {"start_tournament", read_tournament_message<start_tournament>},
-    {"pause_tournament", read_tournament_message<pause_tournament>},
-    {"resume_tournament", read_tournament_message<resume_tournament>},
+    {"list_tournaments", [](const json&) -> client_message { return lobby_message{list_tournaments{}}; }},
+    {"join_tournament", read_tournament_action<join_tournament>},
+    {"withdraw_tournament", read_tournament_action<withdraw_tournament>},
+    {"start_tournament", read_tournament_action<start_tournament>},
+    {"pause_tournament", read_tournament_action<pause_tournament>},
+    {"resume_tournament", read_tournament_action<resume_tournament>},
     {"remove_player", read_remove_player},
-    {"watch_tournament", read_tournament_message<watch_tournament>},
-    {"unwatch_tournament", read_tournament_message<unwatch_tournament>},
+    {"watch_tournament", read_tournament_action<watch_tournament>},
+    {"unwatch_tournament", read_tournament_action<unwatch_tournament>},
 }};
 
 // The moves a game is played with (give, place, pass, resign, rematch) when they are flat and
@@ -290,17 +299,19 @@ std::optional<parsed_message> read_common_move(std::string_view text)
         if (!v || v->type != flat_value::kind::integer || v->integer > 15) return std::nullopt;
         return static_cast<std::uint8_t>(v->integer);
     };
-    room_id id{room->text};
+    const auto move = [&](room_action action) {
+        return parsed_message{room_message{room_id{room->text}, std::move(action)}, std::move(req)};
+    };
     if (type->text == "give") {
-        if (const auto p = small("piece")) return parsed_message{give{std::move(id), piece{*p}}, std::move(req)};
+        if (const auto p = small("piece")) return move(give{piece{*p}});
     } else if (type->text == "place") {
-        if (const auto s = small("square")) return parsed_message{place{std::move(id), *s}, std::move(req)};
+        if (const auto s = small("square")) return move(place{*s});
     } else if (type->text == "pass") {
-        return parsed_message{pass{std::move(id)}, std::move(req)};
+        return move(pass{});
     } else if (type->text == "resign") {
-        return parsed_message{resign{std::move(id)}, std::move(req)};
+        return move(resign{});
     } else if (type->text == "rematch") {
-        return parsed_message{rematch{std::move(id)}, std::move(req)};
+        return move(rematch{});
     }
     return std::nullopt;
 }

@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "quarto/protocol/fields.hpp"
 #include "quarto/protocol/game_events.hpp"
+#include "quarto/protocol/json_writer.hpp"
 #include "support.hpp"
 
 using namespace quarto;
@@ -22,6 +24,95 @@ const event_stamp stamp{"k3x9abqz", 7};
 json event(const std::string& text) { return json::parse(text); }
 
 piece pc(int code) { return *piece::from_code(code); }
+
+// The encoders as documents: each runs the one writer of its message or field, and the test
+// reads what a client would parse.
+namespace t {
+
+json error_reply(error_code code, std::string_view message, const json& req) { return wire(protocol::error_reply(code, message, req)); }
+json welcome(const player_info& p, const std::string& token, const json& req) { return wire(protocol::welcome(p, token, req)); }
+json pong(std::int64_t ms, const json& req) { return wire(protocol::pong(ms, req)); }
+json room_created(const room_id& id, const json& req) { return wire(protocol::room_created(id, req)); }
+json rooms_list(const std::vector<json>& summaries, const json& req)
+{
+    std::vector<std::string> texts;
+    for (const json& s : summaries) texts.push_back(s.dump());
+    return wire(protocol::rooms_list(texts, req));
+}
+json synced(const room_id& id, std::uint64_t seq, const json& req) { return wire(protocol::synced(id, seq, req)); }
+json room_closed(const room_id& id) { return wire(protocol::room_closed(id)); }
+json room_summary(const room_view& v, bool is_private) { return wire(protocol::room_summary(v, is_private)); }
+json room_snapshot(const room_view& v, std::optional<seat> you, const json& req) { return wire(protocol::room_snapshot(v, you, req)); }
+json joined_event(const player_info& p, bool as_spectator, std::optional<seat> at)
+{
+    return wire(protocol::joined_event(stamp, p, as_spectator, at));
+}
+json left_event(const player_info& p, bool as_spectator, std::optional<seat> from)
+{
+    return wire(protocol::left_event(stamp, p, as_spectator, from));
+}
+json connection_event(const player_info& p, bool connected) { return wire(protocol::connection_event(stamp, p, connected)); }
+
+template <class Write>
+std::string text(Write write)
+{
+    std::string out;
+    write(out);
+    return out;
+}
+std::string game_started_event(const event_stamp& st, const game& g, const std::array<player_info, 2>& players, instant now)
+{
+    return text([&](std::string& out) { protocol::game_started_event(out, st, g, players, now); });
+}
+std::string given_event(const event_stamp& st, const game& g, seat by, piece p, instant now)
+{
+    return text([&](std::string& out) { protocol::given_event(out, st, g, by, p, now); });
+}
+std::string placed_event(const event_stamp& st, const game& g, seat by, square sq, piece p, instant now)
+{
+    return text([&](std::string& out) { protocol::placed_event(out, st, g, by, sq, p, now); });
+}
+std::string passed_event(const event_stamp& st, const game& g, seat by, instant now)
+{
+    return text([&](std::string& out) { protocol::passed_event(out, st, g, by, now); });
+}
+std::string game_over_event(const event_stamp& st, const game& g, std::string_view id, instant now)
+{
+    return text([&](std::string& out) { protocol::game_over_event(out, st, g, id, now); });
+}
+std::string rematch_requested_event(const event_stamp& st, seat by)
+{
+    return text([&](std::string& out) { protocol::rematch_requested_event(out, st, by); });
+}
+
+// A field writer's value: written as the only member of an object, then read back.
+template <class Write>
+json field(std::string_view key, Write write)
+{
+    std::string out;
+    json_writer w{out};
+    w.begin_object();
+    write(w);
+    w.end_object();
+    return json::parse(out).at(key);
+}
+json encode_line(square_mask line)
+{
+    return field("line", [&](json_writer& w) {
+        w.key("line");
+        fields::write_line(w, line);
+    });
+}
+json encode_clock(const game& g, instant now)
+{
+    return field("clock", [&](json_writer& w) { fields::write_clock(w, g, now); });
+}
+json encode_claim(const game& g, instant now)
+{
+    return field("claim", [&](json_writer& w) { fields::write_claim(w, g, now); });
+}
+
+} // namespace t
 
 const player_info ann{"p1", "Ann"};
 const player_info bo{"p2", "Bo"};
@@ -114,14 +205,14 @@ TEST_CASE("refused game actions map onto error codes")
 
 TEST_CASE("error_reply echoes req only when there is one")
 {
-    CHECK(error_reply(error_code::not_your_turn, "It is not your turn.", nullptr) ==
+    CHECK(t::error_reply(error_code::not_your_turn, "It is not your turn.", nullptr) ==
           wire(R"({"type":"error","code":"not_your_turn","message":"It is not your turn."})"));
-    CHECK(error_reply(error_code::square_taken, "taken", "m-3") ==
+    CHECK(t::error_reply(error_code::square_taken, "taken", "m-3") ==
           wire(R"({"type":"error","code":"square_taken","message":"taken","req":"m-3"})"));
-    CHECK(error_reply(error_code::bad_json, "x", 17) == wire(R"({"type":"error","code":"bad_json","message":"x","req":17})"));
-    CHECK(error_reply(error_code::rate_limited, "slow", 0) ==
+    CHECK(t::error_reply(error_code::bad_json, "x", 17) == wire(R"({"type":"error","code":"bad_json","message":"x","req":17})"));
+    CHECK(t::error_reply(error_code::rate_limited, "slow", 0) ==
           wire(R"({"type":"error","code":"rate_limited","message":"slow","req":0})"));
-    CHECK(error_reply(error_code::bad_message, "x", "").at("req") == json(""));
+    CHECK(t::error_reply(error_code::bad_message, "x", "").at("req") == json(""));
 }
 
 TEST_CASE("a parse error becomes the error reply with its req")
@@ -129,7 +220,7 @@ TEST_CASE("a parse error becomes the error reply with its req")
     auto result = parse_client_message(R"({"type":"place","room":"r1","square":16,"req":"p9"})");
     REQUIRE(std::holds_alternative<parse_error>(result));
     const auto& e = std::get<parse_error>(result);
-    const json reply = error_reply(e.code, e.message, e.req);
+    const json reply = t::error_reply(e.code, e.message, e.req);
     CHECK(reply.at("type") == "error");
     CHECK(reply.at("code") == "bad_message");
     CHECK(reply.at("req") == "p9");
@@ -138,18 +229,18 @@ TEST_CASE("a parse error becomes the error reply with its req")
 
 TEST_CASE("welcome, pong, room_created, rooms, synced, room_closed")
 {
-    CHECK(welcome(ann, "0123456789abcdef0123456789abcdef", nullptr) ==
+    CHECK(t::welcome(ann, "0123456789abcdef0123456789abcdef", nullptr) ==
           wire(R"({"type":"welcome","player":"p1","name":"Ann","token":"0123456789abcdef0123456789abcdef","protocol":1})"));
-    CHECK(welcome(ann, "t", "h").at("req") == "h");
-    CHECK(pong(1'700'000'000'123, nullptr) == wire(R"({"type":"pong","time_ms":1700000000123})"));
-    CHECK(pong(5, 4.5) == wire(R"({"type":"pong","time_ms":5,"req":4.5})"));
-    CHECK(room_created("k3x9abqz", "c1") == wire(R"({"type":"room_created","room":"k3x9abqz","req":"c1"})"));
-    CHECK(room_created("k3x9abqz", nullptr) == wire(R"({"type":"room_created","room":"k3x9abqz"})"));
-    CHECK(rooms_list({}, nullptr) == wire(R"({"type":"rooms","rooms":[]})"));
+    CHECK(t::welcome(ann, "t", "h").at("req") == "h");
+    CHECK(t::pong(1'700'000'000'123, nullptr) == wire(R"({"type":"pong","time_ms":1700000000123})"));
+    CHECK(t::pong(5, 4.5) == wire(R"({"type":"pong","time_ms":5,"req":4.5})"));
+    CHECK(t::room_created("k3x9abqz", "c1") == wire(R"({"type":"room_created","room":"k3x9abqz","req":"c1"})"));
+    CHECK(t::room_created("k3x9abqz", nullptr) == wire(R"({"type":"room_created","room":"k3x9abqz"})"));
+    CHECK(t::rooms_list({}, nullptr) == wire(R"({"type":"rooms","rooms":[]})"));
     const std::vector<json> summaries{wire(R"({"id":"a"})"), wire(R"({"id":"b"})")};
-    CHECK(rooms_list(summaries, 2) == wire(R"({"type":"rooms","rooms":[{"id":"a"},{"id":"b"}],"req":2})"));
-    CHECK(synced("k3x9abqz", 12, "s") == wire(R"({"type":"synced","room":"k3x9abqz","seq":12,"req":"s"})"));
-    CHECK(room_closed("k3x9abqz") == wire(R"({"type":"room_closed","room":"k3x9abqz"})"));
+    CHECK(t::rooms_list(summaries, 2) == wire(R"({"type":"rooms","rooms":[{"id":"a"},{"id":"b"}],"req":2})"));
+    CHECK(t::synced("k3x9abqz", 12, "s") == wire(R"({"type":"synced","room":"k3x9abqz","seq":12,"req":"s"})"));
+    CHECK(t::room_closed("k3x9abqz") == wire(R"({"type":"room_closed","room":"k3x9abqz"})"));
 }
 
 // ---- rules, clock settings, lines ----------------------------------------------------------
@@ -174,18 +265,18 @@ TEST_CASE("parsed options encode back to the same JSON")
     auto result = parse_client_message(R"({"type":"create_room","rules":{"squares":true,"attributes":["height","shape"],
         "false_claim":"lose"},"clock":{"move_ms":null,"claim_ms":600000}})");
     REQUIRE(std::holds_alternative<parsed_message>(result));
-    const auto& c = std::get<create_room>(std::get<parsed_message>(result).message);
+    const auto& c = std::get<create_room>(std::get<lobby_message>(std::get<parsed_message>(result).message));
     CHECK(encode_rules(c.game_rules) == wire(R"({"squares":true,"attributes":["height","shape"],"false_claim":"lose"})"));
     CHECK(encode_clock_settings(c.clock) == wire(R"({"move_ms":null,"claim_ms":600000})"));
 }
 
 TEST_CASE("encode_line lists the squares in increasing order")
 {
-    CHECK(encode_line(0x000F) == wire("[0,1,2,3]"));
-    CHECK(encode_line(0x8421) == wire("[0,5,10,15]"));
-    CHECK(encode_line(0x1248) == wire("[3,6,9,12]"));
-    CHECK(encode_line(0x0033) == wire("[0,1,4,5]"));
-    CHECK(encode_line(0) == wire("[]"));
+    CHECK(t::encode_line(0x000F) == wire("[0,1,2,3]"));
+    CHECK(t::encode_line(0x8421) == wire("[0,5,10,15]"));
+    CHECK(t::encode_line(0x1248) == wire("[3,6,9,12]"));
+    CHECK(t::encode_line(0x0033) == wire("[0,1,4,5]"));
+    CHECK(t::encode_line(0) == wire("[]"));
 }
 
 // ---- clocks and claims -----------------------------------------------------------------
@@ -193,43 +284,43 @@ TEST_CASE("encode_line lists the squares in increasing order")
 TEST_CASE("encode_clock of a timed game: the mover's time runs, the other's is idle at the allowance")
 {
     game g{rules{}, clock_settings{}, 1, at_ms(1000)};
-    CHECK(encode_clock(g, at_ms(1000)) == wire(R"({"remaining_ms":[60000,60000],"running":1})"));
-    CHECK(encode_clock(g, at_ms(1500)) == wire(R"({"remaining_ms":[60000,59500],"running":1})"));
+    CHECK(t::encode_clock(g, at_ms(1000)) == wire(R"({"remaining_ms":[60000,60000],"running":1})"));
+    CHECK(t::encode_clock(g, at_ms(1500)) == wire(R"({"remaining_ms":[60000,59500],"running":1})"));
     // Never negative.
-    CHECK(encode_clock(g, at_ms(90'000)) == wire(R"({"remaining_ms":[60000,0],"running":1})"));
+    CHECK(t::encode_clock(g, at_ms(90'000)) == wire(R"({"remaining_ms":[60000,0],"running":1})"));
 
     REQUIRE(g.give(1, pc(3), at_ms(4000)).ok());
     // The move passes to seat 0 with a full allowance.
-    CHECK(encode_clock(g, at_ms(4250)) == wire(R"({"remaining_ms":[59750,60000],"running":0})"));
+    CHECK(t::encode_clock(g, at_ms(4250)) == wire(R"({"remaining_ms":[59750,60000],"running":0})"));
 
     REQUIRE(g.resign(0, at_ms(5000)).ok());
     // Finished: nobody runs, the last mover's time is frozen.
-    CHECK(encode_clock(g, at_ms(9000)) == wire(R"({"remaining_ms":[59000,60000],"running":null})"));
+    CHECK(t::encode_clock(g, at_ms(9000)) == wire(R"({"remaining_ms":[59000,60000],"running":null})"));
 }
 
 TEST_CASE("encode_clock of an untimed game: remaining entries are null")
 {
     game g{rules{}, clock_settings{std::nullopt, milliseconds{10'000}}, 0, at_ms(0)};
-    CHECK(encode_clock(g, at_ms(123'456)) == wire(R"({"remaining_ms":[null,null],"running":0})"));
+    CHECK(t::encode_clock(g, at_ms(123'456)) == wire(R"({"remaining_ms":[null,null],"running":0})"));
     REQUIRE(g.give(0, pc(0), at_ms(1)).ok());
-    CHECK(encode_clock(g, at_ms(2)) == wire(R"({"remaining_ms":[null,null],"running":1})"));
+    CHECK(t::encode_clock(g, at_ms(2)) == wire(R"({"remaining_ms":[null,null],"running":1})"));
     REQUIRE(g.resign(1, at_ms(3)).ok());
-    CHECK(encode_clock(g, at_ms(4)) == wire(R"({"remaining_ms":[null,null],"running":null})"));
+    CHECK(t::encode_clock(g, at_ms(4)) == wire(R"({"remaining_ms":[null,null],"running":null})"));
 }
 
 TEST_CASE("encode_claim: open after a give that follows a placement, until claim_ms or the next placement")
 {
     game g{rules{}, clock_settings{}, 0, at_ms(1000)};
     REQUIRE(g.give(0, pc(5), at_ms(1200)).ok());
-    CHECK(encode_claim(g, at_ms(1300)).is_null()); // the first give follows no placement
+    CHECK(t::encode_claim(g, at_ms(1300)).is_null()); // the first give follows no placement
     REQUIRE(g.place(1, 0, at_ms(1500)).ok());
-    CHECK(encode_claim(g, at_ms(1600)).is_null()); // the placer's own move: no window
+    CHECK(t::encode_claim(g, at_ms(1600)).is_null()); // the placer's own move: no window
     REQUIRE(g.give(1, pc(10), at_ms(2000)).ok());
-    CHECK(encode_claim(g, at_ms(2000)) == wire(R"({"seat":0,"remaining_ms":10000})"));
-    CHECK(encode_claim(g, at_ms(11'999)) == wire(R"({"seat":0,"remaining_ms":1})"));
-    CHECK(encode_claim(g, at_ms(12'000)).is_null()); // the deadline instant is too late
+    CHECK(t::encode_claim(g, at_ms(2000)) == wire(R"({"seat":0,"remaining_ms":10000})"));
+    CHECK(t::encode_claim(g, at_ms(11'999)) == wire(R"({"seat":0,"remaining_ms":1})"));
+    CHECK(t::encode_claim(g, at_ms(12'000)).is_null()); // the deadline instant is too late
     REQUIRE(g.place(0, 5, at_ms(3000)).ok());
-    CHECK(encode_claim(g, at_ms(3000)).is_null()); // placing ends the window
+    CHECK(t::encode_claim(g, at_ms(3000)).is_null()); // placing ends the window
 }
 
 // ---- results -----------------------------------------------------------------------------
@@ -254,46 +345,46 @@ TEST_CASE("encode_result: winner, reason, and the line for calls")
 TEST_CASE("game_started")
 {
     game g{rules{}, clock_settings{}, 1, at_ms(500)};
-    const json e = event(game_started_event(stamp, g, {ann, bo}, at_ms(500)));
+    const json e = event(t::game_started_event(stamp, g, {ann, bo}, at_ms(500)));
     CHECK(e == wire(R"({"type":"game_started","room":"k3x9abqz","seq":7,"first":1,
                         "players":[{"id":"p1","name":"Ann"},{"id":"p2","name":"Bo"}],
                         "clock":{"remaining_ms":[60000,60000],"running":1}})"));
     // Names are the players' own text: whatever they hold reads back unchanged.
     const player_info odd{"p3", "Zo\"\\\u00e9 \x01"};
-    CHECK(event(game_started_event(stamp, g, {odd, bo}, at_ms(500))).at("players")[0].at("name") == odd.name);
+    CHECK(event(t::game_started_event(stamp, g, {odd, bo}, at_ms(500))).at("players")[0].at("name") == odd.name);
 }
 
 TEST_CASE("given and placed events during a game")
 {
     game g{rules{}, clock_settings{}, 0, at_ms(1000)};
     REQUIRE(g.give(0, pc(5), at_ms(1200)).ok());
-    CHECK(event(given_event(stamp, g, 0, pc(5), at_ms(1200))) ==
+    CHECK(event(t::given_event(stamp, g, 0, pc(5), at_ms(1200))) ==
           wire(R"({"type":"given","room":"k3x9abqz","seq":7,"seat":0,"piece":5,
                    "clock":{"remaining_ms":[60000,60000],"running":1},"claim":null})"));
 
     REQUIRE(g.place(1, 0, at_ms(1500)).ok());
-    CHECK(event(placed_event(stamp, g, 1, 0, pc(5), at_ms(1500))) ==
+    CHECK(event(t::placed_event(stamp, g, 1, 0, pc(5), at_ms(1500))) ==
           wire(R"({"type":"placed","room":"k3x9abqz","seq":7,"seat":1,"square":0,"piece":5,
                    "clock":{"remaining_ms":[60000,59700],"running":1}})"));
 
     REQUIRE(g.give(1, pc(10), at_ms(2000)).ok());
-    const std::string given_text = given_event({"room2", 18'446'744'073'709'551'615u}, g, 1, pc(10), at_ms(2000));
+    const std::string given_text = t::given_event({"room2", 18'446'744'073'709'551'615u}, g, 1, pc(10), at_ms(2000));
     CHECK(given_text.find(R"("seq":18446744073709551615,)") != std::string::npos);
     const json given = event(given_text);
     CHECK(given == wire(R"({"type":"given","room":"room2","seq":18446744073709551615,"seat":1,"piece":10,
                             "clock":{"remaining_ms":[60000,60000],"running":0},"claim":{"seat":0,"remaining_ms":10000}})"));
     // The text's clock and claim are those the snapshot shows.
-    CHECK(given.at("clock") == encode_clock(g, at_ms(2000)));
-    CHECK(given.at("claim") == encode_claim(g, at_ms(2000)));
+    CHECK(given.at("clock") == t::encode_clock(g, at_ms(2000)));
+    CHECK(given.at("claim") == t::encode_claim(g, at_ms(2000)));
 }
 
 TEST_CASE("move events of an untimed game: remaining times are null")
 {
     game g{rules{}, clock_settings{std::nullopt, milliseconds{10'000}}, 1, at_ms(0)};
     REQUIRE(g.give(1, pc(15), at_ms(40)).ok());
-    const json given = event(given_event(stamp, g, 1, pc(15), at_ms(40)));
+    const json given = event(t::given_event(stamp, g, 1, pc(15), at_ms(40)));
     CHECK(given.at("clock") == wire(R"({"remaining_ms":[null,null],"running":0})"));
-    CHECK(given.at("clock") == encode_clock(g, at_ms(40)));
+    CHECK(given.at("clock") == t::encode_clock(g, at_ms(40)));
 }
 
 TEST_CASE("passed events and the draw of a full board")
@@ -303,17 +394,17 @@ TEST_CASE("passed events and the draw of a full board")
     REQUIRE(g.board().full());
     // Seat 0 placed the 16th piece at 3200 (its move started at the give at 3100).
     REQUIRE(g.pass(0, at_ms(3300)).ok());
-    CHECK(event(passed_event(stamp, g, 0, at_ms(3300))) ==
+    CHECK(event(t::passed_event(stamp, g, 0, at_ms(3300))) ==
           wire(R"({"type":"passed","room":"k3x9abqz","seq":7,"seat":0,"clock":{"remaining_ms":[59800,60000],"running":null},
                    "claim":{"seat":1,"remaining_ms":10000}})"));
 
     SUBCASE("the claimant passes: a draw at once")
     {
         REQUIRE(g.pass(1, at_ms(5000)).ok());
-        CHECK(event(passed_event(stamp, g, 1, at_ms(5000))) ==
+        CHECK(event(t::passed_event(stamp, g, 1, at_ms(5000))) ==
               wire(R"({"type":"passed","room":"k3x9abqz","seq":7,"seat":1,
                        "clock":{"remaining_ms":[59800,60000],"running":null},"claim":null})"));
-        CHECK(event(game_over_event(stamp, g, "g1", at_ms(5000))) ==
+        CHECK(event(t::game_over_event(stamp, g, "g1", at_ms(5000))) ==
               wire(R"({"type":"game_over","room":"k3x9abqz","seq":7,"game":"g1","result":"draw","winner":null,"reason":"board_full",
                        "clock":{"remaining_ms":[59800,60000],"running":null}})"));
     }
@@ -321,8 +412,8 @@ TEST_CASE("passed events and the draw of a full board")
     {
         CHECK(g.expire(at_ms(13'299)) == time_event::none);
         CHECK(g.expire(at_ms(13'300)) == time_event::game_over);
-        CHECK(event(game_over_event(stamp, g, "g1", at_ms(13'300))).at("reason") == "board_full");
-        CHECK(event(game_over_event(stamp, g, "g1", at_ms(13'300))).at("winner").is_null());
+        CHECK(event(t::game_over_event(stamp, g, "g1", at_ms(13'300))).at("reason") == "board_full");
+        CHECK(event(t::game_over_event(stamp, g, "g1", at_ms(13'300))).at("winner").is_null());
     }
 }
 
@@ -332,7 +423,7 @@ TEST_CASE("game_over events for every reason")
     {
         game g = row_zero_game();
         REQUIRE(g.call_quarto(0, 0x000F, at_ms(900)).ok());
-        const json e = event(game_over_event(stamp, g, "g1", at_ms(900)));
+        const json e = event(t::game_over_event(stamp, g, "g1", at_ms(900)));
         CHECK(e == wire(R"({"type":"game_over","room":"k3x9abqz","seq":7,"game":"g1","result":"win","winner":0,"reason":"quarto","line":[0,1,2,3],
                        "clock":{"remaining_ms":[59800,60000],"running":null}})"));
         // The result fields are those the snapshot shows.
@@ -344,7 +435,7 @@ TEST_CASE("game_over events for every reason")
         game g = row_zero_game();
         REQUIRE(g.give(0, pc(8), at_ms(900)).ok());
         REQUIRE(g.call_quarto(1, 0x000F, at_ms(1000)).ok());
-        const json e = event(game_over_event(stamp, g, "g1", at_ms(1000)));
+        const json e = event(t::game_over_event(stamp, g, "g1", at_ms(1000)));
         CHECK(e.at("winner") == 1);
         CHECK(e.at("reason") == "missed_quarto");
         CHECK(e.at("line") == wire("[0,1,2,3]"));
@@ -357,7 +448,7 @@ TEST_CASE("game_over events for every reason")
         REQUIRE(g.give(0, pc(0), at_ms(100)).ok());
         REQUIRE(g.place(1, 0, at_ms(200)).ok());
         REQUIRE(g.call_quarto(1, 0x000F, at_ms(250)).ok());
-        CHECK(event(game_over_event(stamp, g, "g1", at_ms(250))) ==
+        CHECK(event(t::game_over_event(stamp, g, "g1", at_ms(250))) ==
               wire(R"({"type":"game_over","room":"k3x9abqz","seq":7,"game":"g1","result":"win","winner":0,"reason":"false_claim","line":[0,1,2,3],
                        "clock":{"remaining_ms":[60000,59850],"running":null}})"));
     }
@@ -365,7 +456,7 @@ TEST_CASE("game_over events for every reason")
     {
         game g{rules{}, clock_settings{}, 0, at_ms(0)};
         CHECK(g.expire(at_ms(60'000)) == time_event::game_over);
-        CHECK(event(game_over_event(stamp, g, "g1", at_ms(60'000))) ==
+        CHECK(event(t::game_over_event(stamp, g, "g1", at_ms(60'000))) ==
               wire(R"({"type":"game_over","room":"k3x9abqz","seq":7,"game":"g1","result":"win","winner":1,"reason":"timeout",
                        "clock":{"remaining_ms":[0,60000],"running":null}})"));
     }
@@ -373,7 +464,7 @@ TEST_CASE("game_over events for every reason")
     {
         game g{rules{}, clock_settings{}, 0, at_ms(0)};
         REQUIRE(g.resign(1, at_ms(10)).ok());
-        const json e = event(game_over_event(stamp, g, "g1", at_ms(10)));
+        const json e = event(t::game_over_event(stamp, g, "g1", at_ms(10)));
         CHECK(e.at("winner") == 0);
         CHECK(e.at("reason") == "resign");
         CHECK_FALSE(e.contains("line"));
@@ -382,14 +473,14 @@ TEST_CASE("game_over events for every reason")
 
 TEST_CASE("rematch_requested, joined, left, disconnected, reconnected")
 {
-    CHECK(event(rematch_requested_event(stamp, 1)) == wire(R"({"type":"rematch_requested","room":"k3x9abqz","seq":7,"seat":1})"));
-    CHECK(joined_event(bo, false, seat{1}) ==
-          wire(R"({"type":"joined","player":{"id":"p2","name":"Bo"},"as":"player","seat":1})"));
-    CHECK(joined_event(bo, true, std::nullopt) == wire(R"({"type":"joined","player":{"id":"p2","name":"Bo"},"as":"spectator"})"));
-    CHECK(left_event(ann, false, seat{0}) == wire(R"({"type":"left","player":{"id":"p1","name":"Ann"},"as":"player","seat":0})"));
-    CHECK(left_event(ann, true, std::nullopt) == wire(R"({"type":"left","player":{"id":"p1","name":"Ann"},"as":"spectator"})"));
-    CHECK(connection_event(ann, false) == wire(R"({"type":"disconnected","player":{"id":"p1","name":"Ann"}})"));
-    CHECK(connection_event(ann, true) == wire(R"({"type":"reconnected","player":{"id":"p1","name":"Ann"}})"));
+    CHECK(event(t::rematch_requested_event(stamp, 1)) == wire(R"({"type":"rematch_requested","room":"k3x9abqz","seq":7,"seat":1})"));
+    CHECK(t::joined_event(bo, false, seat{1}) ==
+          wire(R"({"type":"joined","room":"k3x9abqz","seq":7,"player":{"id":"p2","name":"Bo"},"as":"player","seat":1})"));
+    CHECK(t::joined_event(bo, true, std::nullopt) == wire(R"({"type":"joined","room":"k3x9abqz","seq":7,"player":{"id":"p2","name":"Bo"},"as":"spectator"})"));
+    CHECK(t::left_event(ann, false, seat{0}) == wire(R"({"type":"left","room":"k3x9abqz","seq":7,"player":{"id":"p1","name":"Ann"},"as":"player","seat":0})"));
+    CHECK(t::left_event(ann, true, std::nullopt) == wire(R"({"type":"left","room":"k3x9abqz","seq":7,"player":{"id":"p1","name":"Ann"},"as":"spectator"})"));
+    CHECK(t::connection_event(ann, false) == wire(R"({"type":"disconnected","room":"k3x9abqz","seq":7,"player":{"id":"p1","name":"Ann"}})"));
+    CHECK(t::connection_event(ann, true) == wire(R"({"type":"reconnected","room":"k3x9abqz","seq":7,"player":{"id":"p1","name":"Ann"}})"));
 }
 
 // ---- moves -------------------------------------------------------------------------------
@@ -398,7 +489,7 @@ TEST_CASE("encode_moves: the accepted actions with their time since the game sta
 {
     game g = row_zero_game();
     REQUIRE(g.call_quarto(0, 0x000F, at_ms(900)).ok());
-    const json moves = encode_moves(g);
+    const json moves = encode_moves(g.moves());
     REQUIRE(moves.size() == 9);
     CHECK(moves[0] == wire(R"({"type":"give","seat":0,"piece":0,"t_ms":100})"));
     CHECK(moves[1] == wire(R"({"type":"place","seat":1,"square":0,"t_ms":200})"));
@@ -407,12 +498,12 @@ TEST_CASE("encode_moves: the accepted actions with their time since the game sta
 
     game r{rules{}, clock_settings{}, 1, at_ms(5000)};
     REQUIRE(r.resign(0, at_ms(5123)).ok());
-    CHECK(encode_moves(r) == wire(R"([{"type":"resign","seat":0,"t_ms":123}])"));
+    CHECK(encode_moves(r.moves()) == wire(R"([{"type":"resign","seat":0,"t_ms":123}])"));
 
     game d{colour_only(), clock_settings{}, 0, at_ms(0)};
     fill_board(d);
     REQUIRE(d.pass(0, at_ms(3300)).ok());
-    const json passes = encode_moves(d);
+    const json passes = encode_moves(d.moves());
     REQUIRE(passes.size() == 33);
     CHECK(passes[32] == wire(R"({"type":"pass","seat":0,"t_ms":3300})"));
 }
@@ -423,14 +514,14 @@ TEST_CASE("room_summary lists the names of seated players")
 {
     room_fixture f;
     f.seats[1] = seat_info{bo, false};
-    CHECK(room_summary(f.view(3, room_status::waiting, 2, nullptr, at_ms(0)), false) ==
+    CHECK(t::room_summary(f.view(3, room_status::waiting, 2, nullptr, at_ms(0)), false) ==
           wire(R"({"id":"k3x9abqz","name":"Ann's room","status":"waiting","players":["Bo"],"spectators":2,
                    "rules":{"squares":false,"attributes":["color","height","shape","fill"],"false_claim":"reject"},
                    "clock":{"move_ms":60000,"claim_ms":10000},"private":false,"tournament":null})"));
 
     f.seats[0] = seat_info{ann, true};
     f.clock.move.reset();
-    const json s = room_summary(f.view(4, room_status::playing, 0, nullptr, at_ms(0)), true);
+    const json s = t::room_summary(f.view(4, room_status::playing, 0, nullptr, at_ms(0)), true);
     CHECK(s.at("players") == wire(R"(["Ann","Bo"])"));
     CHECK(s.at("status") == "playing");
     CHECK(s.at("clock") == wire(R"({"move_ms":null,"claim_ms":10000})"));
@@ -438,7 +529,7 @@ TEST_CASE("room_summary lists the names of seated players")
     CHECK(to_string(room_status::finished) == "finished");
 
     f.tournament = "tk3x9abqz";
-    CHECK(room_summary(f.view(5, room_status::playing, 0, nullptr, at_ms(0)), false).at("tournament") == "tk3x9abqz");
+    CHECK(t::room_summary(f.view(5, room_status::playing, 0, nullptr, at_ms(0)), false).at("tournament") == "tk3x9abqz");
 }
 
 // ---- room snapshot ---------------------------------------------------------------------------
@@ -447,7 +538,7 @@ TEST_CASE("room snapshot of a waiting room")
 {
     room_fixture f;
     f.seats[0] = seat_info{ann, true};
-    const json snapshot = room_snapshot(f.view(1, room_status::waiting, 0, nullptr, at_ms(777)), seat{0}, "j1");
+    const json snapshot = t::room_snapshot(f.view(1, room_status::waiting, 0, nullptr, at_ms(777)), seat{0}, "j1");
     CHECK(snapshot == wire(R"({"type":"room","room":"k3x9abqz","seq":1,"name":"Ann's room",
         "rules":{"squares":false,"attributes":["color","height","shape","fill"],"false_claim":"reject"},
         "clock_rules":{"move_ms":60000,"claim_ms":10000},"status":"waiting",
@@ -462,7 +553,7 @@ TEST_CASE("room snapshot of a waiting room")
     SUBCASE("a spectator's view, untimed, without req")
     {
         f.clock.move.reset();
-        const json s = room_snapshot(f.view(2, room_status::waiting, 1, nullptr, at_ms(0)), std::nullopt, nullptr);
+        const json s = t::room_snapshot(f.view(2, room_status::waiting, 1, nullptr, at_ms(0)), std::nullopt, nullptr);
         CHECK(s.at("you") == wire(R"({"seat":null})"));
         CHECK(s.at("spectators") == 1);
         CHECK(s.at("clock_rules") == wire(R"({"move_ms":null,"claim_ms":10000})"));
@@ -473,7 +564,7 @@ TEST_CASE("room snapshot of a waiting room")
     SUBCASE("a tournament's game names its tournament")
     {
         f.tournament = "tk3x9abqz";
-        CHECK(room_snapshot(f.view(2, room_status::waiting, 0, nullptr, at_ms(0)), seat{0}, nullptr).at("tournament") ==
+        CHECK(t::room_snapshot(f.view(2, room_status::waiting, 0, nullptr, at_ms(0)), seat{0}, nullptr).at("tournament") ==
               "tk3x9abqz");
     }
 }
@@ -488,7 +579,7 @@ TEST_CASE("room snapshot of a game in progress")
     REQUIRE(g.place(1, 0, at_ms(1500)).ok());
     REQUIRE(g.give(1, pc(10), at_ms(2000)).ok());
 
-    const json snapshot = room_snapshot(f.view(7, room_status::playing, 1, &g, at_ms(3000)), seat{1}, nullptr);
+    const json snapshot = t::room_snapshot(f.view(7, room_status::playing, 1, &g, at_ms(3000)), seat{1}, nullptr);
     CHECK(snapshot == wire(R"({"type":"room","room":"k3x9abqz","seq":7,"name":"Ann's room",
         "rules":{"squares":false,"attributes":["color","height","shape","fill"],"false_claim":"reject"},
         "clock_rules":{"move_ms":60000,"claim_ms":10000},"status":"playing",
@@ -503,7 +594,7 @@ TEST_CASE("room snapshot of a game in progress")
 
     SUBCASE("after the window has run out, claim is null even before the game expires it")
     {
-        const json later = room_snapshot(f.view(7, room_status::playing, 1, &g, at_ms(12'000)), seat{1}, nullptr);
+        const json later = t::room_snapshot(f.view(7, room_status::playing, 1, &g, at_ms(12'000)), seat{1}, nullptr);
         CHECK(later.at("game").at("claim").is_null());
         CHECK(later.at("game").at("clock").at("remaining_ms") == wire("[50000,60000]"));
     }
@@ -511,7 +602,7 @@ TEST_CASE("room snapshot of a game in progress")
     {
         REQUIRE(g.place(0, 5, at_ms(4000)).ok());
         const json game_json =
-            room_snapshot(f.view(8, room_status::playing, 1, &g, at_ms(4000)), seat{0}, nullptr).at("game");
+            t::room_snapshot(f.view(8, room_status::playing, 1, &g, at_ms(4000)), seat{0}, nullptr).at("game");
         CHECK(game_json.at("phase") == "give");
         CHECK(game_json.at("turn") == 0);
         CHECK(game_json.at("in_hand").is_null());
@@ -531,7 +622,7 @@ TEST_CASE("room snapshot in the final claim window and after the draw")
     fill_board(g);
     REQUIRE(g.pass(0, at_ms(3300)).ok());
 
-    const json during = room_snapshot(f.view(40, room_status::playing, 0, &g, at_ms(4300)), seat{1}, nullptr);
+    const json during = t::room_snapshot(f.view(40, room_status::playing, 0, &g, at_ms(4300)), seat{1}, nullptr);
     CHECK(during.at("rules").at("attributes") == wire(R"(["color"])"));
     const json& gj = during.at("game");
     CHECK(gj.at("board") == wire("[1,3,0,2,4,6,5,7,9,11,8,10,12,14,13,15]"));
@@ -544,7 +635,7 @@ TEST_CASE("room snapshot in the final claim window and after the draw")
     CHECK(gj.at("result").is_null());
 
     REQUIRE(g.pass(1, at_ms(5000)).ok());
-    const json after = room_snapshot(f.view(42, room_status::finished, 0, &g, at_ms(6000)), std::nullopt, nullptr);
+    const json after = t::room_snapshot(f.view(42, room_status::finished, 0, &g, at_ms(6000)), std::nullopt, nullptr);
     CHECK(after.at("status") == "finished");
     CHECK(after.at("game").at("phase") == "finished");
     CHECK(after.at("game").at("turn").is_null());
@@ -561,7 +652,7 @@ TEST_CASE("room snapshot of a finished game won by a call")
     f.seats[1] = seat_info{bo, true};
     game g = row_zero_game();
     REQUIRE(g.call_quarto(0, 0x000F, at_ms(900)).ok());
-    const json gj = room_snapshot(f.view(12, room_status::finished, 0, &g, at_ms(1000)), seat{0}, "s").at("game");
+    const json gj = t::room_snapshot(f.view(12, room_status::finished, 0, &g, at_ms(1000)), seat{0}, "s").at("game");
     CHECK(gj.at("board") == wire("[0,2,4,6,null,null,null,null,null,null,null,null,null,null,null,null]"));
     CHECK(gj.at("available") == wire("[1,3,5,7,8,9,10,11,12,13,14,15]"));
     CHECK(gj.at("phase") == "finished");

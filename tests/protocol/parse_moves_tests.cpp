@@ -73,14 +73,14 @@ TEST_CASE("every spelling of a move means the same message")
     for (int p = 0; p < 16; ++p) {
         for (const auto& [text, how] : spellings("give", "piece", p, rng)) {
             INFO(how << ": " << text);
-            const give g = parse_as<give>(text);
+            const auto g = parse_as<give>(text);
             CHECK(g.room == "r1");
             CHECK(g.what.code() == p);
             CHECK(parse_ok(text).req.is_null());
         }
         for (const auto& [text, how] : spellings("place", "square", p, rng)) {
             INFO(how << ": " << text);
-            const place pl = parse_as<place>(text);
+            const auto pl = parse_as<place>(text);
             CHECK(pl.room == "r1");
             CHECK(pl.where == p);
         }

@@ -87,7 +87,7 @@ TEST_CASE("req: a string or a number is echoed, other types are bad_message")
     {
         const parsed_message m = parse_ok(R"({"type":"ping","req":"a-1"})");
         CHECK(m.req == json("a-1"));
-        CHECK(std::holds_alternative<ping>(m.message));
+        CHECK(holds<ping>(m.message));
     }
     SUBCASE("empty string") { CHECK(parse_ok(R"({"type":"ping","req":""})").req == json("")); }
     SUBCASE("integer") { CHECK(parse_ok(R"({"type":"ping","req":42})").req == json(42)); }
@@ -139,13 +139,13 @@ TEST_CASE("req is echoed in the errors of messages that carry one")
 TEST_CASE("unknown fields are ignored")
 {
     const parsed_message m = parse_ok(R"({"type":"ping","extra":{"deep":[1,2,3]},"version":2,"req":"x"})");
-    CHECK(std::holds_alternative<ping>(m.message));
+    CHECK(holds<ping>(m.message));
     CHECK(m.req == json("x"));
 
-    const give g = parse_as<give>(R"({"type":"give","room":"r1","piece":7,"square":99,"line":"nonsense","seat":5})");
+    const auto g = parse_as<give>(R"({"type":"give","room":"r1","piece":7,"square":99,"line":"nonsense","seat":5})");
     CHECK(int{g.what.code()} == 7);
 
-    const create_room c = parse_as<create_room>(
+    const auto c = parse_as<create_room>(
         R"({"type":"create_room","rules":{"squares":true,"colour":"red"},"clock":{"move_ms":1000,"increment_ms":5}})");
     CHECK(c.game_rules.squares);
     CHECK(c.clock.move == milliseconds{1000});
@@ -156,8 +156,8 @@ TEST_CASE("unknown fields are ignored")
 TEST_CASE("hello with a name")
 {
     const parsed_message m = parse_ok(R"({"type":"hello","name":"Ann","req":1})");
-    REQUIRE(std::holds_alternative<hello>(m.message));
-    const hello& h = std::get<hello>(m.message);
+    REQUIRE(holds<hello>(m.message));
+    const hello& h = *find_message<hello>(m.message);
     REQUIRE(h.name);
     CHECK(*h.name == "Ann");
     CHECK_FALSE(h.token);
@@ -197,7 +197,7 @@ TEST_CASE("hello: the name is trimmed of spaces, then must be 1..32 bytes withou
     }
     SUBCASE("letters just past the C1 controls are fine")
     {
-        CHECK(std::get<protocol::hello>(parse_ok(R"({"type":"hello","name":"\u00a0\u00e9l\u00e8ne"})").message).name.has_value());
+        CHECK(find_message<protocol::hello>(parse_ok(R"({"type":"hello","name":"\u00a0\u00e9l\u00e8ne"})").message)->name.has_value());
     }
     SUBCASE("mistyped names")
     {
@@ -208,14 +208,14 @@ TEST_CASE("hello: the name is trimmed of spaces, then must be 1..32 bytes withou
 
 TEST_CASE("hello with a token resumes")
 {
-    const hello h = parse_as<hello>(R"({"type":"hello","token":"0123456789abcdef0123456789abcdef"})");
+    const auto h = parse_as<hello>(R"({"type":"hello","token":"0123456789abcdef0123456789abcdef"})");
     REQUIRE(h.token);
     CHECK(*h.token == "0123456789abcdef0123456789abcdef");
     CHECK_FALSE(h.name);
 
     SUBCASE("token and name may come together")
     {
-        const hello both = parse_as<hello>(R"({"type":"hello","token":"t0k3n","name":" Bo "})");
+        const auto both = parse_as<hello>(R"({"type":"hello","token":"t0k3n","name":" Bo "})");
         CHECK(*both.token == "t0k3n");
         CHECK(*both.name == "Bo");
     }
@@ -247,10 +247,10 @@ TEST_CASE("hello needs a name or a token")
 
 TEST_CASE("ping and list_rooms need nothing but their type")
 {
-    CHECK(std::holds_alternative<ping>(parse_ok(R"({"type":"ping"})").message));
-    CHECK(std::holds_alternative<list_rooms>(parse_ok(R"({"type":"list_rooms"})").message));
+    CHECK(holds<ping>(parse_ok(R"({"type":"ping"})").message));
+    CHECK(holds<list_rooms>(parse_ok(R"({"type":"list_rooms"})").message));
     // A stray room field does not matter.
-    CHECK(std::holds_alternative<list_rooms>(parse_ok(R"({"type":"list_rooms","room":5})").message));
+    CHECK(holds<list_rooms>(parse_ok(R"({"type":"list_rooms","room":5})").message));
     const parsed_message m = parse_ok(R"({"req":"p","type":"ping"})");
     CHECK(m.req == json("p"));
 }
@@ -259,7 +259,7 @@ TEST_CASE("ping and list_rooms need nothing but their type")
 
 TEST_CASE("create_room with nothing but its type takes the defaults")
 {
-    const create_room c = parse_as<create_room>(R"({"type":"create_room"})");
+    const auto c = parse_as<create_room>(R"({"type":"create_room"})");
     CHECK(c.name.empty());
     CHECK(c.game_rules == rules{});
     CHECK_FALSE(c.game_rules.squares);
@@ -282,7 +282,7 @@ TEST_CASE("create_room: null options mean the defaults")
 
 TEST_CASE("create_room with every option")
 {
-    const create_room c = parse_as<create_room>(R"({"type":"create_room","name":" Friday night ",
+    const auto c = parse_as<create_room>(R"({"type":"create_room","name":" Friday night ",
         "rules":{"squares":true,"attributes":["fill","color"],"false_claim":"lose"},
         "clock":{"move_ms":30000,"claim_ms":5000},"private":true,"req":"c1"})");
     CHECK(c.name == "Friday night");
@@ -424,7 +424,7 @@ TEST_CASE("create_room: clock")
 
 TEST_CASE("join as player (the default) or spectator")
 {
-    const join p = parse_as<join>(R"({"type":"join","room":"k3x9abqz"})");
+    const auto p = parse_as<join>(R"({"type":"join","room":"k3x9abqz"})");
     CHECK(p.room == "k3x9abqz");
     CHECK_FALSE(p.as_spectator);
     CHECK_FALSE(parse_as<join>(R"({"type":"join","room":"k3x9abqz","as":"player"})").as_spectator);
@@ -459,26 +459,20 @@ TEST_CASE("leave, pass, resign and rematch carry their room")
     for (std::string_view type : room_only_types) {
         const parsed_message m = parse_ok(R"({"type":")" + std::string{type} + R"(","room":"abc","req":"z"})");
         CHECK(m.req == json("z"));
-        std::visit(
-            [&](const auto& msg) {
-                using T = std::decay_t<decltype(msg)>;
-                if constexpr (std::is_same_v<T, leave> || std::is_same_v<T, pass> || std::is_same_v<T, resign> ||
-                              std::is_same_v<T, rematch>)
-                    CHECK(msg.room == "abc");
-                else
-                    FAIL_CHECK("parsed " << std::string{type} << " as another message");
-            },
-            m.message);
+        const auto* room = std::get_if<room_message>(&m.message);
+        REQUIRE_MESSAGE(room != nullptr, "parsed " << std::string{type} << " as another category");
+        CHECK(room->room == "abc");
+        CHECK((holds<leave>(m.message) || holds<pass>(m.message) || holds<resign>(m.message) || holds<rematch>(m.message)));
     }
-    CHECK(std::holds_alternative<leave>(parse_ok(R"({"type":"leave","room":"abc"})").message));
-    CHECK(std::holds_alternative<pass>(parse_ok(R"({"type":"pass","room":"abc"})").message));
-    CHECK(std::holds_alternative<resign>(parse_ok(R"({"type":"resign","room":"abc"})").message));
-    CHECK(std::holds_alternative<rematch>(parse_ok(R"({"type":"rematch","room":"abc"})").message));
+    CHECK(holds<leave>(parse_ok(R"({"type":"leave","room":"abc"})").message));
+    CHECK(holds<pass>(parse_ok(R"({"type":"pass","room":"abc"})").message));
+    CHECK(holds<resign>(parse_ok(R"({"type":"resign","room":"abc"})").message));
+    CHECK(holds<rematch>(parse_ok(R"({"type":"rematch","room":"abc"})").message));
 }
 
 TEST_CASE("sync: since is an integer 0..2^63-1")
 {
-    const protocol::sync s = parse_as<protocol::sync>(R"({"type":"sync","room":"r1","since":41})");
+    const auto s = parse_as<protocol::sync>(R"({"type":"sync","room":"r1","since":41})");
     CHECK(s.room == "r1");
     CHECK(s.since == 41u);
     CHECK(parse_as<protocol::sync>(with_field("sync", "since", "0")).since == 0u);
@@ -495,7 +489,7 @@ TEST_CASE("sync: since is an integer 0..2^63-1")
 TEST_CASE("give: piece 0..15")
 {
     for (int p = 0; p < 16; ++p) {
-        const give g = parse_as<give>(with_field("give", "piece", std::to_string(p)));
+        const auto g = parse_as<give>(with_field("give", "piece", std::to_string(p)));
         CHECK(g.room == "r1");
         CHECK(int{g.what.code()} == p);
     }
@@ -510,7 +504,7 @@ TEST_CASE("give: piece 0..15")
 TEST_CASE("place: square 0..15")
 {
     for (int s = 0; s < 16; ++s) {
-        const place p = parse_as<place>(with_field("place", "square", std::to_string(s)));
+        const auto p = parse_as<place>(with_field("place", "square", std::to_string(s)));
         CHECK(p.room == "r1");
         CHECK(int{p.where} == s);
     }
@@ -529,7 +523,7 @@ TEST_CASE("quarto: a line of 4 distinct squares in any order")
     CHECK(parse_as<call_quarto>(with_field("quarto", "line", "[12,9,6,3]")).line == 0x1248);
     CHECK(parse_as<call_quarto>(with_field("quarto", "line", "[15,10,5,0]")).line == 0x8421);
     CHECK(parse_as<call_quarto>(with_field("quarto", "line", "[1,5,9,13]")).line == 0x2222);
-    const call_quarto c = parse_as<call_quarto>(with_field("quarto", "line", "[0,1,4,5]"));
+    const auto c = parse_as<call_quarto>(with_field("quarto", "line", "[0,1,4,5]"));
     CHECK(c.room == "r1");
     CHECK(c.line == 0x0033);
 

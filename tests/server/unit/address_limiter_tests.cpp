@@ -3,9 +3,10 @@
 
 #include <doctest/doctest.h>
 
-#include "address_limiter.hpp"
+#include "net/address_limiter.hpp"
 
 using namespace quarto::server;
+using namespace quarto::server::net;
 
 TEST_CASE("address limiter: admits up to the cap per address, and again once a ticket is dropped")
 {

@@ -1,20 +1,21 @@
 // Which address a request is counted and logged under.
 #include <doctest/doctest.h>
 
-#include "client_address.hpp"
+#include "http/client_address.hpp"
 
 using namespace quarto::server;
+using namespace quarto::server::http;
 
 namespace {
 
-http::request<http::string_body> request_with(std::initializer_list<std::string> forwarded_for)
+beast::http::request<beast::http::string_body> request_with(std::initializer_list<std::string> forwarded_for)
 {
-    http::request<http::string_body> req{http::verb::get, "/ws", 11};
+    beast::http::request<beast::http::string_body> req{beast::http::verb::get, "/ws", 11};
     for (const auto& value : forwarded_for) req.insert("X-Forwarded-For", value);
     return req;
 }
 
-const tcp::endpoint proxy{net::ip::make_address("127.0.0.1"), 40000};
+const tcp::endpoint proxy{asio::ip::make_address("127.0.0.1"), 40000};
 
 } // namespace
 

@@ -1,7 +1,7 @@
 // The command line and its QUARTO_* environment twins.
 #include <doctest/doctest.h>
 
-#include "config.hpp"
+#include "config/config.hpp"
 
 using namespace quarto::server;
 

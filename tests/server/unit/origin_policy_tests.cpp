@@ -1,9 +1,10 @@
 // Origin normalization and the Origin check of WebSocket handshakes.
 #include <doctest/doctest.h>
 
-#include "origin_policy.hpp"
+#include "http/origin_policy.hpp"
 
 using namespace quarto::server;
+using namespace quarto::server::http;
 
 TEST_CASE("origin policy: normalize_origin")
 {

@@ -1,5 +1,7 @@
-// Typed values -> the JSON the server sends. Membership events are built here without "room" and
-// "seq"; the room stamps those and serializes each event once for all its recipients.
+// Typed values -> the JSON text the server sends. Every message and every field has one
+// encoder, written straight to text with json_writer (fields.hpp holds the field writers that
+// several messages share). Room messages carry their "room" and "seq" (an event_stamp); the
+// room serializes each event once for all its recipients.
 #pragma once
 
 #include <array>
@@ -31,7 +33,13 @@ struct seat_info {
     bool connected = true;
 };
 
-// What a room shows of itself; filled by the server on the room's strand.
+// Where an event belongs: its room, and its place in that room's sequence.
+struct event_stamp {
+    std::string_view room;
+    std::uint64_t seq;
+};
+
+// What a room shows of itself; filled by the server from the room's state.
 struct room_view {
     const room_id& id;
     std::uint64_t seq;
@@ -43,39 +51,37 @@ struct room_view {
     int spectators;
     const game* current; // the game in progress or the last one; null before the first
     instant now;
-    std::string_view game_id; // the archive id of `current` (shown once it has finished)
+    std::string_view game_id;    // the archive id of `current` (shown once it has finished)
     std::string_view tournament; // the tournament whose game this room holds; empty if none
 };
 
+// JSON values of the settings and results, for documents built with nlohmann::json (the
+// archive's game document, tournaments). They are parsed from the same writers the messages
+// use, so a field is encoded one way everywhere.
 json encode_rules(const rules& r);
 json encode_clock_settings(const clock_settings& c);
-json encode_line(square_mask line);
-// {"remaining_ms":[A,B],"running":SEAT|null}; remaining entries are null when untimed.
-json encode_clock(const game& g, instant now);
-// {"seat","remaining_ms"} while a claim window is open at `now`, else null.
-json encode_claim(const game& g, instant now);
 json encode_result(const game_result& r);
-json encode_moves(const game& g);
 json encode_moves(std::span<const move_record> moves);
 
-// Direct replies.
-json welcome(const player_info& p, const std::string& token, const json& req);
-json pong(std::int64_t server_epoch_ms, const json& req);
-json error_reply(error_code code, std::string_view message, const json& req);
-json room_created(const room_id& id, const json& req);
-json rooms_list(std::span<const json> summaries, const json& req);
-json synced(const room_id& id, std::uint64_t seq, const json& req);
-json room_closed(const room_id& id);
+// Direct replies. `req` is echoed when it is not null.
+std::string welcome(const player_info& p, const std::string& token, const json& req);
+std::string pong(std::int64_t server_epoch_ms, const json& req);
+std::string error_reply(error_code code, std::string_view message, const json& req);
+std::string room_created(const room_id& id, const json& req);
+// `summaries`: room_summary texts.
+std::string rooms_list(std::span<const std::string> summaries, const json& req);
+std::string synced(const room_id& id, std::uint64_t seq, const json& req);
+std::string room_closed(const room_id& id);
 
-// A room as listed in the lobby.
-json room_summary(const room_view& room, bool is_private);
+// A room as listed in the lobby (one element of `rooms`).
+std::string room_summary(const room_view& room, bool is_private);
 // The full snapshot, as seen from `you` (null for a spectator).
-json room_snapshot(const room_view& room, std::optional<seat> you, const json& req);
+std::string room_snapshot(const room_view& room, std::optional<seat> you, const json& req);
 
-// Membership events (the room adds "room" and "seq").
-// The events of the game itself (started, moves, over, rematch) are in game_events.hpp.
-json joined_event(const player_info& p, bool as_spectator, std::optional<seat> at);
-json left_event(const player_info& p, bool as_spectator, std::optional<seat> from);
-json connection_event(const player_info& p, bool connected); // disconnected / reconnected
+// Membership events, stamped.
+std::string joined_event(const event_stamp& stamp, const player_info& p, bool as_spectator, std::optional<seat> at);
+std::string left_event(const event_stamp& stamp, const player_info& p, bool as_spectator, std::optional<seat> from);
+// disconnected / reconnected
+std::string connection_event(const event_stamp& stamp, const player_info& p, bool connected);
 
 } // namespace quarto::protocol

@@ -27,6 +27,8 @@ public:
     json_writer& value(std::uint64_t number);
     json_writer& value(bool flag);
     json_writer& null();
+    // A value that is already JSON text (a nested document, an echoed "req"), written as is.
+    json_writer& raw(std::string_view json_text);
 
     template <class Integer>
         requires(std::is_integral_v<Integer> && !std::is_same_v<Integer, bool>)

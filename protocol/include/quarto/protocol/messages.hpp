@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <type_traits>
 #include <variant>
 
 #include <nlohmann/json.hpp>
@@ -20,11 +19,20 @@ using room_id = std::string;
 inline constexpr int protocol_version = 1;
 inline constexpr std::size_t max_name_length = 32; // in bytes of UTF-8
 
+// Client messages come in four categories, so that each part of the server sees only its own:
+// the session (the connection itself), the lobby (creating and listing), a room (the game and
+// its membership) and a tournament. A room and a tournament message name their room or
+// tournament once, beside the action.
+
+// The session.
 struct hello {
     std::optional<std::string> name;  // a new guest
     std::optional<std::string> token; // resume a known player
 };
 struct ping {};
+using session_message = std::variant<hello, ping>;
+
+// The lobby.
 struct list_rooms {};
 struct create_room {
     std::string name; // may be empty: the server names it
@@ -32,83 +40,57 @@ struct create_room {
     clock_settings clock;
     bool is_private = false;
 };
-struct join {
-    room_id room;
-    bool as_spectator = false;
-};
-struct leave {
-    room_id room;
-};
-struct sync {
-    room_id room;
-    std::uint64_t since = 0;
-};
-struct give {
-    room_id room;
-    piece what{0};
-};
-struct place {
-    room_id room;
-    square where = 0;
-};
-struct call_quarto {
-    room_id room;
-    square_mask line = 0;
-};
-struct pass {
-    room_id room;
-};
-struct resign {
-    room_id room;
-};
-struct rematch {
-    room_id room;
-};
-
-// Tournaments.
+struct list_tournaments {};
 struct create_tournament {
     tournament_settings settings;
 };
-struct list_tournaments {};
-struct join_tournament {
-    tournament_id tournament;
+using lobby_message = std::variant<list_rooms, create_room, list_tournaments, create_tournament>;
+
+// A room: its membership (join, leave, sync) and the game (the rest).
+struct join {
+    bool as_spectator = false;
 };
-struct withdraw_tournament {
-    tournament_id tournament;
+struct leave {};
+struct sync {
+    std::uint64_t since = 0;
 };
-struct start_tournament {
-    tournament_id tournament;
+struct give {
+    piece what{0};
 };
-struct pause_tournament {
-    tournament_id tournament;
+struct place {
+    square where = 0;
 };
-struct resume_tournament {
-    tournament_id tournament;
+struct call_quarto {
+    square_mask line = 0;
 };
+struct pass {};
+struct resign {};
+struct rematch {};
+using room_action = std::variant<join, leave, sync, give, place, call_quarto, pass, resign, rematch>;
+struct room_message {
+    room_id room;
+    room_action action;
+};
+
+// A tournament.
+struct join_tournament {};
+struct withdraw_tournament {};
+struct start_tournament {};
+struct pause_tournament {};
+struct resume_tournament {};
 struct remove_player {
-    tournament_id tournament;
     std::string player;
 };
-struct watch_tournament {
+struct watch_tournament {};
+struct unwatch_tournament {};
+using tournament_action = std::variant<join_tournament, withdraw_tournament, start_tournament, pause_tournament,
+                                       resume_tournament, remove_player, watch_tournament, unwatch_tournament>;
+struct tournament_message {
     tournament_id tournament;
-};
-struct unwatch_tournament {
-    tournament_id tournament;
+    tournament_action action;
 };
 
-using client_message =
-    std::variant<hello, ping, list_rooms, create_room, join, leave, sync, give, place, call_quarto, pass, resign,
-                 rematch, create_tournament, list_tournaments, join_tournament, withdraw_tournament,
-                 start_tournament, pause_tournament, resume_tournament, remove_player, watch_tournament,
-                 unwatch_tournament>;
-
-// The messages about a tournament (all but create_tournament and list_tournaments name one).
-template <class Message>
-concept tournament_message =
-    std::is_same_v<Message, join_tournament> || std::is_same_v<Message, withdraw_tournament> ||
-    std::is_same_v<Message, start_tournament> || std::is_same_v<Message, pause_tournament> ||
-    std::is_same_v<Message, resume_tournament> || std::is_same_v<Message, remove_player> ||
-    std::is_same_v<Message, watch_tournament> || std::is_same_v<Message, unwatch_tournament>;
+using client_message = std::variant<session_message, lobby_message, room_message, tournament_message>;
 
 // Bounds accepted for clock settings, in milliseconds.
 inline constexpr std::int64_t min_move_ms = 100, max_move_ms = 3'600'000;

@@ -1,0 +1,242 @@
+#include "config/config.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <optional>
+#include <thread>
+
+#include "http/origin_policy.hpp"
+
+namespace quarto::server {
+namespace {
+
+template <class Number>
+std::optional<Number> number(const std::string& text)
+{
+    Number value{};
+    const auto* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (ec != std::errc{} || ptr != end) return std::nullopt;
+    return value;
+}
+
+std::optional<bool> boolean(std::string text)
+{
+    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (text == "1" || text == "true" || text == "yes" || text == "on") return true;
+    if (text == "0" || text == "false" || text == "no" || text == "off") return false;
+    return std::nullopt;
+}
+
+// Options that take no value on the command line (--flag, or --flag=BOOL).
+bool is_switch(const std::string& flag) { return flag == "--trust-proxy"; }
+
+// Splits "a, b c" into {"a", "b", "c"}: a list in one environment variable or flag value.
+std::vector<std::string> words(const std::string& text)
+{
+    std::vector<std::string> out;
+    std::string current;
+    for (const char c : text) {
+        if (c == ',' || std::isspace(static_cast<unsigned char>(c))) {
+            if (!current.empty()) out.push_back(std::exchange(current, {}));
+        } else {
+            current += c;
+        }
+    }
+    if (!current.empty()) out.push_back(std::move(current));
+    return out;
+}
+
+struct parse_state {
+    bool from_command_line = false;
+    bool origins_from_command_line = false; // the command line's list replaces the environment's
+};
+
+enum class flag_result { applied, unknown, invalid };
+
+// Applies one option. `name` is how the user spelled it (the flag, or the environment
+// variable) for error messages.
+flag_result apply(config& c, const std::string& flag, const std::string& value, const std::string& name,
+                  parse_state& state, config_error& error)
+{
+    const auto bad = [&](std::string_view what) {
+        error = config_error{name + ": " + std::string{what} + ", got '" + value + "'"};
+        return flag_result::invalid;
+    };
+
+    if (flag == "--host") {
+        if (value.empty()) return bad("an address is required");
+        c.host = value;
+    } else if (flag == "--port") {
+        const auto n = number<unsigned>(value);
+        if (!n || *n > 65535) return bad("a port number 0..65535 is required");
+        c.port = static_cast<std::uint16_t>(*n);
+    } else if (flag == "--threads") {
+        const auto n = number<unsigned>(value);
+        if (!n || *n > 256) return bad("a thread count 0..256 is required");
+        c.threads = *n;
+    } else if (flag == "--web-root") {
+        c.web_root = value;
+    } else if (flag == "--log-level") {
+        const auto level = spdlog::level::from_str(value);
+        if (level == spdlog::level::off && value != "off") return bad("a log level is required");
+        c.log_level = level;
+    } else if (flag == "--max-message-bytes") {
+        const auto n = number<std::size_t>(value);
+        if (!n || *n < 64 || *n > (16u << 20)) return bad("a size 64..16777216 is required");
+        c.max_message_bytes = *n;
+    } else if (flag == "--rate-limit" || flag == "--rate-burst") {
+        const auto n = number<double>(value);
+        if (!n || !(*n > 0) || *n > 1e9) return bad("a positive number is required");
+        (flag == "--rate-limit" ? c.rate_limit : c.rate_burst) = *n;
+    } else if (flag == "--room-idle-seconds") {
+        const auto n = number<unsigned>(value);
+        if (!n || *n < 1) return bad("a number of seconds >= 1 is required");
+        c.room_idle = std::chrono::seconds{*n};
+    } else if (flag == "--max-connections-per-address") {
+        const auto n = number<std::size_t>(value);
+        if (!n) return bad("a count is required");
+        c.max_connections_per_address = *n;
+    } else if (flag == "--db") {
+        if (value.empty()) return bad("a file path is required");
+        c.db_path = std::string{value};
+    } else if (flag == "--shutdown-grace") {
+        const auto n = number<double>(value);
+        if (!n || !(*n >= 0) || *n > 3600) return bad("a number of seconds 0..3600 is required");
+        c.shutdown_grace = std::chrono::milliseconds{std::llround(*n * 1000)};
+    } else if (flag == "--allowed-origin") {
+        if (state.from_command_line && !std::exchange(state.origins_from_command_line, true)) c.allowed_origins.clear();
+        const auto origins = words(value);
+        if (origins.empty()) return bad("an origin like https://quarto.example.org is required");
+        for (const auto& origin : origins) {
+            const auto normalized = http::normalize_origin(origin);
+            if (!normalized) return bad("origins like https://quarto.example.org or http://localhost:8080 are required");
+            if (std::find(c.allowed_origins.begin(), c.allowed_origins.end(), *normalized) == c.allowed_origins.end())
+                c.allowed_origins.push_back(*normalized);
+        }
+    } else if (flag == "--trust-proxy") {
+        const auto on = boolean(value);
+        if (!on) return bad("true or false (1/0, yes/no, on/off) is required");
+        c.trust_proxy = *on;
+    } else {
+        return flag_result::unknown;
+    }
+    return flag_result::applied;
+}
+
+// QUARTO_SHUTDOWN_GRACE -> --shutdown-grace
+std::string flag_of_variable(const std::string& variable)
+{
+    std::string flag = "--";
+    for (const char c : std::string_view{variable}.substr(std::string_view{"QUARTO_"}.size()))
+        flag += c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return flag;
+}
+
+} // namespace
+
+std::string usage_text()
+{
+#ifdef QUARTO_DEFAULT_WEB_ROOT
+    const std::string web_root = QUARTO_DEFAULT_WEB_ROOT;
+#else
+    const std::string web_root = "none";
+#endif
+    return R"(Usage: quarto-server [options]
+  --host ADDR                  address to listen on (default 0.0.0.0)
+  --port N                     port; 0 picks a free one (default 8080)
+  --threads N                  event loops (shards), one thread each (default: number of cores)
+  --web-root DIR               the browser client's files (default )" + web_root + R"()
+  --log-level LEVEL            trace, debug, info, warn, error, critical, off (default info)
+  --max-message-bytes N        largest WebSocket message accepted (default 4096)
+  --rate-limit N               messages per second per connection (default 20)
+  --rate-burst N               messages a connection may send at once (default 40)
+  --room-idle-seconds N        reclaim finished or deserted rooms idle this long (default 600)
+  --max-connections-per-address N   cap per client address; 0 = off (default 0)
+  --db PATH                    the SQLite file that archives finished games; it and its
+                               directory are created if missing (default data/quarto.db)
+  --shutdown-grace SECONDS     on SIGTERM, how long to let clients receive what is queued
+                               and close before exiting anyway (default 5)
+  --allowed-origin ORIGIN      a web page origin (https://host[:port]) allowed to open a
+                               WebSocket; repeatable (default: only the request's own Host)
+  --trust-proxy                take the client address from the last X-Forwarded-For entry
+                               (only behind a reverse proxy that sets it)
+  --help                       this text
+
+Every option can also be set in the environment: QUARTO_PORT=9000 is --port 9000,
+QUARTO_TRUST_PROXY=1 is --trust-proxy, QUARTO_ALLOWED_ORIGIN takes a list separated by
+spaces or commas. The command line wins over the environment.
+)";
+}
+
+environment quarto_environment(char** envp)
+{
+    environment env;
+    for (char** entry = envp; entry && *entry; ++entry) {
+        const std::string_view text{*entry};
+        if (!text.starts_with("QUARTO_")) continue;
+        const auto eq = text.find('=');
+        if (eq == std::string_view::npos) continue;
+        env.emplace_back(std::string{text.substr(0, eq)}, std::string{text.substr(eq + 1)});
+    }
+    return env;
+}
+
+std::variant<config, usage_request, config_error> parse_command_line(const std::vector<std::string>& args,
+                                                                     const environment& env,
+                                                                     std::vector<std::string>* ignored)
+{
+    config c;
+#ifdef QUARTO_DEFAULT_WEB_ROOT
+    c.web_root = QUARTO_DEFAULT_WEB_ROOT;
+#endif
+    parse_state state;
+    config_error error;
+    const auto skip = [&](std::string note) {
+        if (ignored) ignored->push_back(std::move(note));
+    };
+
+    for (const auto& [variable, value] : env) {
+        const std::string flag = flag_of_variable(variable);
+        if (flag == "--help") {
+            skip(variable + " names no option: ignored");
+            continue;
+        }
+        if (value.empty()) {
+            skip(variable + " is empty: ignored");
+            continue;
+        }
+        switch (apply(c, flag, value, variable, state, error)) {
+        case flag_result::applied: break;
+        case flag_result::unknown: skip(variable + " names no option: ignored"); break;
+        case flag_result::invalid: return error;
+        }
+    }
+
+    state.from_command_line = true;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        std::string flag = args[i];
+        std::optional<std::string> value;
+        if (const auto eq = flag.find('='); eq != std::string::npos) {
+            value = flag.substr(eq + 1);
+            flag.resize(eq);
+        }
+        if (flag == "--help" || flag == "-h") return usage_request{};
+        if (!value && is_switch(flag)) value = "true";
+        if (!value) {
+            if (i + 1 >= args.size()) return config_error{flag + " needs a value"};
+            value = args[++i];
+        }
+        switch (apply(c, flag, *value, flag, state, error)) {
+        case flag_result::applied: break;
+        case flag_result::unknown: return config_error{"unknown option " + flag};
+        case flag_result::invalid: return error;
+        }
+    }
+    if (c.threads == 0) c.threads = std::max(1u, std::thread::hardware_concurrency());
+    return c;
+}
+
+} // namespace quarto::server

@@ -1,0 +1,240 @@
+#include "http/http_session.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "http/client_address.hpp"
+#include "http/origin_policy.hpp"
+#include "http/static_files.hpp"
+#include "net/ws_handshake.hpp"
+#include "quarto/archive/game_json.hpp"
+#include "quarto/protocol/encode.hpp"
+
+namespace quarto::server::http {
+
+namespace bh = beast::http;
+
+namespace {
+
+constexpr std::size_t max_request_body = 8 * 1024;
+constexpr std::chrono::seconds request_timeout{30};
+
+bh::response<bh::string_body> text_response(bh::status status, unsigned version, bool keep_alive, std::string body,
+                                             std::string_view type = "text/plain; charset=utf-8")
+{
+    bh::response<bh::string_body> res{status, version};
+    res.set(bh::field::server, "quarto-server");
+    res.set(bh::field::content_type, type);
+    res.set(bh::field::cache_control, "no-store");
+    res.keep_alive(keep_alive);
+    res.body() = std::move(body);
+    res.prepare_payload();
+    return res;
+}
+
+} // namespace
+
+http_session::http_session(loop_socket&& socket, site& server, std::shared_ptr<void> ticket)
+    : stream_{std::move(socket)}, site_{server}, ticket_{std::move(ticket)}
+{
+}
+
+void http_session::run() { do_read(); }
+
+void http_session::do_read()
+{
+    parser_.emplace();
+    parser_->body_limit(max_request_body);
+    stream_.expires_after(request_timeout);
+    bh::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&http_session::on_read, shared_from_this()));
+}
+
+void http_session::on_read(beast::error_code ec, std::size_t)
+{
+    if (ec == bh::error::end_of_stream || ec == beast::error::timeout || ec == asio::error::operation_aborted) {
+        beast::error_code ignored;
+        stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        return;
+    }
+    if (ec) {
+        spdlog::debug("http: read: {}", ec.message());
+        return;
+    }
+
+    auto& req = parser_->get();
+    const std::string_view target{req.target().data(), req.target().size()};
+    const std::string_view path = target.substr(0, target.find('?'));
+
+    if (net::is_websocket_upgrade(req)) return upgrade(path);
+
+    const bool keep_alive = req.keep_alive();
+    const unsigned version = req.version();
+    const bool head = req.method() == bh::verb::head;
+    head_ = head;
+
+    if (req.method() != bh::verb::get && !head) {
+        auto res = text_response(bh::status::method_not_allowed, version, keep_alive, "Only GET and HEAD are served.\n");
+        res.set(bh::field::allow, "GET, HEAD");
+        return send(std::move(res));
+    }
+    site_.count_request();
+    if (path == "/metrics")
+        return send(text_response(bh::status::ok, version, keep_alive, site_.metrics_text(),
+                                  "text/plain; version=0.0.4; charset=utf-8"));
+    if (path == "/healthz") return send(text_response(bh::status::ok, version, keep_alive, "ok\n"));
+    if (path == "/api/rooms") return send_json(bh::status::ok, version, keep_alive, site_.rooms_json());
+    const auto q = target.find('?');
+    const std::string_view query = q == std::string_view::npos ? std::string_view{} : target.substr(q + 1);
+    if (auto games = route_games_api(path, query)) return serve_games(std::move(*games), version, keep_alive);
+    if (path == "/api/tournaments") return send_json(bh::status::ok, version, keep_alive, site_.tournaments_json());
+    if (constexpr std::string_view prefix = "/api/tournaments/"; path.starts_with(prefix)) {
+        const auto t = site_.tournament_json(std::string{path.substr(prefix.size())});
+        if (!t)
+            return send_json(bh::status::not_found, version, keep_alive,
+                             protocol::error_reply(protocol::error_code::no_such_tournament,
+                                                   protocol::default_message(protocol::error_code::no_such_tournament),
+                                                   nullptr));
+        return send_json(bh::status::ok, version, keep_alive, *t);
+    }
+
+    beast::error_code not_found;
+    auto file = serve_file(site_.http_settings().web_root, target, version, keep_alive, not_found);
+    if (not_found) return send(text_response(bh::status::not_found, version, keep_alive, "Not found.\n"));
+    if (head) {
+        bh::response<bh::empty_body> res{bh::status::ok, version};
+        res.set(bh::field::server, "quarto-server");
+        res.set(bh::field::content_type, file[bh::field::content_type]);
+        res.content_length(file.body().size());
+        res.keep_alive(keep_alive);
+        return send(std::move(res));
+    }
+    return send(std::move(file));
+}
+
+template <class Response>
+void http_session::send(Response&& response)
+{
+    using response_type = std::decay_t<Response>;
+    if constexpr (std::is_same_v<response_type, bh::response<bh::string_body>>) {
+        if (head_) { // the same headers, Content-Length included, without the body
+            bh::response<bh::empty_body> headers{response.base()};
+            headers.content_length(response.body().size());
+            return send(std::move(headers));
+        }
+    }
+    auto res = std::make_shared<response_type>(std::forward<Response>(response));
+    response_ = res;
+    const bool keep = res->keep_alive();
+    bh::async_write(stream_, *res, beast::bind_front_handler(&http_session::on_write, shared_from_this(), keep));
+}
+
+void http_session::send_json(bh::status status, unsigned version, bool keep_alive, std::string body)
+{
+    send(text_response(status, version, keep_alive, std::move(body), "application/json"));
+}
+
+void http_session::serve_games(games_request request, unsigned version, bool keep_alive)
+{
+    if (const auto* refusal = std::get_if<api_refusal>(&request))
+        return send_json(refusal->status, version, keep_alive, api_error_body(refusal->code, refusal->message));
+    archive::game_archive* archive = site_.archive();
+    if (!archive)
+        return send_json(bh::status::service_unavailable, version, keep_alive,
+                         api_error_body("archive_unavailable", "This server keeps no archive."));
+
+    // Runs on the archive thread: builds the body there, then hands it to this connection.
+    auto reply = [self = shared_from_this(), version, keep_alive](bh::status status, std::string body) {
+        asio::post(self->stream_.get_executor(), [self, status, body = std::move(body), version, keep_alive]() mutable {
+            self->send_json(status, version, keep_alive, std::move(body));
+        });
+    };
+    const auto unavailable = [] {
+        return api_error_body("archive_unavailable", "The game archive could not be read; please try again later.");
+    };
+    const auto dump = [](const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); };
+
+    if (auto* lookup = std::get_if<game_lookup>(&request)) {
+        return archive->find_game(lookup->id, [reply, unavailable, dump, id = lookup->id](auto found) {
+            if (found.failed) return reply(bh::status::internal_server_error, unavailable());
+            if (!found.value)
+                return reply(bh::status::not_found, api_error_body("not_found", "No game with id \"" + id + "\"."));
+            reply(bh::status::ok, dump(archive::game_json(*found.value)));
+        });
+    }
+    auto& list = std::get<player_games>(request);
+    archive->games_of_player(list.player, list.limit, [reply, unavailable, dump, player = list.player](auto found) {
+        if (found.failed) return reply(bh::status::internal_server_error, unavailable());
+        reply(bh::status::ok, dump(archive::games_list_json(player, found.value)));
+    });
+}
+
+// A WebSocket handshake on /ws becomes a client of this loop, unless it is refused: the wrong
+// path, a server shutting down, a page from an origin not allowed, one connection too many, or
+// a malformed handshake.
+void http_session::upgrade(std::string_view path)
+{
+    auto& req = parser_->get();
+    const auto refuse = [&](bh::status status, std::string body, bool version_header = false) {
+        auto res = std::make_shared<bh::response<bh::string_body>>(text_response(status, req.version(), false, std::move(body)));
+        if (version_header) res->set(bh::field::sec_websocket_version, "13");
+        response_ = res;
+        bh::async_write(stream_, *res, beast::bind_front_handler(&http_session::on_write, shared_from_this(), false));
+    };
+    if (path != "/ws") return refuse(bh::status::not_found, "WebSocket endpoint is /ws\n");
+    if (site_.shutting_down()) return refuse(bh::status::service_unavailable, "The server is shutting down.\n");
+
+    beast::error_code peer_error;
+    const auto peer = stream_.socket().remote_endpoint(peer_error);
+    if (peer_error) return; // already gone
+    const auto& settings = site_.http_settings();
+    auto client = address_of(req, peer, settings.trust_proxy);
+
+    if (const auto origin = req.find(bh::field::origin); origin != req.end()) {
+        const std::string_view origin_text{origin->value().data(), origin->value().size()};
+        const std::string_view host{req[bh::field::host].data(), req[bh::field::host].size()};
+        if (!origin_allowed(origin_text, host, settings.allowed_origins)) {
+            spdlog::info("http {}: WebSocket refused: Origin '{}' is not allowed (Host '{}')", client.description,
+                         origin_text, host);
+            return refuse(bh::status::forbidden, "Origin '" + std::string{origin_text} +
+                                                     "' may not open a WebSocket on this server (see --allowed-origin).\n");
+        }
+    }
+    auto accepted = net::accept_handshake(req);
+    if (const auto* refusal = std::get_if<net::handshake_refusal>(&accepted)) {
+        spdlog::debug("http {}: WebSocket refused: {}", client.description, refusal->reason);
+        return refuse(refusal->status, refusal->reason + "\n", refusal->version_mismatch);
+    }
+    if (settings.trust_proxy) {
+        ticket_ = site_.connections_per_address().admit(client.address);
+        if (!ticket_) {
+            spdlog::info("http {}: WebSocket refused: --max-connections-per-address reached", client.description);
+            return refuse(bh::status::too_many_requests, "Too many connections from your address.\n");
+        }
+    }
+
+    stream_.expires_never();
+    auto response = std::make_shared<std::string>(std::move(std::get<std::string>(accepted)));
+    asio::async_write(stream_.socket(), asio::buffer(*response),
+                      [self = shared_from_this(), response, remote = std::move(client.description)](
+                          beast::error_code ec, std::size_t) mutable {
+                          if (ec) return; // gone during the handshake
+                          self->site_.open_websocket(self->stream_.release_socket(), std::move(self->ticket_),
+                                                     std::move(remote));
+                      });
+}
+
+void http_session::on_write(bool keep_alive, beast::error_code ec, std::size_t)
+{
+    response_.reset();
+    if (ec) {
+        spdlog::debug("http: write: {}", ec.message());
+        return;
+    }
+    if (!keep_alive) {
+        beast::error_code ignored;
+        stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        return;
+    }
+    do_read();
+}
+
+} // namespace quarto::server::http

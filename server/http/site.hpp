@@ -1,0 +1,44 @@
+// What the HTTP side needs of the rest of the server: the settings it serves by, the documents
+// of the API, the archive, and where a WebSocket goes once its handshake is done. The shard
+// that accepted the connection implements it.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "net/address_limiter.hpp"
+#include "net/asio.hpp"
+#include "quarto/archive/game_archive.hpp"
+
+namespace quarto::server::http {
+
+struct settings {
+    std::string web_root;
+    std::vector<std::string> allowed_origins; // normalized; empty: the request's own Host only
+    bool trust_proxy = false;
+};
+
+class site {
+public:
+    virtual const settings& http_settings() const = 0;
+    // Upgrades are refused (503) once the server is shutting down.
+    virtual bool shutting_down() const = 0;
+    virtual void count_request() = 0;
+
+    virtual std::string rooms_json() = 0;       // GET /api/rooms: the `rooms` message
+    virtual std::string tournaments_json() = 0; // GET /api/tournaments
+    // GET /api/tournaments/{id}; null for an unknown id.
+    virtual std::shared_ptr<const std::string> tournament_json(const std::string& id) = 0;
+    virtual std::string metrics_text() = 0; // GET /metrics
+    virtual archive::game_archive* archive() = 0;
+    virtual net::address_limiter& connections_per_address() = 0;
+
+    // The opening handshake is done: the socket becomes a WebSocket client of this loop.
+    virtual void open_websocket(loop_socket socket, std::shared_ptr<void> ticket, std::string remote) = 0;
+
+protected:
+    ~site() = default;
+};
+
+} // namespace quarto::server::http

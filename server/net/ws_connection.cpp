@@ -1,0 +1,424 @@
+#include "net/ws_connection.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+namespace quarto::server::net {
+
+namespace {
+// Frames per gathered send: two pieces each (header, payload).
+constexpr std::size_t frames_per_send = 64;
+} // namespace
+
+ws_connection::ws_connection(loop_socket socket, events& owner, loop& on, const limits& l, std::string remote)
+    : socket_{std::move(socket)}, owner_{owner}, loop_{on}, limits_{l}, remote_{std::move(remote)},
+      last_heard_{clock::now()}
+{
+}
+
+ws_connection::ws_connection(asio::io_context& io, handover&& moved, events& owner, loop& on, const limits& l,
+                             std::string remote)
+      : socket_{io.get_executor()}, owner_{owner}, loop_{on}, limits_{l}, remote_{std::move(remote)}, last_heard_{moved.last_heard}
+{
+    boost::system::error_code ec;
+    socket_.assign(moved.v6 ? tcp::v6() : tcp::v4(), moved.fd, ec);
+    if (ec) {
+        ::close(moved.fd);
+        state_ = state::closed; // start() will not read; the owner finds it finished
+        owner_told_ = true;
+        return;
+    }
+    partial_ = std::move(moved.partial_message);
+    partial_op_ = moved.partial_op;
+    in_message_ = moved.in_message;
+    ping_sent_ = moved.ping_sent;
+    for (auto& f : moved.queue) push(std::move(f));
+    first_offset_ = moved.first_offset;
+}
+
+ws_connection::~ws_connection() = default;
+
+void ws_connection::start(std::string_view already_read)
+{
+    if (state_ != state::open) return;
+    if (!already_read.empty()) {
+        reserve_read(already_read.size());
+        std::memcpy(buffer_, already_read.data(), already_read.size());
+        filled_ = already_read.size();
+        if (!take_frames()) return;
+    }
+    if (queue_size_ > 0 && !flush_requested_) {
+        flush_requested_ = true;
+        loop_.needs_flush(*this);
+    }
+    read();
+}
+
+// ---- reading -----------------------------------------------------------------------------
+
+void ws_connection::read()
+{
+    ++pending_;
+    // A short read leaves Asio's reactor knowing the socket is drained, so the next read waits
+    // for epoll instead of trying (and failing with EAGAIN) first.
+    socket_.async_read_some(asio::buffer(buffer_ + filled_, capacity_ - filled_),
+                            [this](const boost::system::error_code& ec, std::size_t bytes) { on_read(ec, bytes); });
+}
+
+void ws_connection::on_read(const boost::system::error_code& ec, std::size_t bytes)
+{
+    --pending_;
+    if (state_ == state::closed || state_ == state::released) return;
+    loop_.turn_begin();
+    if (ec) {
+        finish(); // end of stream, reset, or another failure: the peer is gone
+    } else {
+        filled_ += bytes;
+        last_heard_ = clock::now();
+        ping_sent_ = false;
+        if (take_frames()) read();
+    }
+    loop_.turn_end();
+}
+
+bool ws_connection::take_frames()
+{
+    taken_ = 0;
+    std::size_t needed = 0; // the size of an incomplete frame at the front, once known
+    while (state_ == state::open || state_ == state::closing) {
+        frame_header h;
+        const header_status status = read_header(buffer_ + taken_, filled_ - taken_, h);
+        if (status == header_status::incomplete) break;
+        if (status == header_status::invalid) {
+            protocol_error("malformed frame");
+            return false;
+        }
+        if (!h.masked) {
+            protocol_error("frames from a client must be masked");
+            return false;
+        }
+        if (!is_control(h.op)) {
+            const std::uint64_t so_far = h.op == opcode::continuation ? partial_.size() : 0;
+            if (so_far + h.payload_size > limits_.max_message_bytes) {
+                if (state_ == state::open) fail(close_code::message_too_big, "message too big");
+                else finish(); // closing already: no more patience
+                return false;
+            }
+        }
+        const std::size_t frame_size = h.size + static_cast<std::size_t>(h.payload_size);
+        if (filled_ - taken_ < frame_size) {
+            needed = frame_size;
+            break;
+        }
+        std::uint8_t* payload = buffer_ + taken_ + h.size;
+        unmask(payload, static_cast<std::size_t>(h.payload_size), h.mask);
+        taken_ += frame_size;
+        if (!handle_frame(h, payload)) return false;
+    }
+    if (state_ == state::closed || state_ == state::released) return false;
+
+    const std::size_t rest = filled_ - taken_;
+    if (taken_ > 0 && rest > 0) std::memmove(buffer_, buffer_ + taken_, rest);
+    filled_ = rest;
+    taken_ = 0;
+    if (needed > capacity_) {
+        reserve_read(needed);
+    } else if (large_buffer_ && std::max(rest, needed) <= inline_read) { // back to the small buffer
+        std::memcpy(inline_buffer_.data(), buffer_, rest);
+        buffer_ = inline_buffer_.data();
+        capacity_ = inline_read;
+        large_buffer_.reset();
+    }
+    return true;
+}
+
+bool ws_connection::handle_frame(const frame_header& h, std::uint8_t* payload)
+{
+    const std::string_view data{reinterpret_cast<const char*>(payload), static_cast<std::size_t>(h.payload_size)};
+    switch (h.op) {
+    case opcode::text:
+    case opcode::binary:
+        if (in_message_) {
+            protocol_error("a new message began before the last one ended");
+            return false;
+        }
+        if (!h.fin) {
+            in_message_ = true;
+            partial_op_ = h.op;
+            partial_.assign(data);
+            return true;
+        }
+        if (state_ == state::open) deliver(h.op, data); // after our close frame, data is ignored
+        return true;
+    case opcode::continuation: {
+        if (!in_message_) {
+            protocol_error("a continuation frame without a message");
+            return false;
+        }
+        partial_.append(data);
+        if (!h.fin) return true;
+        in_message_ = false;
+        const std::string message = std::move(partial_);
+        partial_.clear();
+        partial_.shrink_to_fit();
+        if (state_ == state::open) deliver(partial_op_, message);
+        return true;
+    }
+    case opcode::ping:
+        if (state_ == state::open) send(make_control_frame(opcode::pong, data));
+        return true;
+    case opcode::pong: return true;
+    case opcode::close:
+        peer_closed_ = true;
+        if (data.size() == 1) {
+            protocol_error("malformed close frame");
+            return false;
+        }
+        if (close_queued_) { // the answer to ours: done once ours is out
+            if (queue_size_ == 0) finish();
+            return false;
+        }
+        { // the peer closes: answer with its code, then end
+            const std::uint16_t code = data.size() >= 2
+                                           ? static_cast<std::uint16_t>((static_cast<std::uint8_t>(data[0]) << 8) |
+                                                                        static_cast<std::uint8_t>(data[1]))
+                                           : static_cast<std::uint16_t>(close_code::normal);
+            close(static_cast<close_code>(code), {}, false);
+        }
+        return false;
+    }
+    return false;
+}
+
+void ws_connection::deliver(opcode op, std::string_view message)
+{
+    if (op == opcode::text) owner_.on_text(message);
+    else owner_.on_binary();
+}
+
+void ws_connection::protocol_error(std::string_view why) { fail(close_code::protocol_error, why); }
+
+void ws_connection::fail(close_code code, std::string_view reason)
+{
+    peer_closed_ = true; // nothing more is read: the connection ends once the close frame is out
+    close(code, reason, true);
+}
+
+void ws_connection::reserve_read(std::size_t bytes)
+{
+    if (bytes <= capacity_) return;
+    auto larger = std::make_unique<std::uint8_t[]>(bytes);
+    std::memcpy(larger.get(), buffer_, filled_);
+    large_buffer_ = std::move(larger);
+    buffer_ = large_buffer_.get();
+    capacity_ = bytes;
+}
+
+// ---- writing -----------------------------------------------------------------------------
+
+void ws_connection::send(const frame_ptr& f)
+{
+    if (state_ != state::open) return;
+    if (queue_size_ + 1 > limits_.max_queued_messages || queued_bytes_ + f->wire_size() > limits_.max_queued_bytes) {
+        fail(close_code::policy_violation, "not reading");
+        return;
+    }
+    push(f);
+    if (!flush_requested_) {
+        flush_requested_ = true;
+        loop_.needs_flush(*this);
+    }
+}
+
+void ws_connection::push(frame_ptr f)
+{
+    if (queue_size_ == queue_capacity_) {
+        const std::size_t capacity = std::max<std::size_t>(8, queue_capacity_ * 2);
+        auto larger = std::make_unique<frame_ptr[]>(capacity);
+        for (std::size_t i = 0; i < queue_size_; ++i)
+            larger[i] = std::move(queue_[(queue_head_ + i) % queue_capacity_]);
+        queue_ = std::move(larger);
+        queue_capacity_ = capacity;
+        queue_head_ = 0;
+    }
+    queued_bytes_ += f->wire_size();
+    queue_[(queue_head_ + queue_size_) % queue_capacity_] = std::move(f);
+    ++queue_size_;
+}
+
+void ws_connection::pop_front()
+{
+    frame_ptr& front = queue_[queue_head_];
+    queued_bytes_ -= front->wire_size();
+    front = frame_ptr{};
+    queue_head_ = (queue_head_ + 1) % queue_capacity_;
+    --queue_size_;
+    first_offset_ = 0;
+}
+
+void ws_connection::flush()
+{
+    flush_requested_ = false;
+    write_queued();
+}
+
+void ws_connection::write_queued()
+{
+    if (waiting_writable_ || state_ == state::closed || state_ == state::released) return;
+    while (queue_size_ > 0) {
+        std::array<iovec, 2 * frames_per_send> pieces;
+        std::size_t count = 0, attempted = 0;
+        for (std::size_t i = 0; i < queue_size_ && i < frames_per_send; ++i) {
+            const frame& f = *queue_[(queue_head_ + i) % queue_capacity_];
+            std::size_t skip = i == 0 ? first_offset_ : 0;
+            for (const std::string_view part : {f.header(), f.payload()}) {
+                if (skip >= part.size()) {
+                    skip -= part.size();
+                    continue;
+                }
+                pieces[count++] = iovec{const_cast<char*>(part.data() + skip), part.size() - skip};
+                attempted += part.size() - skip;
+                skip = 0;
+            }
+        }
+        msghdr message{};
+        message.msg_iov = pieces.data();
+        message.msg_iovlen = count;
+        const ssize_t sent = ::sendmsg(socket_.native_handle(), &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (sent < 0) {
+            if (errno == EINTR) continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) return wait_writable();
+            return finish();
+        }
+        for (std::size_t left = static_cast<std::size_t>(sent); left > 0;) {
+            const std::size_t rest = queue_[queue_head_]->wire_size() - first_offset_;
+            if (left < rest) {
+                first_offset_ += left;
+                break;
+            }
+            left -= rest;
+            pop_front();
+        }
+        if (static_cast<std::size_t>(sent) < attempted) return wait_writable();
+    }
+    if (close_queued_) close_sent();
+}
+
+void ws_connection::wait_writable()
+{
+    waiting_writable_ = true;
+    ++pending_;
+    socket_.async_wait(loop_socket::wait_write, [this](const boost::system::error_code& ec) {
+        --pending_;
+        waiting_writable_ = false;
+        if (state_ == state::closed || state_ == state::released) return;
+        loop_.turn_begin();
+        if (ec) finish();
+        else write_queued();
+        loop_.turn_end();
+    });
+}
+
+// ---- closing -----------------------------------------------------------------------------
+
+void ws_connection::close(close_code code, std::string_view reason, bool drop_unsent)
+{
+    if (state_ != state::open) return;
+    state_ = state::closing;
+    if (drop_unsent) { // keep only a frame already partly written: the peer must get it whole
+        const std::size_t keep = first_offset_ > 0 ? 1 : 0;
+        while (queue_size_ > keep) {
+            const std::size_t last = (queue_head_ + queue_size_ - 1) % queue_capacity_;
+            queued_bytes_ -= queue_[last]->wire_size();
+            queue_[last] = frame_ptr{};
+            --queue_size_;
+        }
+    }
+    std::string payload(2, '\0');
+    payload[0] = static_cast<char>(static_cast<std::uint16_t>(code) >> 8);
+    payload[1] = static_cast<char>(static_cast<std::uint16_t>(code) & 0xFF);
+    payload.append(reason.substr(0, max_control_payload - 2));
+    push(make_control_frame(opcode::close, payload));
+    close_queued_ = true;
+    close_deadline_ = clock::now() + close_timeout;
+    if (!flush_requested_) {
+        flush_requested_ = true;
+        loop_.needs_flush(*this);
+    }
+}
+
+void ws_connection::close_sent()
+{
+    // The peer has closed already (or broke the protocol): nothing more to wait for. Otherwise
+    // the read loop goes on until its close frame arrives, or tick() gives up on it.
+    if (peer_closed_) finish();
+}
+
+void ws_connection::finish()
+{
+    if (state_ == state::closed || state_ == state::released) return;
+    state_ = state::closed;
+    boost::system::error_code ignored;
+    socket_.shutdown(loop_socket::shutdown_both, ignored);
+    socket_.close(ignored);
+    while (queue_size_ > 0) pop_front();
+    queue_.reset();
+    queue_capacity_ = 0;
+    large_buffer_.reset();
+    buffer_ = inline_buffer_.data();
+    capacity_ = inline_read;
+    filled_ = 0;
+    partial_ = std::string{};
+    if (!owner_told_) {
+        owner_told_ = true;
+        owner_.on_closed();
+    }
+}
+
+void ws_connection::tick(clock::time_point now)
+{
+    if (state_ == state::closed || state_ == state::released) return;
+    if (close_deadline_ && now >= *close_deadline_) return finish();
+    if (state_ != state::open) return;
+    const auto silent = now - last_heard_;
+    if (silent >= idle_timeout) return finish();
+    if (silent >= ping_after && !ping_sent_) {
+        ping_sent_ = true;
+        send(make_control_frame(opcode::ping, {}));
+    }
+}
+
+// ---- moving to another loop --------------------------------------------------------------
+
+ws_connection::handover ws_connection::release()
+{
+    handover h;
+    boost::system::error_code ec;
+    const auto local = socket_.local_endpoint(ec);
+    h.v6 = !ec && local.address().is_v6();
+    h.unread.assign(reinterpret_cast<const char*>(buffer_ + taken_), filled_ - taken_);
+    h.partial_message = std::move(partial_);
+    h.partial_op = partial_op_;
+    h.in_message = in_message_;
+    h.queue.reserve(queue_size_);
+    for (std::size_t i = 0; i < queue_size_; ++i)
+        h.queue.push_back(std::move(queue_[(queue_head_ + i) % queue_capacity_]));
+    h.first_offset = first_offset_;
+    h.last_heard = last_heard_;
+    h.ping_sent = ping_sent_;
+    queue_.reset();
+    queue_capacity_ = queue_head_ = queue_size_ = queued_bytes_ = first_offset_ = 0;
+    filled_ = taken_ = 0;
+    // Pending operations complete with operation_aborted; their handlers see `released`.
+    h.fd = socket_.release(ec);
+    if (ec) h.fd = -1;
+    state_ = state::released;
+    return h;
+}
+
+} // namespace quarto::server::net

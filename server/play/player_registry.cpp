@@ -1,0 +1,134 @@
+#include "play/player_registry.hpp"
+
+#include <algorithm>
+
+#include <spdlog/fmt/fmt.h>
+
+#include "play/random_ids.hpp"
+
+namespace quarto::server::play {
+
+std::shared_ptr<const player_record> player_registry::create(std::string name)
+{
+    std::lock_guard lock{mutex_};
+    std::string id;
+    do { // "p" + 8 random characters, written in place: g++ 12 -O2 reports a false
+         // -Wstringop-overflow on "p" + new_short_id() (and on appending it)
+        id = new_short_id(9);
+        id[0] = 'p';
+    } while (by_id_.contains(id));
+    auto record = std::make_shared<const player_record>(player_record{{id, std::move(name)}, new_token()});
+    id_by_token_.emplace(record->token, id);
+    by_id_.emplace(id, entry{record, {}, {}, 0, std::chrono::steady_clock::now()});
+    return record;
+}
+
+std::shared_ptr<const player_record> player_registry::restore(const player_record& known)
+{
+    std::lock_guard lock{mutex_};
+    if (const auto it = by_id_.find(known.info.id); it != by_id_.end()) return it->second.record;
+    auto record = std::make_shared<const player_record>(known);
+    id_by_token_.emplace(record->token, record->info.id);
+    by_id_.emplace(record->info.id, entry{record, {}, {}, 0, std::chrono::steady_clock::now()});
+    return record;
+}
+
+std::shared_ptr<const player_record> player_registry::find_by_id(const std::string& id) const
+{
+    std::lock_guard lock{mutex_};
+    const auto it = by_id_.find(id);
+    return it == by_id_.end() ? nullptr : it->second.record;
+}
+
+std::shared_ptr<const player_record> player_registry::find_by_token(const std::string& token) const
+{
+    std::lock_guard lock{mutex_};
+    const auto id = id_by_token_.find(token);
+    if (id == id_by_token_.end()) return nullptr;
+    return by_id_.at(id->second).record;
+}
+
+void player_registry::add_room(const std::string& player_id, const std::string& room_id)
+{
+    std::lock_guard lock{mutex_};
+    const auto it = by_id_.find(player_id);
+    if (it == by_id_.end()) return;
+    auto& rooms = it->second.rooms;
+    if (std::find(rooms.begin(), rooms.end(), room_id) == rooms.end()) rooms.push_back(room_id);
+}
+
+void player_registry::remove_room(const std::string& player_id, const std::string& room_id)
+{
+    std::lock_guard lock{mutex_};
+    const auto it = by_id_.find(player_id);
+    if (it == by_id_.end()) return;
+    std::erase(it->second.rooms, room_id);
+    it->second.last_seen = std::chrono::steady_clock::now();
+}
+
+std::vector<std::string> player_registry::rooms_of(const std::string& player_id) const
+{
+    std::lock_guard lock{mutex_};
+    const auto it = by_id_.find(player_id);
+    return it == by_id_.end() ? std::vector<std::string>{} : it->second.rooms;
+}
+
+void player_registry::add_tournament(const std::string& player_id, const std::string& tournament_id)
+{
+    std::lock_guard lock{mutex_};
+    const auto it = by_id_.find(player_id);
+    if (it == by_id_.end()) return;
+    auto& tournaments = it->second.tournaments;
+    if (std::find(tournaments.begin(), tournaments.end(), tournament_id) == tournaments.end())
+        tournaments.push_back(tournament_id);
+}
+
+void player_registry::remove_tournament(const std::string& player_id, const std::string& tournament_id)
+{
+    std::lock_guard lock{mutex_};
+    const auto it = by_id_.find(player_id);
+    if (it == by_id_.end()) return;
+    std::erase(it->second.tournaments, tournament_id);
+    it->second.last_seen = std::chrono::steady_clock::now();
+}
+
+std::vector<std::string> player_registry::tournaments_of(const std::string& player_id) const
+{
+    std::lock_guard lock{mutex_};
+    const auto it = by_id_.find(player_id);
+    return it == by_id_.end() ? std::vector<std::string>{} : it->second.tournaments;
+}
+
+void player_registry::connected(const std::string& player_id)
+{
+    std::lock_guard lock{mutex_};
+    if (const auto it = by_id_.find(player_id); it != by_id_.end()) ++it->second.connections;
+}
+
+void player_registry::disconnected(const std::string& player_id)
+{
+    std::lock_guard lock{mutex_};
+    if (const auto it = by_id_.find(player_id); it != by_id_.end()) {
+        --it->second.connections;
+        it->second.last_seen = std::chrono::steady_clock::now();
+    }
+}
+
+std::size_t player_registry::forget_idle(std::chrono::steady_clock::time_point now, std::chrono::seconds idle)
+{
+    std::lock_guard lock{mutex_};
+    return std::erase_if(by_id_, [&](const auto& item) {
+        const entry& e = item.second;
+        const bool forget = e.connections == 0 && e.rooms.empty() && e.tournaments.empty() && now - e.last_seen >= idle;
+        if (forget) id_by_token_.erase(e.record->token);
+        return forget;
+    });
+}
+
+std::size_t player_registry::size() const
+{
+    std::lock_guard lock{mutex_};
+    return by_id_.size();
+}
+
+} // namespace quarto::server::play

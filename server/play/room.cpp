@@ -1,0 +1,478 @@
+#include "play/room.hpp"
+
+#include <algorithm>
+
+#include <spdlog/spdlog.h>
+
+#include "play/random_ids.hpp"
+#include "quarto/protocol/game_events.hpp"
+
+namespace quarto::server::play {
+
+using protocol::error_code;
+using protocol::room_status;
+
+namespace {
+
+std::string_view claim_problem_message(claim_problem p)
+{
+    switch (p) {
+    case claim_problem::not_a_pattern: return "Those 4 squares do not form a line.";
+    case claim_problem::not_full: return "Some of those squares are empty.";
+    case claim_problem::no_shared_attribute: return "Those 4 pieces share no attribute.";
+    case claim_problem::misses_placement: return "That line does not include the last piece placed.";
+    case claim_problem::too_late: return "Too late: the chance to call that Quarto has passed.";
+    case claim_problem::none: break;
+    }
+    return protocol::default_message(error_code::invalid_claim);
+}
+
+// The event of an accepted action, written into a pooled frame; null for the actions whose
+// only event is game_over (a call, a resignation).
+template <class Write>
+net::frame_ptr event_frame(Write write)
+{
+    net::frame_ptr f = net::make_frame();
+    write(f->text());
+    f->seal();
+    return f;
+}
+
+} // namespace
+
+room::room(room_host& host, protocol::room_id id, room_settings settings)
+    : host_{host},
+      id_{std::move(id)},
+      settings_{std::move(settings)},
+      deadline_{host.make_alarm([this] { on_deadline(); })},
+      coin_{std::random_device{}()},
+      last_activity_{host.now()}
+{
+    host_.counters().room_status_changed(std::nullopt, status_);
+}
+
+lobby_listing room::listing() const
+{
+    return {id_,
+            settings_.name,
+            settings_.game_rules,
+            settings_.clock,
+            settings_.is_private,
+            settings_.tournament ? settings_.tournament->tournament : std::string{}};
+}
+
+lobby_state room::lobby() const
+{
+    lobby_state state{status_, {}, static_cast<int>(spectators_.size())};
+    for (seat s = 0; s < 2; ++s) state.seats[s] = seats_[s];
+    return state;
+}
+
+void room::set_status(room_status s)
+{
+    host_.counters().room_status_changed(status_, s);
+    status_ = s;
+}
+
+// ---- who is here ---------------------------------------------------------------------------
+
+std::optional<seat> room::seat_of(const std::string& player_id) const
+{
+    for (seat s = 0; s < 2; ++s)
+        if (seats_[s] && seats_[s]->id == player_id) return s;
+    return std::nullopt;
+}
+
+bool room::spectating(const std::string& player_id) const
+{
+    return std::any_of(spectators_.begin(), spectators_.end(), [&](const auto& p) { return p.id == player_id; });
+}
+
+bool room::subscribed(const client_ref& c) const
+{
+    return std::any_of(subscribers_.begin(), subscribers_.end(), [&](const auto& s) { return s.client == c; });
+}
+
+bool room::has_connection(const std::string& player_id) const
+{
+    return std::any_of(subscribers_.begin(), subscribers_.end(), [&](const auto& s) { return s.player_id == player_id; });
+}
+
+void room::subscribe(const client_ref& c, const player_record& p)
+{
+    if (!subscribed(c)) {
+        subscribers_.push_back({c, p.info.id});
+        host_.subscribed(c, {place::kind::room, id_});
+    }
+    host_.players().add_room(p.info.id, id_);
+}
+
+void room::seat_creator(const client_ref& c, const player_record& p)
+{
+    seats_[0] = p.info;
+    subscribe(c, p);
+    publish(protocol::joined_event(next_stamp(), p.info, false, seat{0}), &c);
+    lobby_changed();
+}
+
+void room::seat_pair(const player_record& first_seat, const player_record& second_seat)
+{
+    seats_[0] = first_seat.info;
+    seats_[1] = second_seat.info;
+    host_.players().add_room(first_seat.info.id, id_);
+    host_.players().add_room(second_seat.info.id, id_);
+    start_game();
+}
+
+void room::forfeit(const std::string& player_id)
+{
+    const auto s = seat_of(player_id);
+    if (closed_ || !s || status_ != room_status::playing) return;
+    const instant now = host_.now();
+    if (game_->expire(now) != time_event::game_over) (void)game_->resign(*s, now);
+    game_finished();
+}
+
+// ---- client messages -----------------------------------------------------------------------
+
+void room::handle(const client_ref& from, const player_record& p, const protocol::room_action& action, const json& req)
+{
+    const auto started = std::chrono::steady_clock::now();
+    if (closed_) return send_error(from, error_code::no_such_room, "That room has closed.", req);
+    std::visit(
+        [&](const auto& a) {
+            using action_type = std::decay_t<decltype(a)>;
+            if constexpr (std::is_same_v<action_type, protocol::join>) {
+                join(from, p, a.as_spectator, req);
+            } else if constexpr (std::is_same_v<action_type, protocol::leave>) {
+                leave(from, p, req);
+            } else if constexpr (std::is_same_v<action_type, protocol::sync>) {
+                sync(from, p, a.since, req);
+            } else {
+                const auto s = seat_of(p.info.id);
+                if (!s) {
+                    const auto code = spectating(p.info.id) ? error_code::not_a_player : error_code::not_in_room;
+                    return send_error(from, code, protocol::default_message(code), req);
+                }
+                touch();
+                if constexpr (std::is_same_v<action_type, protocol::rematch>) rematch(from, *s, req);
+                else act(from, *s, action, req);
+            }
+        },
+        action);
+    host_.counters().room_handling.record(std::chrono::steady_clock::now() - started);
+}
+
+void room::join(const client_ref& c, const player_record& p, bool as_spectator, const json& req)
+{
+    touch();
+    const std::string& id = p.info.id;
+    if (seat_of(id) || (as_spectator && spectating(id))) { // already here: just the view
+        subscribe(c, p);
+        return send_snapshot(c, id, req);
+    }
+    if (as_spectator) {
+        spectators_.push_back(p.info);
+        subscribe(c, p);
+        publish(protocol::joined_event(next_stamp(), p.info, true, std::nullopt), &c);
+        send_snapshot(c, id, req);
+        return lobby_changed();
+    }
+    std::optional<seat> free;
+    for (seat s = 0; s < 2 && !free; ++s)
+        if (!seats_[s]) free = s;
+    if (!free) return send_error(c, error_code::room_full, protocol::default_message(error_code::room_full), req);
+
+    std::erase_if(spectators_, [&](const auto& w) { return w.id == id; });
+    seats_[*free] = p.info;
+    subscribe(c, p);
+    publish(protocol::joined_event(next_stamp(), p.info, false, free), &c);
+    send_snapshot(c, id, req);
+    if (seats_[0] && seats_[1] && status_ != room_status::playing) start_game();
+    lobby_changed();
+}
+
+void room::leave(const client_ref& c, const player_record& p, const json& req)
+{
+    const std::string& id = p.info.id;
+    const auto s = seat_of(id);
+    const bool watcher = spectating(id);
+    if (!s && !watcher) return send_error(c, error_code::not_in_room, protocol::default_message(error_code::not_in_room), req);
+    touch();
+
+    if (s && status_ == room_status::playing) { // leaving a game in progress resigns it
+        const instant now = host_.now();
+        if (game_->expire(now) == time_event::game_over) game_finished();
+        if (game_->resign(*s, now).ok()) game_finished();
+    }
+    publish(protocol::left_event(next_stamp(), p.info, watcher, s));
+    if (s) {
+        seats_[*s].reset();
+        rematch_wanted_ = {};
+        if (status_ != room_status::playing) { // the next opponent starts a fresh game
+            game_.reset();
+            set_status(room_status::waiting);
+        }
+    }
+    std::erase_if(spectators_, [&](const auto& w) { return w.id == id; });
+    std::erase_if(subscribers_, [&](const subscriber& sub) {
+        if (sub.player_id != id) return false;
+        host_.unsubscribed(sub.client, {place::kind::room, id_});
+        return true;
+    });
+    host_.players().remove_room(id, id_);
+    lobby_changed();
+}
+
+void room::sync(const client_ref& c, const player_record& p, std::uint64_t since, const json& req)
+{
+    const std::string& id = p.info.id;
+    if (!seat_of(id) && !spectating(id))
+        return send_error(c, error_code::not_in_room, protocol::default_message(error_code::not_in_room), req);
+    subscribe(c, p);
+    const std::uint64_t kept = std::min<std::uint64_t>(seq_, ring_capacity);
+    const std::uint64_t oldest_kept = seq_ - kept + 1;
+    if (since + 1 < oldest_kept) {
+        send_snapshot(c, id, nullptr);
+    } else {
+        for (std::uint64_t s = since + 1; s <= seq_; ++s) host_.send(c, recent_[s % ring_capacity]);
+    }
+    host_.send(c, net::make_frame(protocol::synced(id_, seq_, req)));
+}
+
+void room::resume(const client_ref& c, const player_record& p)
+{
+    if (closed_) return;
+    const std::string& id = p.info.id;
+    if (!seat_of(id)) { // a watcher who went away had left; come back as one
+        if (!spectating(id)) {
+            spectators_.push_back(p.info);
+            publish(protocol::joined_event(next_stamp(), p.info, true, std::nullopt), &c);
+            lobby_changed();
+        }
+    } else if (!has_connection(id)) {
+        publish(protocol::connection_event(next_stamp(), p.info, true), &c);
+    }
+    subscribe(c, p);
+    send_snapshot(c, id, nullptr);
+}
+
+void room::detach(const client_ref& c)
+{
+    const auto it = std::find_if(subscribers_.begin(), subscribers_.end(), [&](const auto& s) { return s.client == c; });
+    if (it == subscribers_.end()) return;
+    const std::string player_id = it->player_id;
+    subscribers_.erase(it);
+    if (has_connection(player_id)) return;
+
+    if (const auto s = seat_of(player_id)) {
+        publish(protocol::connection_event(next_stamp(), *seats_[*s], false));
+    } else if (spectating(player_id)) { // watchers do not keep a place while away
+        const auto w = std::find_if(spectators_.begin(), spectators_.end(), [&](const auto& x) { return x.id == player_id; });
+        publish(protocol::left_event(next_stamp(), *w, true, std::nullopt));
+        spectators_.erase(w);
+        lobby_changed();
+    }
+}
+
+// ---- the game ------------------------------------------------------------------------------
+
+void room::rematch(const client_ref& c, seat s, const json& req)
+{
+    if (settings_.tournament)
+        return send_error(c, error_code::wrong_phase, "Tournament games have no rematch; the tournament pairs the next game.", req);
+    if (status_ != room_status::finished)
+        return send_error(c, error_code::wrong_phase, "A rematch can be asked for once the game is over.", req);
+    if (!rematch_wanted_[s]) {
+        rematch_wanted_[s] = true;
+        publish(event_frame([&](std::string& out) { protocol::rematch_requested_event(out, next_stamp(), s); }));
+    }
+    if (rematch_wanted_[0] && rematch_wanted_[1] && seats_[0] && seats_[1]) start_game();
+}
+
+void room::act(const client_ref& c, seat s, const protocol::room_action& action, const json& req)
+{
+    if (status_ != room_status::playing)
+        return send_error(c, error_code::wrong_phase,
+                          status_ == room_status::waiting ? "The game has not started yet." : "The game is over.", req);
+
+    const instant now = host_.now();
+    if (game_->expire(now) == time_event::game_over) { // a deadline passed before the timer fired
+        game_finished();
+        return send_error(c, error_code::wrong_phase, "The game is over.", req);
+    }
+
+    game& g = *game_;
+    const outcome result = std::visit(
+        [&](const auto& a) -> outcome {
+            using action_type = std::decay_t<decltype(a)>;
+            if constexpr (std::is_same_v<action_type, protocol::give>) return g.give(s, a.what, now);
+            else if constexpr (std::is_same_v<action_type, protocol::place>) return g.place(s, a.where, now);
+            else if constexpr (std::is_same_v<action_type, protocol::call_quarto>) return g.call_quarto(s, a.line, now);
+            else if constexpr (std::is_same_v<action_type, protocol::pass>) return g.pass(s, now);
+            else if constexpr (std::is_same_v<action_type, protocol::resign>) return g.resign(s, now);
+            else return outcome::failure(action_error::wrong_phase);
+        },
+        action);
+
+    if (!result) {
+        const error_code code = protocol::from_action_error(result.error());
+        const std::string_view text = result.error() == action_error::invalid_claim ? claim_problem_message(result.problem())
+                                                                                    : protocol::default_message(code);
+        return send_error(c, code, text, req);
+    }
+
+    if (const auto* give = std::get_if<protocol::give>(&action)) {
+        publish(event_frame([&](std::string& out) { protocol::given_event(out, next_stamp(), g, s, give->what, now); }));
+    } else if (const auto* place = std::get_if<protocol::place>(&action)) {
+        const piece placed = *g.board().at(place->where);
+        publish(event_frame(
+            [&](std::string& out) { protocol::placed_event(out, next_stamp(), g, s, place->where, placed, now); }));
+    } else if (std::holds_alternative<protocol::pass>(action)) {
+        publish(event_frame([&](std::string& out) { protocol::passed_event(out, next_stamp(), g, s, now); }));
+    }
+    if (g.finished()) game_finished();
+    else arm_timer();
+}
+
+void room::start_game()
+{
+    const instant now = host_.now();
+    const seat first = settings_.tournament && settings_.tournament->first ? *settings_.tournament->first : flip_coin(coin_);
+    game_.emplace(settings_.game_rules, settings_.clock, first, now);
+    // 12 characters of base32 (60 bits): unique across rooms, rematches and restarts alike,
+    // which room ids (reused once a room is reclaimed) are not.
+    game_id_ = new_short_id(12);
+    game_players_ = {*seats_[0], *seats_[1]};
+    game_started_unix_ms_ = host_.unix_ms();
+    set_status(room_status::playing);
+    metrics::bump(host_.counters().games_started);
+    rematch_wanted_ = {};
+    publish(event_frame([&](std::string& out) {
+        protocol::game_started_event(out, next_stamp(), *game_, game_players_, now);
+    }));
+    spdlog::info("room {}: game started, {} vs {}, {} gives first", id_, seats_[0]->name, seats_[1]->name,
+                 seats_[first]->name);
+    arm_timer();
+    lobby_changed();
+}
+
+void room::game_finished()
+{
+    deadline_->cancel();
+    set_status(room_status::finished);
+    const game_result r = *game_->result();
+    metrics::bump(host_.counters().games_finished[static_cast<std::size_t>(r.reason)]);
+    archive_game();
+    const instant now = host_.now();
+    publish(event_frame([&](std::string& out) { protocol::game_over_event(out, next_stamp(), *game_, game_id_, now); }));
+    if (r.winner)
+        spdlog::info("room {}: game over, {} wins by {}", id_, seats_[*r.winner] ? seats_[*r.winner]->name : "?",
+                     to_string(r.reason));
+    else
+        spdlog::info("room {}: game over, draw", id_);
+    lobby_changed();
+    if (settings_.tournament && settings_.tournament->on_result)
+        host_.defer([on_result = settings_.tournament->on_result, r, game_id = game_id_] { on_result(r, game_id); });
+}
+
+void room::archive_game()
+{
+    archive::game_origin origin{game_id_, id_, settings_.name, game_players_, game_started_unix_ms_, host_.unix_ms()};
+    host_.archive_game(archive::make_game_record(std::move(origin), *game_));
+}
+
+void room::arm_timer()
+{
+    const auto deadline = game_ ? game_->next_deadline() : std::nullopt;
+    if (deadline) deadline_->set(*deadline);
+    else deadline_->cancel();
+}
+
+void room::on_deadline()
+{
+    if (closed_ || status_ != room_status::playing) return;
+    // Trust the game, not the timer: ask what is due now.
+    if (game_->expire(host_.now()) == time_event::game_over) game_finished();
+    else arm_timer();
+}
+
+bool room::reclaim_if_idle(std::chrono::milliseconds idle)
+{
+    if (closed_) return true;
+    const bool deserted = subscribers_.empty() && status_ != room_status::playing;
+    const bool idle_enough = host_.now() - last_activity_ >= idle;
+    const bool empty = !seats_[0] && !seats_[1] && spectators_.empty();
+    if (!(empty || (idle_enough && (deserted || status_ == room_status::finished)))) return false;
+    closed_ = true;
+    host_.counters().room_status_changed(status_, std::nullopt);
+    deadline_->cancel();
+    const net::frame_ptr closing = net::make_frame(protocol::room_closed(id_));
+    for (const auto& s : subscribers_) {
+        host_.send(s.client, closing);
+        host_.unsubscribed(s.client, {place::kind::room, id_});
+    }
+    subscribers_.clear();
+    for (const auto& s : seats_)
+        if (s) host_.players().remove_room(s->id, id_);
+    for (const auto& w : spectators_) host_.players().remove_room(w.id, id_);
+    spdlog::info("room {}: reclaimed", id_);
+    return true;
+}
+
+// ---- sending -------------------------------------------------------------------------------
+
+void room::publish(net::frame_ptr event, const client_ref* except)
+{
+    for (const auto& s : subscribers_)
+        if (!except || s.client != *except) host_.send(s.client, event);
+    recent_[seq_ % ring_capacity] = std::move(event);
+}
+
+void room::publish(std::string event, const client_ref* except) { publish(net::make_frame(event), except); }
+
+std::array<std::optional<protocol::seat_info>, 2> room::seat_view() const
+{
+    std::array<std::optional<protocol::seat_info>, 2> view;
+    for (seat s = 0; s < 2; ++s)
+        if (seats_[s]) view[s] = protocol::seat_info{*seats_[s], has_connection(seats_[s]->id)};
+    return view;
+}
+
+protocol::room_view room::view(const std::array<std::optional<protocol::seat_info>, 2>& seats) const
+{
+    return {id_,
+            seq_,
+            settings_.name,
+            settings_.game_rules,
+            settings_.clock,
+            status_,
+            seats,
+            static_cast<int>(spectators_.size()),
+            game_ ? &*game_ : nullptr,
+            host_.now(),
+            game_id_,
+            settings_.tournament ? std::string_view{settings_.tournament->tournament} : std::string_view{}};
+}
+
+void room::send_snapshot(const client_ref& c, const std::string& player_id, const json& req)
+{
+    const auto seats = seat_view();
+    host_.send(c, net::make_frame(protocol::room_snapshot(view(seats), seat_of(player_id), req)));
+}
+
+void room::send_error(const client_ref& c, error_code code, std::string_view message, const json& req)
+{
+    host_.counters().error(code);
+    host_.send(c, net::make_frame(protocol::error_reply(code, message, req)));
+}
+
+void room::lobby_changed()
+{
+    lobby_state now = lobby();
+    if (now == shown_) return;
+    shown_ = std::move(now);
+    host_.lobby_changed(id_, shown_);
+}
+
+} // namespace quarto::server::play

@@ -1,0 +1,137 @@
+// One room: two seats, spectators, and the authoritative game. It lives on one shard and is
+// touched only by that shard's thread; it reaches the world through its room_host. Clients
+// are named by client_ref (the room never owns a connection); the room keeps the list of those
+// it sends its events to, and tells the host as it changes.
+#pragma once
+
+#include <array>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "play/room_host.hpp"
+#include "quarto/core/game.hpp"
+#include "quarto/protocol/encode.hpp"
+#include "quarto/protocol/messages.hpp"
+
+namespace quarto::server::play {
+
+// A tournament's game: the tournament seats both players, the game starts at once (a player
+// who never shows up loses on time), there is no rematch, and the result goes back.
+struct tournament_link {
+    std::string tournament;
+    std::optional<seat> first; // who gives first; nullopt: the coin decides
+    // Runs (deferred, on the room's thread) once the game has ended; `game_id` names its
+    // archive record.
+    std::function<void(const game_result&, const std::string& game_id)> on_result;
+};
+
+struct room_settings {
+    std::string name;
+    rules game_rules;
+    clock_settings clock;
+    bool is_private = false;
+    std::optional<tournament_link> tournament;
+};
+
+class room {
+public:
+    using json = nlohmann::json;
+
+    // Recent events kept for `sync`; older requests get a snapshot instead.
+    static constexpr std::size_t ring_capacity = 256;
+
+    room(room_host& host, protocol::room_id id, room_settings settings);
+    room(const room&) = delete;
+    room& operator=(const room&) = delete;
+
+    const protocol::room_id& id() const { return id_; }
+    bool is_private() const { return settings_.is_private; }
+    // What the lobby shows, the fixed part and the changing part.
+    lobby_listing listing() const;
+    lobby_state lobby() const;
+
+    // Seats the creator at seat 0 and subscribes its connection (no reply: the caller sends
+    // room_created, then the snapshot follows).
+    void seat_creator(const client_ref& c, const player_record& p);
+    // Seats both players of a tournament game and starts it.
+    void seat_pair(const player_record& first_seat, const player_record& second_seat);
+    // The tournament removed this player: they resign the game in progress.
+    void forfeit(const std::string& player_id);
+
+    // A client's message for this room: join, leave, sync, or a game action.
+    void handle(const client_ref& from, const player_record& p, const protocol::room_action& action, const json& req);
+    // A player back on a new connection (hello with token), or a tournament player's connection
+    // taken to their game: subscribe it and send the snapshot.
+    void resume(const client_ref& c, const player_record& p);
+    // The connection has closed.
+    void detach(const client_ref& c);
+    // Closes the room when it is empty, or finished or deserted for `idle`: everyone subscribed
+    // gets room_closed. True when it has closed (the host then drops it).
+    bool reclaim_if_idle(std::chrono::milliseconds idle);
+
+private:
+    struct subscriber {
+        client_ref client;
+        std::string player_id;
+    };
+
+    std::optional<seat> seat_of(const std::string& player_id) const;
+    bool spectating(const std::string& player_id) const;
+    bool subscribed(const client_ref& c) const;
+    bool has_connection(const std::string& player_id) const;
+    void subscribe(const client_ref& c, const player_record& p);
+
+    void join(const client_ref& c, const player_record& p, bool as_spectator, const json& req);
+    void leave(const client_ref& c, const player_record& p, const json& req);
+    void sync(const client_ref& c, const player_record& p, std::uint64_t since, const json& req);
+    void act(const client_ref& c, seat s, const protocol::room_action& action, const json& req);
+    void rematch(const client_ref& c, seat s, const json& req);
+
+    void start_game();
+    void game_finished();
+    void archive_game();
+    void arm_timer();
+    void on_deadline();
+
+    // A frame for the next event, stamped with the room and the next seq.
+    protocol::event_stamp next_stamp() { return {id_, ++seq_}; }
+    // Keeps the event for `sync` and sends it to every subscriber but `except`.
+    void publish(net::frame_ptr event, const client_ref* except = nullptr);
+    void publish(std::string event, const client_ref* except = nullptr);
+    void send_snapshot(const client_ref& c, const std::string& player_id, const json& req);
+    void send_error(const client_ref& c, protocol::error_code code, std::string_view message, const json& req);
+    std::array<std::optional<protocol::seat_info>, 2> seat_view() const;
+    // What the protocol shows of this room; `seats` (from seat_view) must outlive the result.
+    protocol::room_view view(const std::array<std::optional<protocol::seat_info>, 2>& seats) const;
+    // Tells the lobby what it shows may have changed.
+    void lobby_changed();
+    void set_status(protocol::room_status s);
+    void touch() { last_activity_ = host_.now(); }
+
+    room_host& host_;
+    const protocol::room_id id_;
+    const room_settings settings_;
+    std::unique_ptr<alarm> deadline_; // the game's next deadline (move clock or claim window)
+
+    std::array<std::optional<protocol::player_info>, 2> seats_;
+    std::vector<protocol::player_info> spectators_;
+    std::vector<subscriber> subscribers_;
+    std::optional<game> game_;
+    std::string game_id_;                               // the archive id of game_, fresh per game
+    std::array<protocol::player_info, 2> game_players_; // who sat down when game_ started
+    std::int64_t game_started_unix_ms_ = 0;
+    protocol::room_status status_ = protocol::room_status::waiting;
+    std::array<bool, 2> rematch_wanted_{};
+    std::uint64_t seq_ = 0;
+    std::array<net::frame_ptr, ring_capacity> recent_; // event n at recent_[n % ring_capacity]
+    std::mt19937 coin_;
+    instant last_activity_;
+    lobby_state shown_; // what the lobby was last told
+    bool closed_ = false;
+};
+
+} // namespace quarto::server::play

@@ -1,0 +1,50 @@
+// What a room needs from the loop it lives on, and nothing more: the time, a way to reach its
+// clients, a timer, the archive and the lobby. The shard implements it; the room's unit tests
+// implement it with recorded messages and a manual clock.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "metrics/metrics.hpp"
+#include "net/frame.hpp"
+#include "play/alarm.hpp"
+#include "play/client_ref.hpp"
+#include "play/lobby.hpp"
+#include "play/place.hpp"
+#include "play/player_registry.hpp"
+#include "quarto/archive/game_record.hpp"
+
+namespace quarto::server::play {
+
+class room_host {
+public:
+    virtual ~room_host() = default;
+
+    // Core's time (for the game and its clocks) and the wall clock (for the archive).
+    virtual instant now() const = 0;
+    virtual std::int64_t unix_ms() const = 0;
+
+    // Queues a frame for a client, wherever it is; a client that has gone is skipped.
+    virtual void send(const client_ref& to, const net::frame_ptr& f) = 0;
+    // The room sends its events to `c` from now on / no longer does. The client keeps the list
+    // of places it is in, to leave them when it closes.
+    virtual void subscribed(const client_ref& c, const place& where) = 0;
+    virtual void unsubscribed(const client_ref& c, const place& where) = 0;
+
+    // A timer on this loop.
+    virtual std::unique_ptr<alarm> make_alarm(std::function<void()> on_time) = 0;
+    // Runs `task` on this loop once the handler running now has returned.
+    virtual void defer(std::function<void()> task) = 0;
+
+    // Stores a finished game (on the archive's own thread).
+    virtual void archive_game(archive::game_record record) = 0;
+    // What the lobby shows of the room has changed.
+    virtual void lobby_changed(const protocol::room_id& room, const lobby_state& state) = 0;
+
+    virtual player_registry& players() = 0;
+    virtual metrics::shard_counters& counters() = 0;
+};
+
+} // namespace quarto::server::play

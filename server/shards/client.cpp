@@ -1,0 +1,318 @@
+#include "shards/client.hpp"
+
+#include <algorithm>
+
+#include <spdlog/spdlog.h>
+
+#include "quarto/protocol/encode.hpp"
+#include "quarto/protocol/encode_tournament.hpp"
+#include "shards/shard.hpp"
+#include "shards/shard_of.hpp"
+
+namespace quarto::server::shards {
+
+using protocol::error_code;
+
+namespace {
+
+net::ws_connection::limits limits_of(const config& settings)
+{
+    net::ws_connection::limits l;
+    l.max_message_bytes = settings.max_message_bytes;
+    return l;
+}
+
+template <class... Ts>
+struct overloaded : Ts... {
+    using Ts::operator()...;
+};
+
+} // namespace
+
+client::client(shard& home, play::client_ref self, loop_socket socket, std::shared_ptr<void> ticket, std::string remote)
+    : home_{home},
+      self_{self},
+      connection_{std::move(socket), *this, home, limits_of(home.state().settings), std::move(remote)},
+      ticket_{std::move(ticket)},
+      limiter_{home.state().settings.rate_limit, home.state().settings.rate_burst, net::rate_limiter::clock::now()}
+{
+    metrics::move(home_.counters().connections_open, 1);
+    metrics::bump(home_.counters().connections_total);
+    home_.state().live_connections.fetch_add(1, std::memory_order_relaxed);
+}
+
+client::client(shard& home, play::client_ref self, migrant&& moved)
+    : home_{home},
+      self_{self},
+      connection_{home.io(), std::move(moved.connection), *this, home, limits_of(home.state().settings), moved.remote},
+      ticket_{std::move(moved.ticket)},
+      limiter_{moved.limiter},
+      player_{std::move(moved.player)},
+      pending_{std::move(moved.pending)},
+      resume_on_start_{moved.resume},
+      carried_{std::move(moved.connection.unread)}
+{
+    metrics::move(home_.counters().connections_open, 1);
+    metrics::bump(home_.counters().migrations_in);
+}
+
+client::~client() = default;
+
+void client::start()
+{
+    if (!pending_.empty()) {
+        const std::string text = std::move(pending_);
+        handle(text);
+    }
+    if (resume_on_start_) {
+        resume_on_start_ = false;
+        resume_places();
+    }
+    if (!connection_.open()) return;
+    const std::string already_read = std::move(carried_);
+    connection_.start(already_read);
+}
+
+void client::add_place(const play::place& p)
+{
+    if (std::find(places_.begin(), places_.end(), p) == places_.end()) places_.push_back(p);
+}
+
+void client::remove_place(const play::place& p) { std::erase(places_, p); }
+
+// ---- messages ------------------------------------------------------------------------------
+
+void client::on_text(std::string_view message)
+{
+    auto& counters = home_.counters();
+    metrics::bump(counters.messages_in);
+    const auto received = net::rate_limiter::clock::now();
+    switch (limiter_.admit(received)) {
+    case net::rate_limiter::verdict::accept:
+        try {
+            handle(message);
+        } catch (const std::exception& e) { // a bug: log it and keep serving
+            spdlog::error("ws {}: {}", connection_.remote(), e.what());
+        }
+        counters.session_handling.record(net::rate_limiter::clock::now() - received);
+        break;
+    case net::rate_limiter::verdict::refuse:
+        reply_error(error_code::rate_limited, protocol::default_message(error_code::rate_limited),
+                    protocol::request_id_of(message));
+        break;
+    case net::rate_limiter::verdict::close:
+        spdlog::warn("ws {}: closed for flooding", connection_.remote());
+        connection_.close(net::close_code::policy_violation, "too many messages", true);
+        break;
+    }
+}
+
+void client::on_binary()
+{
+    metrics::bump(home_.counters().messages_in);
+    switch (limiter_.admit(net::rate_limiter::clock::now())) {
+    case net::rate_limiter::verdict::accept:
+        return reply_error(error_code::bad_message, "Messages are JSON in text frames.", nullptr);
+    case net::rate_limiter::verdict::refuse:
+        return reply_error(error_code::rate_limited, protocol::default_message(error_code::rate_limited), nullptr);
+    case net::rate_limiter::verdict::close:
+        spdlog::warn("ws {}: closed for flooding", connection_.remote());
+        return connection_.close(net::close_code::policy_violation, "too many messages", true);
+    }
+}
+
+void client::handle(std::string_view text)
+{
+    auto parsed = protocol::parse_client_message(text);
+    if (auto* error = std::get_if<protocol::parse_error>(&parsed)) {
+        // Before hello, anything but a hello (even a malformed one) is answered hello_required.
+        if (!player_ && error->code != error_code::bad_json && error->type != "hello")
+            return reply_error(error_code::hello_required, protocol::default_message(error_code::hello_required),
+                               error->req);
+        return reply_error(error->code, error->message, error->req);
+    }
+    auto& [message, req] = std::get<protocol::parsed_message>(parsed);
+    if (const auto* session = std::get_if<protocol::session_message>(&message)) return on_session(*session, req);
+    if (!player_) return reply_error(error_code::hello_required, protocol::default_message(error_code::hello_required), req);
+    std::visit(overloaded{
+                   [&](const protocol::session_message&) {},
+                   [&](protocol::lobby_message& m) { on_lobby(m, req); },
+                   [&](const protocol::room_message& m) { on_room(m, req, text); },
+                   [&](const protocol::tournament_message& m) { on_tournament(m, req, text); },
+               },
+               message);
+}
+
+void client::on_session(const protocol::session_message& m, const json& req)
+{
+    std::visit(overloaded{
+                   [&](const protocol::hello& h) { hello(h, req); },
+                   [&](const protocol::ping&) {
+                       if (!player_)
+                           return reply_error(error_code::hello_required,
+                                              protocol::default_message(error_code::hello_required), req);
+                       reply(protocol::pong(play::server_clock::unix_ms(), req));
+                   },
+               },
+               m);
+}
+
+void client::hello(const protocol::hello& h, const json& req)
+{
+    auto& players = home_.players();
+    if (player_) return reply_error(error_code::bad_message, "This connection has already said hello.", req);
+    if (h.token) {
+        auto known = players.find_by_token(*h.token);
+        if (!known) return reply_error(error_code::unknown_token, protocol::default_message(error_code::unknown_token), req);
+        player_ = std::move(known);
+    } else {
+        player_ = players.create(*h.name);
+    }
+    players.connected(player_->info.id);
+    spdlog::info("ws {}: {} is {} ({})", connection_.remote(), h.token ? "resumed" : "hello", player_->info.id,
+                 player_->info.name);
+    reply(protocol::welcome(player_->info, player_->token, req));
+    if (!h.token) return;
+
+    // Where the player's places are: if on one other shard, the connection moves there first.
+    const std::size_t shard_count = home_.state().shards.size();
+    std::optional<std::uint16_t> only;
+    bool several = false;
+    const auto note = [&](const std::string& id) {
+        const auto s = shard_of(id, shard_count);
+        if (only && *only != s) several = true;
+        only = s;
+    };
+    for (const auto& id : players.rooms_of(player_->info.id)) note(id);
+    for (const auto& id : players.tournaments_of(player_->info.id)) note(id);
+    if (only && !several && *only != home_.index() && places_.empty()) return move_to(*only, {}, true);
+    resume_places();
+}
+
+void client::resume_places()
+{
+    auto& players = home_.players();
+    const std::size_t shard_count = home_.state().shards.size();
+    for (const auto& id : players.rooms_of(player_->info.id)) {
+        const auto owner = shard_of(id, shard_count);
+        if (owner == home_.index()) {
+            if (auto* r = home_.find_room(id)) r->resume(self_, *player_);
+            continue;
+        }
+        home_.forward(owner, [ref = self_, player = player_, id](shard& s) {
+            if (auto* r = s.find_room(id)) r->resume(ref, *player);
+        });
+    }
+    for (const auto& id : players.tournaments_of(player_->info.id)) {
+        const auto owner = shard_of(id, shard_count);
+        if (owner == home_.index()) {
+            if (auto* t = home_.find_tournament(id)) t->resubscribe(self_, *player_);
+            continue;
+        }
+        home_.forward(owner, [ref = self_, player = player_, id](shard& s) {
+            if (auto* t = s.find_tournament(id)) t->resubscribe(ref, *player);
+        });
+    }
+}
+
+void client::on_lobby(protocol::lobby_message& m, const json& req)
+{
+    std::visit(overloaded{
+                   [&](const protocol::list_rooms&) { reply(protocol::rooms_list(home_.lobby_summaries(), req)); },
+                   [&](protocol::create_room& c) {
+                       play::room_settings settings{c.name.empty() ? player_->info.name + "'s room" : std::move(c.name),
+                                                    c.game_rules, c.clock, c.is_private, std::nullopt};
+                       play::room& r = home_.create_room(std::move(settings), self_, *player_);
+                       spdlog::info("room {}: created by {}{}", r.id(), player_->info.id, c.is_private ? " (private)" : "");
+                       reply(protocol::room_created(r.id(), req));
+                       r.handle(self_, *player_, protocol::join{false}, nullptr); // seated: this sends the snapshot
+                   },
+                   [&](const protocol::list_tournaments&) {
+                       reply(protocol::tournaments_list(home_.state().tournaments.summaries(), req).dump());
+                   },
+                   [&](protocol::create_tournament& c) {
+                       auto& t = home_.create_tournament(std::move(c.settings), self_, *player_);
+                       spdlog::info("tournament {}: created by {}", t.id(), player_->info.id);
+                       reply(protocol::tournament_created(t.id(), req).dump());
+                       t.open(self_, *player_); // subscribes the director: the snapshot follows the reply
+                   },
+               },
+               m);
+}
+
+void client::on_room(const protocol::room_message& m, const json& req, std::string_view text)
+{
+    const auto owner = shard_of(m.room, home_.state().shards.size());
+    if (owner == home_.index()) {
+        if (auto* r = home_.find_room(m.room)) return r->handle(self_, *player_, m.action, req);
+        return reply_error(error_code::no_such_room, protocol::default_message(error_code::no_such_room), req);
+    }
+    const bool subscribing = std::holds_alternative<protocol::join>(m.action) || std::holds_alternative<protocol::sync>(m.action);
+    if (subscribing && places_.empty()) return move_to(owner, text, false);
+    home_.forward(owner, [ref = self_, player = player_, m, req](shard& s) {
+        if (auto* r = s.find_room(m.room)) return r->handle(ref, *player, m.action, req);
+        s.counters().error(error_code::no_such_room);
+        s.send(ref, net::make_frame(protocol::error_reply(error_code::no_such_room,
+                                                          protocol::default_message(error_code::no_such_room), req)));
+    });
+}
+
+void client::on_tournament(const protocol::tournament_message& m, const json& req, std::string_view text)
+{
+    const auto owner = shard_of(m.tournament, home_.state().shards.size());
+    if (owner == home_.index()) {
+        if (auto* t = home_.find_tournament(m.tournament)) return t->handle(self_, *player_, m.action, req);
+        return reply_error(error_code::no_such_tournament, protocol::default_message(error_code::no_such_tournament), req);
+    }
+    const bool subscribing = std::holds_alternative<protocol::join_tournament>(m.action) ||
+                             std::holds_alternative<protocol::watch_tournament>(m.action);
+    if (subscribing && places_.empty()) return move_to(owner, text, false);
+    home_.forward(owner, [ref = self_, player = player_, m, req](shard& s) {
+        if (auto* t = s.find_tournament(m.tournament)) return t->handle(ref, *player, m.action, req);
+        s.counters().error(error_code::no_such_tournament);
+        s.send(ref, net::make_frame(protocol::error_reply(
+                        error_code::no_such_tournament, protocol::default_message(error_code::no_such_tournament), req)));
+    });
+}
+
+void client::move_to(std::uint16_t target, std::string_view text, bool resume)
+{
+    migrant m{connection_.release(), std::move(ticket_), connection_.remote(), limiter_, player_, std::string{text}, resume};
+    home_.emigrate(*this, target, std::move(m));
+}
+
+// ---- the end -------------------------------------------------------------------------------
+
+void client::on_closed()
+{
+    const std::size_t shard_count = home_.state().shards.size();
+    for (const auto& p : places_) {
+        const auto owner = shard_of(p.id, shard_count);
+        if (owner == home_.index()) {
+            home_.detach(self_, p);
+            continue;
+        }
+        home_.forward(owner, [ref = self_, p](shard& s) { s.detach(ref, p); });
+    }
+    places_.clear();
+    if (player_) {
+        home_.players().disconnected(player_->info.id);
+        spdlog::info("ws {}: {} disconnected", connection_.remote(), player_->info.id);
+    }
+    metrics::move(home_.counters().connections_open, -1);
+    home_.state().live_connections.fetch_sub(1, std::memory_order_relaxed);
+}
+
+void client::reply(std::string text)
+{
+    metrics::bump(home_.counters().messages_out);
+    connection_.send(net::make_frame(text));
+}
+
+void client::reply_error(error_code code, std::string_view message, const json& req)
+{
+    home_.counters().error(code);
+    reply(protocol::error_reply(code, message, req));
+}
+
+} // namespace quarto::server::shards

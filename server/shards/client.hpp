@@ -1,0 +1,81 @@
+// One client of the server: the controller of one WebSocket connection. It rate-limits and
+// parses each message, answers the session (hello, ping) and the lobby itself, and hands room
+// and tournament messages to their room or tournament: directly when it lives on this shard,
+// as a message to its shard otherwise. It keeps the list of places its connection is in, as
+// the rooms and tournaments tell it, so that it can leave them when the connection closes.
+//
+// A client in no room that joins one on another shard moves there first (see shard).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "net/rate_limiter.hpp"
+#include "net/ws_connection.hpp"
+#include "play/client_ref.hpp"
+#include "play/place.hpp"
+#include "play/player_registry.hpp"
+#include "quarto/protocol/parse.hpp"
+#include "shards/migrant.hpp"
+
+namespace quarto::server::shards {
+
+class shard;
+
+class client final : public net::ws_connection::events {
+public:
+    using json = nlohmann::json;
+
+    // A new connection whose handshake is done.
+    client(shard& home, play::client_ref self, loop_socket socket, std::shared_ptr<void> ticket, std::string remote);
+    // A client that has moved here.
+    client(shard& home, play::client_ref self, migrant&& moved);
+    ~client();
+    client(const client&) = delete;
+    client& operator=(const client&) = delete;
+
+    // Starts reading; a client that moved first finishes what made it move.
+    void start();
+    const play::client_ref& ref() const { return self_; }
+    net::ws_connection& connection() { return connection_; }
+    bool finished() const { return connection_.finished(); }
+    bool has_places() const { return !places_.empty(); }
+
+    // What the rooms and tournaments say of this connection.
+    void add_place(const play::place& p);
+    void remove_place(const play::place& p);
+
+    // ws_connection::events
+    void on_text(std::string_view message) override;
+    void on_binary() override;
+    void on_closed() override;
+
+private:
+    void handle(std::string_view text);
+    void on_session(const protocol::session_message& m, const json& req);
+    void on_lobby(protocol::lobby_message& m, const json& req);
+    void on_room(const protocol::room_message& m, const json& req, std::string_view text);
+    void on_tournament(const protocol::tournament_message& m, const json& req, std::string_view text);
+    void hello(const protocol::hello& h, const json& req);
+    // After hello with a token: the player's rooms and tournaments send their snapshots here.
+    void resume_places();
+    // Moves this client to `target`, `text` to be handled there first.
+    void move_to(std::uint16_t target, std::string_view text, bool resume);
+
+    void reply(std::string text);
+    void reply_error(protocol::error_code code, std::string_view message, const json& req);
+
+    shard& home_;
+    const play::client_ref self_;
+    net::ws_connection connection_;
+    std::shared_ptr<void> ticket_; // this connection's place under the per-address cap
+    net::rate_limiter limiter_;
+    std::shared_ptr<const play::player_record> player_;
+    std::vector<play::place> places_;
+    std::string pending_;         // a migrant's message, handled on start()
+    bool resume_on_start_ = false; // a migrant that said hello with a token
+    std::string carried_;         // a migrant's bytes not yet taken apart
+};
+
+} // namespace quarto::server::shards

@@ -1,0 +1,25 @@
+// A client on its way from one shard to another: its connection (socket and buffers), its
+// player and rate limit, and what it was doing when it moved.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "net/rate_limiter.hpp"
+#include "net/ws_connection.hpp"
+#include "play/player_registry.hpp"
+
+namespace quarto::server::shards {
+
+struct migrant {
+    net::ws_connection::handover connection;
+    std::shared_ptr<void> ticket; // its place under the per-address cap
+    std::string remote;
+    net::rate_limiter limiter;
+    std::shared_ptr<const play::player_record> player;
+    std::string pending;    // the message that made it move: handled first on arrival
+    bool resume = false;    // it said hello with a token: take the player's places back there
+};
+
+} // namespace quarto::server::shards

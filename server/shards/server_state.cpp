@@ -1,0 +1,15 @@
+#include "shards/server_state.hpp"
+
+#include "shards/shard.hpp"
+
+namespace quarto::server::shards {
+
+server_state::server_state(config c)
+    : settings{std::move(c)},
+      connections_per_address{std::make_shared<net::address_limiter>(settings.max_connections_per_address)}
+{
+}
+
+server_state::~server_state() = default;
+
+} // namespace quarto::server::shards

@@ -1,0 +1,44 @@
+// What every shard shares: the settings, the players, the archive, the tournaments' views and
+// the list of shards itself. Each part is either read-only once the shards run or guarded for
+// the rare calls that touch it (hello, creating a tournament, the lobby), never per move.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "config/config.hpp"
+#include "metrics/metrics.hpp"
+#include "net/address_limiter.hpp"
+#include "play/player_registry.hpp"
+#include "play/server_clock.hpp"
+#include "quarto/archive/game_archive.hpp"
+#include "shards/tournament_directory.hpp"
+
+namespace quarto::server::shards {
+
+class shard;
+
+struct server_state {
+    explicit server_state(config c);
+    ~server_state();
+
+    const config settings;
+    const play::server_clock clock; // one epoch for every shard's instants
+    play::player_registry players;
+    // Opened before the shards run; closed (every queued game written) after they have stopped.
+    std::unique_ptr<archive::game_archive> archive;
+    metrics::archive_counters archive_counters;
+    // Counted at accept, or with --trust-proxy at the WebSocket upgrade (the TCP peer is then
+    // the proxy, the client is named by X-Forwarded-For).
+    std::shared_ptr<net::address_limiter> connections_per_address;
+    tournament_directory tournaments;
+    // Set once on SIGTERM/SIGINT: upgrades are refused from then on.
+    std::atomic<bool> shutting_down{false};
+    // Open WebSocket connections on every shard, for the shutdown to wait on.
+    std::atomic<std::size_t> live_connections{0};
+    // Made before any shard's thread starts and unchanged after: any thread may index it.
+    std::vector<std::unique_ptr<shard>> shards;
+};
+
+} // namespace quarto::server::shards

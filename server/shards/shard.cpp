@@ -1,0 +1,418 @@
+#include "shards/shard.hpp"
+
+#include "http/http_session.hpp"
+#include "play/random_ids.hpp"
+#include "quarto/protocol/encode_tournament.hpp"
+#include "quarto/protocol/stored_tournament.hpp"
+#include "shards/client.hpp"
+#include "shards/shard_of.hpp"
+
+namespace quarto::server::shards {
+
+namespace {
+constexpr std::chrono::seconds tick_interval{1};
+constexpr std::chrono::seconds sweep_interval{10};
+constexpr std::chrono::seconds forget_players_after{3600};
+} // namespace
+
+// A room's or a tournament's timer: an entry of this shard's timer queue.
+class shard::alarm_on_loop final : public play::alarm {
+public:
+    alarm_on_loop(shard& owner, std::function<void()> on_time)
+        : owner_{owner}, id_{owner.timers_.add(std::move(on_time))}
+    {
+    }
+    ~alarm_on_loop() override { owner_.timers_.remove(id_); }
+    void set(instant at) override { owner_.timers_.set(id_, owner_.state_.clock.to_steady(at)); }
+    void cancel() override { owner_.timers_.cancel(id_); }
+
+private:
+    shard& owner_;
+    const net::timer_queue::id id_;
+};
+
+shard::shard(std::uint16_t index, server_state& state)
+    : index_{index},
+      state_{state},
+      http_settings_{state.settings.web_root, state.settings.allowed_origins, state.settings.trust_proxy}
+{
+}
+
+shard::~shard()
+{
+    // Rooms and tournaments first: their alarms leave the timer queue, and nothing they hold
+    // refers to a client.
+    tournaments_.clear();
+    rooms_.clear();
+}
+
+void shard::run()
+{
+    next_sweep_ = std::chrono::steady_clock::now() + sweep_interval;
+    tick();
+    io_.run();
+}
+
+// ---- turns ---------------------------------------------------------------------------------
+
+void shard::turn_end()
+{
+    if (--depth_ > 0) return;
+    ++depth_; // what runs at the end of the turn may queue more: it is part of this turn
+    end_of_turn();
+    --depth_;
+}
+
+void shard::end_of_turn()
+{
+    while (!deferred_.empty() || !dirty_.empty()) {
+        while (!deferred_.empty()) {
+            auto tasks = std::move(deferred_);
+            deferred_.clear();
+            for (auto& t : tasks) {
+                try {
+                    t();
+                } catch (const std::exception& e) {
+                    spdlog::error("shard {}: {}", index_, e.what());
+                }
+            }
+        }
+        // A flush can end a connection (a write fails), whose client then leaves its rooms,
+        // which queue frames for others: take the list until it stays empty.
+        for (std::size_t i = 0; i < dirty_.size(); ++i) dirty_[i]->flush();
+        dirty_.clear();
+    }
+    send_outboxes();
+    arm_loop_timer();
+}
+
+void shard::send_outboxes()
+{
+    for (std::size_t target = 0; target < outboxes_.size(); ++target) {
+        if (outboxes_[target].empty()) continue;
+        metrics::bump(counters_.batches_out);
+        shard& other = *state_.shards[target];
+        if (other.inbox_.push(std::move(outboxes_[target]))) asio::post(other.io_, [&other] { other.drain(); });
+        outboxes_[target] = batch{};
+    }
+}
+
+void shard::post(task t)
+{
+    batch b;
+    b.emplace_back(std::move(t));
+    if (inbox_.push(std::move(b))) asio::post(io_, [this] { drain(); });
+}
+
+void shard::forward(std::uint16_t target, task t)
+{
+    if (outboxes_.size() < state_.shards.size()) outboxes_.resize(state_.shards.size());
+    outboxes_[target].emplace_back(std::move(t));
+}
+
+void shard::drain()
+{
+    inbox_.begin_drain();
+    in_turn([&] {
+        while (auto b = inbox_.pop()) {
+            for (auto& item : *b) {
+                if (auto* d = std::get_if<delivery>(&item)) {
+                    if (client* c = find_client(d->to)) c->connection().send(d->frame);
+                } else {
+                    std::get<task>(item)(*this);
+                }
+            }
+        }
+    });
+}
+
+// ---- connections ---------------------------------------------------------------------------
+
+void shard::accept(loop_socket socket, std::shared_ptr<void> ticket)
+{
+    std::make_shared<http::http_session>(std::move(socket), *this, std::move(ticket))->run();
+}
+
+play::client_ref shard::new_slot()
+{
+    std::uint32_t index;
+    if (!free_slots_.empty()) {
+        index = free_slots_.back();
+        free_slots_.pop_back();
+    } else {
+        index = static_cast<std::uint32_t>(slots_.size());
+        slots_.emplace_back();
+    }
+    return {index_, index, slots_[index].generation};
+}
+
+void shard::open_websocket(loop_socket socket, std::shared_ptr<void> ticket, std::string remote)
+{
+    in_turn([&] {
+        const auto ref = new_slot();
+        spdlog::info("ws {}: connected", remote);
+        auto& occupant = slots_[ref.slot].occupant;
+        occupant = std::make_unique<client>(*this, ref, std::move(socket), std::move(ticket), std::move(remote));
+        occupant->start();
+        // A shutdown that began before this connection was counted has not told it.
+        if (state_.shutting_down.load())
+            occupant->connection().close(net::close_code::going_away, "server shutting down", false);
+    });
+}
+
+void shard::emigrate(client& c, std::uint16_t target, migrant m)
+{
+    auto& s = slots_[c.ref().slot];
+    emigrated_.push_back(std::move(s.occupant));
+    ++s.generation;
+    free_slots_.push_back(c.ref().slot);
+    metrics::move(counters_.connections_open, -1);
+    forward(target, [m = std::move(m)](shard& there) mutable { there.immigrate(std::move(m)); });
+}
+
+void shard::immigrate(migrant m)
+{
+    const auto ref = new_slot();
+    auto& occupant = slots_[ref.slot].occupant;
+    occupant = std::make_unique<client>(*this, ref, std::move(m));
+    occupant->start();
+}
+
+client* shard::find_client(const play::client_ref& ref)
+{
+    if (ref.shard != index_ || ref.slot >= slots_.size()) return nullptr;
+    slot& s = slots_[ref.slot];
+    return s.generation == ref.generation ? s.occupant.get() : nullptr;
+}
+
+void shard::send(const play::client_ref& to, const net::frame_ptr& f)
+{
+    metrics::bump(counters_.messages_out);
+    if (to.shard == index_) {
+        if (client* c = find_client(to)) c->connection().send(f);
+        return;
+    }
+    if (outboxes_.size() < state_.shards.size()) outboxes_.resize(state_.shards.size());
+    outboxes_[to.shard].emplace_back(delivery{to, f});
+}
+
+// ---- places --------------------------------------------------------------------------------
+
+void shard::subscribed(const play::client_ref& c, const play::place& where)
+{
+    if (c.shard == index_) return client_subscribed(c, where);
+    forward(c.shard, [c, where](shard& s) { s.client_subscribed(c, where); });
+}
+
+void shard::unsubscribed(const play::client_ref& c, const play::place& where)
+{
+    if (c.shard == index_) return client_unsubscribed(c, where);
+    forward(c.shard, [c, where](shard& s) { s.client_unsubscribed(c, where); });
+}
+
+void shard::client_subscribed(const play::client_ref& c, const play::place& where)
+{
+    if (client* x = find_client(c)) return x->add_place(where);
+    // Gone before it learnt of it: the place forgets it too.
+    const auto owner = shard_of(where.id, state_.shards.size());
+    if (owner == index_) return detach(c, where);
+    forward(owner, [c, where](shard& s) { s.detach(c, where); });
+}
+
+void shard::client_unsubscribed(const play::client_ref& c, const play::place& where)
+{
+    if (client* x = find_client(c)) x->remove_place(where);
+}
+
+void shard::detach(const play::client_ref& c, const play::place& where)
+{
+    if (where.what == play::place::kind::room) {
+        if (auto* r = find_room(where.id)) r->detach(c);
+    } else if (auto* t = find_tournament(where.id)) {
+        t->detach(c);
+    }
+}
+
+// ---- rooms and tournaments -----------------------------------------------------------------
+
+play::room* shard::find_room(const protocol::room_id& id)
+{
+    const auto it = rooms_.find(id);
+    return it == rooms_.end() ? nullptr : it->second.get();
+}
+
+tournaments::tournament* shard::find_tournament(const protocol::tournament_id& id)
+{
+    const auto it = tournaments_.find(id);
+    return it == tournaments_.end() ? nullptr : it->second.get();
+}
+
+protocol::room_id shard::new_room_id() const
+{
+    // Drawn until it hashes to this shard (a few tries: one in `shards` ids does).
+    protocol::room_id id;
+    do id = play::new_short_id();
+    while (shard_of(id, state_.shards.size()) != index_ || rooms_.contains(id));
+    return id;
+}
+
+play::room& shard::create_room(play::room_settings settings, const play::client_ref& creator, const play::player_record& p)
+{
+    auto id = new_room_id();
+    auto& r = *rooms_.emplace(id, std::make_unique<play::room>(*this, id, std::move(settings))).first->second;
+    lobby_.add(r.listing(), r.lobby());
+    r.seat_creator(creator, p);
+    return r;
+}
+
+play::room& shard::open_game_room(play::room_settings settings, const play::player_record& first_seat,
+                                  const play::player_record& second_seat)
+{
+    auto id = new_room_id();
+    auto& r = *rooms_.emplace(id, std::make_unique<play::room>(*this, id, std::move(settings))).first->second;
+    lobby_.add(r.listing(), r.lobby());
+    r.seat_pair(first_seat, second_seat);
+    return r;
+}
+
+tournaments::tournament& shard::create_tournament(protocol::tournament_settings settings, const play::client_ref&,
+                                                  const play::player_record& p)
+{
+    protocol::tournament_record record;
+    record.settings = std::move(settings);
+    record.director = p.info.id;
+    record.director_name = p.info.name;
+    record.created_ms = unix_ms();
+    do { // "t" + 8 random characters, written in place (see player_registry::create)
+        record.id = play::new_short_id(9);
+        record.id[0] = 't';
+    } while (shard_of(record.id, state_.shards.size()) != index_ || tournaments_.contains(record.id));
+    auto views = std::make_shared<tournaments::tournament_views>();
+    const auto id = record.id;
+    auto& t = *tournaments_.emplace(id, std::make_unique<tournaments::tournament>(*this, std::move(record), views))
+                   .first->second;
+    state_.tournaments.add(id, std::move(views));
+    return t;
+}
+
+void shard::load_tournament(protocol::tournament_record record)
+{
+    auto views = std::make_shared<tournaments::tournament_views>();
+    const auto id = record.id;
+    auto& t = *tournaments_.emplace(id, std::make_unique<tournaments::tournament>(*this, std::move(record), views))
+                   .first->second;
+    state_.tournaments.add(id, std::move(views));
+    post([&t](shard&) { t.reopen(); });
+}
+
+std::vector<std::string> shard::lobby_summaries() const
+{
+    std::vector<std::string> out;
+    for (const auto& s : state_.shards) s->lobby_.public_summaries(out);
+    return out;
+}
+
+void shard::lobby_changed(const protocol::room_id& room, const play::lobby_state& state) { lobby_.update(room, state); }
+
+void shard::archive_game(archive::game_record record)
+{
+    if (!state_.archive) return; // only a server without an archive: never in quarto-server
+    state_.archive->save_game(std::move(record), [&counters = state_.archive_counters](bool stored) {
+        (stored ? counters.games_archived : counters.archive_failures).fetch_add(1, std::memory_order_relaxed);
+    });
+}
+
+void shard::store(const protocol::tournament_id& id, std::string name, std::string status, std::string state)
+{
+    if (state_.archive) state_.archive->save_tournament(id, std::move(name), std::move(status), std::move(state));
+}
+
+// ---- HTTP ----------------------------------------------------------------------------------
+
+std::string shard::rooms_json() { return protocol::rooms_list(lobby_summaries(), nullptr); }
+
+std::string shard::tournaments_json()
+{
+    return protocol::tournaments_list(state_.tournaments.summaries(), nullptr).dump();
+}
+
+std::shared_ptr<const std::string> shard::tournament_json(const std::string& id)
+{
+    const auto views = state_.tournaments.find(id);
+    return views ? views->snapshot() : nullptr;
+}
+
+std::string shard::metrics_text()
+{
+    std::vector<const metrics::shard_counters*> all;
+    for (const auto& s : state_.shards) all.push_back(&s->counters_);
+    return metrics::prometheus_text(all, state_.archive_counters);
+}
+
+// ---- time ----------------------------------------------------------------------------------
+
+std::unique_ptr<play::alarm> shard::make_alarm(std::function<void()> on_time)
+{
+    return std::make_unique<alarm_on_loop>(*this, std::move(on_time));
+}
+
+void shard::arm_loop_timer()
+{
+    const auto next = timers_.next();
+    if (!next || (loop_timer_at_ && *loop_timer_at_ <= *next)) return;
+    loop_timer_at_ = *next;
+    loop_timer_.expires_at(*next);
+    loop_timer_.async_wait([this](const boost::system::error_code& ec) {
+        if (ec == asio::error::operation_aborted) return; // re-armed for an earlier time
+        loop_timer_at_.reset();
+        in_turn([&] { timers_.run_due(std::chrono::steady_clock::now()); });
+    });
+}
+
+void shard::tick()
+{
+    tick_timer_.expires_after(tick_interval);
+    tick_timer_.async_wait([this](const boost::system::error_code& ec) {
+        if (ec) return;
+        const auto now = std::chrono::steady_clock::now();
+        in_turn([&] {
+            for (auto& s : slots_)
+                if (s.occupant) s.occupant->connection().tick(now);
+            if (now >= next_sweep_) {
+                next_sweep_ = now + sweep_interval;
+                std::erase_if(rooms_, [&](auto& item) {
+                    if (!item.second->reclaim_if_idle(state_.settings.room_idle)) return false;
+                    lobby_.remove(item.first);
+                    return true;
+                });
+                if (index_ == 0) state_.players.forget_idle(now, forget_players_after);
+            }
+        });
+        reap();
+        tick();
+    });
+}
+
+// Frees the clients whose connection has ended and whose last completion has run: outside
+// any turn, so that no handler of theirs is on the stack.
+void shard::reap()
+{
+    for (std::uint32_t i = 0; i < slots_.size(); ++i) {
+        auto& s = slots_[i];
+        if (!s.occupant || !s.occupant->finished()) continue;
+        s.occupant.reset();
+        ++s.generation;
+        free_slots_.push_back(i);
+    }
+    std::erase_if(emigrated_, [](const auto& c) { return c->finished(); });
+}
+
+void shard::close_all(net::close_code code, std::string reason)
+{
+    in_turn([&] {
+        for (auto& s : slots_)
+            if (s.occupant) s.occupant->connection().close(code, reason, false);
+    });
+}
+
+} // namespace quarto::server::shards

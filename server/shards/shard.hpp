@@ -1,0 +1,199 @@
+// One shard: a single-threaded event loop that owns its connections (each with its client
+// controller), its rooms and its tournaments outright. A move is read, applied and written on
+// this thread alone: no lock, no post, no strand. Everything a handler queues (frames for
+// connections, messages for other shards) goes out once, at the end of the loop's turn.
+//
+// Between shards there are only messages: batches of deliveries (a frame for a client of the
+// other shard) and tasks, through the other shard's lock-free mailbox. A room lives on the
+// shard its id hashes to; a client that joins a room elsewhere while it is in nothing else
+// moves to that shard (its socket re-registered there), so that a game's two players and its
+// spectators nearly always share their room's shard.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+#include <spdlog/spdlog.h>
+
+#include "http/site.hpp"
+#include "net/asio.hpp"
+#include "net/mailbox.hpp"
+#include "net/timer_queue.hpp"
+#include "net/ws_connection.hpp"
+#include "play/lobby.hpp"
+#include "play/room.hpp"
+#include "shards/migrant.hpp"
+#include "shards/server_state.hpp"
+#include "tournaments/tournament.hpp"
+
+namespace quarto::server::shards {
+
+class client;
+
+class shard final : public net::ws_connection::loop,
+                    public play::room_host,
+                    public tournaments::tournament_host,
+                    public http::site {
+public:
+    // What one shard sends another.
+    struct delivery {
+        play::client_ref to;
+        net::frame_ptr frame;
+    };
+    using task = std::function<void(shard&)>;
+    using batch = std::vector<std::variant<delivery, task>>;
+
+    shard(std::uint16_t index, server_state& state);
+    ~shard() override;
+    shard(const shard&) = delete;
+    shard& operator=(const shard&) = delete;
+
+    std::uint16_t index() const { return index_; }
+    asio::io_context& io() { return io_; }
+    server_state& state() { return state_; }
+    const metrics::shard_counters& counters_view() const { return counters_; }
+    const play::lobby_board& lobby_board() const { return lobby_; }
+
+    // Runs the loop on the calling thread until stop().
+    void run();
+    void stop() { io_.stop(); }
+
+    // ---- from any thread --------------------------------------------------------------------
+    // Runs `t` on this shard, in a turn of its own.
+    void post(task t);
+
+    // ---- on this shard's thread -------------------------------------------------------------
+    // Runs `f` as one turn: what it queues goes out when it returns; an exception is logged.
+    template <class F>
+    void in_turn(F&& f);
+    // A new TCP connection: its HTTP session.
+    void accept(loop_socket socket, std::shared_ptr<void> ticket);
+    // A client moving here from another shard.
+    void immigrate(migrant m);
+    // Moves a local client (whose connection has been released) to `target`.
+    void emigrate(client& c, std::uint16_t target, migrant m);
+
+    // Queues `t` for shard `target` (this one included), in order with everything else sent
+    // there during this turn.
+    void forward(std::uint16_t target, task t);
+    client* find_client(const play::client_ref& ref);
+
+    play::room* find_room(const protocol::room_id& id) override;
+    tournaments::tournament* find_tournament(const protocol::tournament_id& id);
+    // A new room on this shard, its creator seated and subscribed.
+    play::room& create_room(play::room_settings settings, const play::client_ref& creator, const play::player_record& p);
+    tournaments::tournament& create_tournament(protocol::tournament_settings settings, const play::client_ref& director,
+                                               const play::player_record& p);
+    // A tournament loaded from the archive (startup, before the loops run).
+    void load_tournament(protocol::tournament_record record);
+    // The public rooms of every shard, as list_rooms shows them.
+    std::vector<std::string> lobby_summaries() const;
+
+    // A client of this shard is in `where` (or no longer), as its owner said.
+    void client_subscribed(const play::client_ref& c, const play::place& where);
+    void client_unsubscribed(const play::client_ref& c, const play::place& where);
+    // A client of another shard has closed: it leaves `where`, which is here.
+    void detach(const play::client_ref& c, const play::place& where);
+
+    // Shutdown: closes every connection with `code` after what is queued.
+    void close_all(net::close_code code, std::string reason);
+
+    // ---- ws_connection::loop ----------------------------------------------------------------
+    void turn_begin() override { ++depth_; }
+    void turn_end() override;
+    void needs_flush(net::ws_connection& c) override { dirty_.push_back(&c); }
+
+    // ---- room_host and tournament_host ------------------------------------------------------
+    instant now() const override { return state_.clock.now(); }
+    std::int64_t unix_ms() const override { return play::server_clock::unix_ms(); }
+    void send(const play::client_ref& to, const net::frame_ptr& f) override;
+    void subscribed(const play::client_ref& c, const play::place& where) override;
+    void unsubscribed(const play::client_ref& c, const play::place& where) override;
+    std::unique_ptr<play::alarm> make_alarm(std::function<void()> on_time) override;
+    void defer(std::function<void()> t) override { deferred_.push_back(std::move(t)); }
+    void archive_game(archive::game_record record) override;
+    void lobby_changed(const protocol::room_id& room, const play::lobby_state& state) override;
+    play::player_registry& players() override { return state_.players; }
+    metrics::shard_counters& counters() override { return counters_; }
+    play::room& open_game_room(play::room_settings settings, const play::player_record& first_seat,
+                               const play::player_record& second_seat) override;
+    void store(const protocol::tournament_id& id, std::string name, std::string status, std::string state) override;
+
+    // ---- http::site -------------------------------------------------------------------------
+    const http::settings& http_settings() const override { return http_settings_; }
+    bool shutting_down() const override { return state_.shutting_down.load(); }
+    void count_request() override { metrics::bump(counters_.http_requests); }
+    std::string rooms_json() override;
+    std::string tournaments_json() override;
+    std::shared_ptr<const std::string> tournament_json(const std::string& id) override;
+    std::string metrics_text() override;
+    archive::game_archive* archive() override { return state_.archive.get(); }
+    net::address_limiter& connections_per_address() override { return *state_.connections_per_address; }
+    // A completed WebSocket handshake: the connection and its client.
+    void open_websocket(loop_socket socket, std::shared_ptr<void> ticket, std::string remote) override;
+
+    // The timers of this loop (rooms and tournaments use them through make_alarm).
+    net::timer_queue& timers() { return timers_; }
+
+private:
+    class alarm_on_loop;
+    struct slot {
+        std::uint32_t generation = 0;
+        std::unique_ptr<client> occupant;
+    };
+
+    void drain();
+    void end_of_turn();
+    void send_outboxes();
+    void arm_loop_timer();
+    void on_loop_timer();
+    void tick();
+    void reap();
+    play::client_ref new_slot();
+    protocol::room_id new_room_id() const;
+
+    const std::uint16_t index_;
+    server_state& state_;
+    const http::settings http_settings_;
+    asio::io_context io_{1}; // one thread: Asio need not lock within it
+    metrics::shard_counters counters_;
+    net::mailbox<batch> inbox_;
+    std::vector<batch> outboxes_; // by target shard, sent at the end of the turn
+
+    std::vector<slot> slots_;
+    std::vector<std::uint32_t> free_slots_;
+    std::vector<std::unique_ptr<client>> emigrated_; // released, until their last completion has run
+    std::unordered_map<protocol::room_id, std::unique_ptr<play::room>> rooms_;
+    std::unordered_map<protocol::tournament_id, std::unique_ptr<tournaments::tournament>> tournaments_;
+    play::lobby_board lobby_;
+
+    net::timer_queue timers_;
+    asio::steady_timer loop_timer_{io_}; // fires at the earliest timer of timers_
+    std::optional<net::timer_queue::clock::time_point> loop_timer_at_;
+    asio::steady_timer tick_timer_{io_}; // once a second: keep-alive pings, idle rooms, reaping
+    std::chrono::steady_clock::time_point next_sweep_;
+
+    int depth_ = 0;                           // nested turns
+    std::vector<net::ws_connection*> dirty_;  // connections with frames to write this turn
+    std::vector<std::function<void()>> deferred_;
+};
+
+template <class F>
+void shard::in_turn(F&& f)
+{
+    turn_begin();
+    try {
+        f();
+    } catch (const std::exception& e) { // a bug: keep the loop and the process alive
+        spdlog::error("shard {}: {}", index_, e.what());
+    }
+    turn_end();
+}
+
+} // namespace quarto::server::shards

@@ -1,0 +1,471 @@
+#include "tournaments/tournament.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <spdlog/spdlog.h>
+
+#include "quarto/core/tournament/round_robin.hpp"
+#include "quarto/core/tournament/swiss.hpp"
+#include "quarto/protocol/encode.hpp"
+#include "quarto/protocol/encode_tournament.hpp"
+#include "quarto/protocol/stored_tournament.hpp"
+
+namespace quarto::server::tournaments {
+
+using protocol::error_code;
+using protocol::tournament_status;
+
+namespace {
+
+// A Swiss with no round count given plays as many rounds as it takes to find a sole winner
+// among this many players (ceil log2 n), at least one.
+int swiss_rounds_for(int players)
+{
+    int rounds = 1;
+    while ((1 << rounds) < players) ++rounds;
+    return rounds;
+}
+
+} // namespace
+
+tournament::tournament(tournament_host& host, protocol::tournament_record record, std::shared_ptr<tournament_views> views)
+    : host_{host},
+      id_{record.id},
+      record_{std::move(record)},
+      views_{std::move(views)},
+      start_timer_{host.make_alarm([this] { on_start_time(); })},
+      coin_{std::random_device{}()}
+{
+    if (record_.status != tournament_status::registering && record_.settings.format == protocol::tournament_format::round_robin)
+        schedule_ = scoring::round_robin_schedule(static_cast<int>(record_.players.size()));
+    const auto standings_now = standings();
+    snapshot_ = net::make_frame(protocol::tournament_snapshot(record_, seq_, standings_now, nullptr).dump());
+    views_->set(protocol::tournament_summary(record_), std::make_shared<const std::string>(std::string{snapshot_->payload()}));
+}
+
+void tournament::open(const play::client_ref& director_connection, const play::player_record& director)
+{
+    host_.players().add_tournament(director.info.id, id_);
+    subscribe(director_connection, director.info.id);
+    arm_start_timer();
+    changed();
+}
+
+void tournament::reopen()
+{
+    for (const auto& entrant : record_.players) host_.players().add_tournament(entrant.id, id_);
+    host_.players().add_tournament(record_.director, id_);
+    if (record_.status == tournament_status::running) {
+        record_.status = tournament_status::paused;
+        spdlog::info("tournament {}: restored paused in round {}; the director resumes it", id_, record_.rounds.size());
+    }
+    arm_start_timer();
+    changed();
+}
+
+void tournament::handle(const play::client_ref& c, const play::player_record& p, const protocol::tournament_action& action,
+                        const json& req)
+{
+    std::visit(
+        [&](const auto& m) {
+            using action_type = std::decay_t<decltype(m)>;
+            if constexpr (std::is_same_v<action_type, protocol::join_tournament>) join(c, p, req);
+            else if constexpr (std::is_same_v<action_type, protocol::withdraw_tournament>) withdraw(c, p, req);
+            else if constexpr (std::is_same_v<action_type, protocol::watch_tournament>) {
+                subscribe(c, index_of(p.info.id) >= 0 || p.info.id == record_.director ? p.info.id : std::string{});
+                send_snapshot(c, req);
+            } else if constexpr (std::is_same_v<action_type, protocol::unwatch_tournament>) {
+                unsubscribe(c);
+            } else { // the director's
+                if (p.info.id != record_.director)
+                    return send_error(c, error_code::not_director, protocol::default_message(error_code::not_director), req);
+                subscribe(c, p.info.id);
+                if constexpr (std::is_same_v<action_type, protocol::start_tournament>) start(c, req);
+                else if constexpr (std::is_same_v<action_type, protocol::pause_tournament>) pause(c, req);
+                else if constexpr (std::is_same_v<action_type, protocol::resume_tournament>) resume(c, req);
+                else if constexpr (std::is_same_v<action_type, protocol::remove_player>) remove(c, m.player, req);
+            }
+        },
+        action);
+}
+
+void tournament::resubscribe(const play::client_ref& c, const play::player_record& p)
+{
+    subscribe(c, p.info.id);
+    send_snapshot(c, nullptr);
+}
+
+void tournament::detach(const play::client_ref& c)
+{
+    std::erase_if(subscribers_, [&](const subscriber& s) { return s.client == c; });
+}
+
+// ---- registration and the director's controls ---------------------------------------------
+
+void tournament::join(const play::client_ref& c, const play::player_record& p, const json& req)
+{
+    const std::string& id = p.info.id;
+    if (index_of(id) >= 0) { // already registered: just the view
+        subscribe(c, id);
+        return send_snapshot(c, req);
+    }
+    if (record_.status != tournament_status::registering)
+        return send_error(c, error_code::registration_closed, protocol::default_message(error_code::registration_closed), req);
+    if (static_cast<int>(record_.players.size()) >= record_.settings.max_players)
+        return send_error(c, error_code::tournament_full, protocol::default_message(error_code::tournament_full), req);
+    record_.players.push_back({id, p.info.name, true});
+    host_.players().add_tournament(id, id_);
+    subscribe(c, id);
+    spdlog::info("tournament {}: {} ({}) registered", id_, id, p.info.name);
+    changed(&c, req);
+}
+
+void tournament::withdraw(const play::client_ref& c, const play::player_record& p, const json& req)
+{
+    const int index = index_of(p.info.id);
+    if (index < 0)
+        return send_error(c, error_code::not_registered, "You are not registered in this tournament.", req);
+    if (record_.status != tournament_status::registering)
+        return send_error(c, error_code::registration_closed,
+                          "The tournament has started; only the director can take a player out now.", req);
+    record_.players.erase(record_.players.begin() + index);
+    if (p.info.id != record_.director) host_.players().remove_tournament(p.info.id, id_);
+    spdlog::info("tournament {}: {} withdrew", id_, p.info.id);
+    changed(&c, req);
+}
+
+void tournament::start(const play::client_ref& c, const json& req)
+{
+    if (record_.status != tournament_status::registering)
+        return send_error(c, error_code::wrong_status, "The tournament has already started.", req);
+    if (record_.players.size() < protocol::min_tournament_players)
+        return send_error(c, error_code::not_enough_players, protocol::default_message(error_code::not_enough_players), req);
+    begin();
+    changed(&c, req);
+}
+
+void tournament::pause(const play::client_ref& c, const json& req)
+{
+    if (record_.status != tournament_status::running)
+        return send_error(c, error_code::wrong_status, "Only a running tournament can be paused.", req);
+    record_.status = tournament_status::paused; // the games in play finish; the next round waits
+    spdlog::info("tournament {}: paused in round {}", id_, record_.rounds.size());
+    changed(&c, req);
+}
+
+void tournament::resume(const play::client_ref& c, const json& req)
+{
+    if (record_.status != tournament_status::paused)
+        return send_error(c, error_code::wrong_status, "Only a paused tournament can be resumed.", req);
+    record_.status = tournament_status::running;
+    spdlog::info("tournament {}: resumed", id_);
+    replay_unfinished_games();
+    advance();
+    changed(&c, req);
+}
+
+void tournament::remove(const play::client_ref& c, const std::string& player_id, const json& req)
+{
+    const int index = index_of(player_id);
+    if (index < 0 || !record_.players[static_cast<std::size_t>(index)].active)
+        return send_error(c, error_code::not_registered, protocol::default_message(error_code::not_registered), req);
+    if (record_.status == tournament_status::registering) {
+        record_.players.erase(record_.players.begin() + index);
+    } else {
+        record_.players[static_cast<std::size_t>(index)].active = false;
+        forfeit_games_of(index);
+    }
+    if (player_id != record_.director) host_.players().remove_tournament(player_id, id_);
+    spdlog::info("tournament {}: the director removed {}", id_, player_id);
+    if (record_.status == tournament_status::running) advance();
+    changed(&c, req);
+}
+
+// ---- rounds and games ---------------------------------------------------------------------
+
+void tournament::begin()
+{
+    const int n = static_cast<int>(record_.players.size());
+    if (record_.settings.format == protocol::tournament_format::round_robin) {
+        schedule_ = scoring::round_robin_schedule(n);
+        record_.settings.rounds = static_cast<int>(schedule_.size());
+    } else if (record_.settings.rounds == 0) {
+        record_.settings.rounds = swiss_rounds_for(n);
+    }
+    record_.status = tournament_status::running;
+    start_timer_->cancel();
+    spdlog::info("tournament {}: started, {} players, {} rounds", id_, n, record_.settings.rounds);
+    advance();
+}
+
+int tournament::total_rounds() const { return record_.settings.rounds; }
+
+bool tournament::round_complete() const
+{
+    if (record_.rounds.empty()) return true;
+    const auto& pairings = record_.rounds.back().pairings;
+    return std::all_of(pairings.begin(), pairings.end(), [&](const auto& p) {
+        return protocol::pairing_complete(p, record_.settings.games_per_pairing);
+    });
+}
+
+void tournament::advance()
+{
+    while (record_.status == tournament_status::running && round_complete()) {
+        if (static_cast<int>(record_.rounds.size()) >= total_rounds()) {
+            record_.status = tournament_status::finished;
+            spdlog::info("tournament {}: finished", id_);
+            return;
+        }
+        begin_round();
+    }
+}
+
+void tournament::begin_round()
+{
+    const int number = static_cast<int>(record_.rounds.size()) + 1;
+    scoring::round_pairings pairings;
+    if (record_.settings.format == protocol::tournament_format::round_robin) {
+        pairings = schedule_.at(static_cast<std::size_t>(number - 1));
+    } else {
+        // A plain array: std::vector<bool> cannot be viewed as a span.
+        const std::size_t n = record_.players.size();
+        const auto active = std::make_unique<bool[]>(n);
+        for (std::size_t i = 0; i < n; ++i) active[i] = record_.players[i].active;
+        pairings = scoring::swiss_pairing(static_cast<int>(n), outcomes(), std::span<const bool>{active.get(), n});
+    }
+    protocol::tournament_round round{number, {}};
+    for (const auto& p : pairings) round.pairings.push_back({p.first, p.second, {}});
+    record_.rounds.push_back(std::move(round));
+    spdlog::info("tournament {}: round {} of {}", id_, number, total_rounds());
+
+    auto& boards = record_.rounds.back().pairings;
+    for (std::size_t i = 0; i < boards.size(); ++i) {
+        const auto& p = boards[i];
+        if (!p.second) continue; // a bye is scored at once
+        const bool both_active = record_.players[static_cast<std::size_t>(p.first)].active &&
+                                 record_.players[static_cast<std::size_t>(*p.second)].active;
+        if (both_active) start_game(i, /*first_game=*/true);
+    }
+    // A removed player's boards are forfeits (round robin keeps them in the schedule).
+    for (std::size_t i = 0; i < record_.players.size(); ++i)
+        if (!record_.players[i].active) forfeit_games_of(static_cast<int>(i));
+}
+
+void tournament::start_game(std::size_t pairing_index, bool first_game)
+{
+    auto& pairing = record_.rounds.back().pairings.at(pairing_index);
+    const int round = record_.rounds.back().number;
+    // Game 1's starter by coin flip; game 2 is started by the other player.
+    const int starter = first_game ? static_cast<int>(flip_coin(coin_)) : 1 - pairing.games.front().first;
+    const auto& a = record_.players[static_cast<std::size_t>(pairing.first)];
+    const auto& b = record_.players[static_cast<std::size_t>(*pairing.second)];
+    const auto player_a = host_.players().find_by_id(a.id);
+    const auto player_b = host_.players().find_by_id(b.id);
+    if (!player_a || !player_b) { // cannot happen: tournament players are never forgotten
+        spdlog::error("tournament {}: a player of round {} is unknown", id_, round);
+        return;
+    }
+
+    play::room_settings settings;
+    settings.name = record_.settings.name + " · round " + std::to_string(round) +
+                    (record_.settings.games_per_pairing > 1 ? " · game " + std::to_string(pairing.games.size() + 1) : "");
+    settings.game_rules = record_.settings.game_rules;
+    settings.clock = record_.settings.clock;
+    settings.tournament = play::tournament_link{id_, static_cast<seat>(starter), nullptr};
+    // The room lives on this shard, as the tournament does, and the tournament outlives it: the
+    // result comes back (deferred by the room) to this object.
+    auto room_id = std::make_shared<std::string>();
+    settings.tournament->on_result = [this, room_id](const game_result& r, const std::string& game_id) {
+        on_game_over(*room_id, r, game_id);
+    };
+    play::room& r = host_.open_game_room(std::move(settings), *player_a, *player_b);
+    *room_id = r.id();
+    pairing.games.push_back({r.id(), {}, starter, false, std::nullopt, {}});
+    spdlog::info("tournament {}: round {}, {} vs {} in room {}", id_, round, a.name, b.name, r.id());
+
+    // Each of the two players' connections gets the pairing, then the room's snapshot.
+    const int game_number = static_cast<int>(pairing.games.size());
+    for (const auto& s : subscribers_) {
+        const bool is_a = s.player_id == a.id;
+        if (!is_a && s.player_id != b.id) continue;
+        const json event = protocol::tournament_pairing_event(record_, round, r.id(), is_a ? b.id : a.id, game_number,
+                                                              (starter == 0) == is_a);
+        host_.send(s.client, net::make_frame(event.dump()));
+        r.resume(s.client, is_a ? *player_a : *player_b);
+    }
+}
+
+// After a restart the rooms of unfinished games are gone: play those games again.
+void tournament::replay_unfinished_games()
+{
+    if (record_.rounds.empty()) return;
+    auto& pairings = record_.rounds.back().pairings;
+    for (std::size_t i = 0; i < pairings.size(); ++i) {
+        auto& p = pairings[i];
+        if (!p.second || p.games.empty() || p.games.back().finished) continue;
+        if (host_.find_room(p.games.back().room)) continue; // still being played
+        const bool first_game = p.games.size() == 1;
+        p.games.pop_back();
+        start_game(i, first_game);
+    }
+}
+
+void tournament::on_game_over(const std::string& room_id, const game_result& result, const std::string& game_id)
+{
+    if (record_.rounds.empty()) return;
+    auto& pairings = record_.rounds.back().pairings;
+    for (std::size_t i = 0; i < pairings.size(); ++i) {
+        auto& p = pairings[i];
+        if (p.games.empty() || p.games.back().room != room_id) continue;
+        auto& g = p.games.back();
+        if (g.finished) return; // already scored (a forfeit)
+        g.finished = true;
+        g.game = game_id;
+        g.reason = std::string{to_string(result.reason)};
+        if (result.winner) g.winner = static_cast<int>(*result.winner); // seat 0 is the pairing's first player
+        if (!protocol::pairing_complete(p, record_.settings.games_per_pairing)) start_game(i, /*first_game=*/false);
+        advance();
+        return changed();
+    }
+}
+
+// Scores the player's unfinished games of the current round as lost, and ends the one in play.
+void tournament::forfeit_games_of(int player)
+{
+    if (record_.rounds.empty()) return;
+    for (auto& p : record_.rounds.back().pairings) {
+        if (!p.second || (p.first != player && *p.second != player)) continue;
+        const int loser = p.first == player ? 0 : 1;
+        while (!protocol::pairing_complete(p, record_.settings.games_per_pairing)) {
+            if (p.games.empty() || p.games.back().finished) p.games.push_back({});
+            auto& g = p.games.back();
+            if (!g.room.empty())
+                if (auto* r = host_.find_room(g.room)) r->forfeit(record_.players[static_cast<std::size_t>(player)].id);
+            g.finished = true;
+            g.winner = 1 - loser;
+            g.reason = "forfeit";
+        }
+    }
+}
+
+std::vector<scoring::game_outcome> tournament::outcomes() const
+{
+    std::vector<scoring::game_outcome> games;
+    for (const auto& round : record_.rounds) {
+        for (const auto& p : round.pairings) {
+            if (!p.second) {
+                for (int i = 0; i < record_.settings.games_per_pairing; ++i)
+                    games.push_back({round.number, p.first, std::nullopt, 2, 0});
+                continue;
+            }
+            for (const auto& g : p.games) {
+                if (!g.finished) continue;
+                const int first_half_points = !g.winner ? 1 : *g.winner == 0 ? 2 : 0;
+                games.push_back({round.number, p.first, p.second, first_half_points, 2 - first_half_points});
+            }
+        }
+    }
+    return games;
+}
+
+std::vector<scoring::standing> tournament::standings() const
+{
+    const auto system = record_.settings.format == protocol::tournament_format::swiss ? scoring::tiebreak_system::swiss
+                                                                                      : scoring::tiebreak_system::round_robin;
+    return scoring::compute_standings(static_cast<int>(record_.players.size()), outcomes(), system);
+}
+
+int tournament::index_of(const std::string& player_id) const
+{
+    for (std::size_t i = 0; i < record_.players.size(); ++i)
+        if (record_.players[i].id == player_id) return static_cast<int>(i);
+    return -1;
+}
+
+// ---- subscribers, snapshots, storage ------------------------------------------------------
+
+void tournament::subscribe(const play::client_ref& c, const std::string& player_id)
+{
+    for (auto& s : subscribers_) {
+        if (s.client != c) continue;
+        if (s.player_id.empty()) s.player_id = player_id;
+        return;
+    }
+    subscribers_.push_back({c, player_id});
+    host_.subscribed(c, {play::place::kind::tournament, id_});
+}
+
+void tournament::unsubscribe(const play::client_ref& c)
+{
+    std::erase_if(subscribers_, [&](const subscriber& s) {
+        if (s.client != c) return false;
+        host_.unsubscribed(c, {play::place::kind::tournament, id_});
+        return true;
+    });
+}
+
+void tournament::changed(const play::client_ref* requester, const json& req)
+{
+    ++seq_;
+    persist();
+    const auto table = standings();
+    json snapshot = protocol::tournament_snapshot(record_, seq_, table, nullptr);
+    snapshot_ = net::make_frame(snapshot.dump());
+    views_->set(protocol::tournament_summary(record_), std::make_shared<const std::string>(std::string{snapshot_->payload()}));
+    const bool answer = requester && !req.is_null();
+    for (const auto& s : subscribers_)
+        if (!answer || s.client != *requester) host_.send(s.client, snapshot_);
+    if (answer) {
+        snapshot["req"] = req;
+        host_.send(*requester, net::make_frame(snapshot.dump()));
+    }
+}
+
+void tournament::send_snapshot(const play::client_ref& c, const json& req)
+{
+    if (req.is_null()) return host_.send(c, snapshot_);
+    host_.send(c, net::make_frame(protocol::tournament_snapshot(record_, seq_, standings(), req).dump()));
+}
+
+void tournament::send_error(const play::client_ref& c, error_code code, std::string_view message, const json& req)
+{
+    host_.counters().error(code);
+    host_.send(c, net::make_frame(protocol::error_reply(code, message, req)));
+}
+
+// The record and the tokens of its people: after a restart they can resume as themselves.
+void tournament::persist()
+{
+    json people = json::array();
+    const auto add = [&](const std::string& player_id) {
+        if (const auto p = host_.players().find_by_id(player_id))
+            people.push_back({{"id", p->info.id}, {"name", p->info.name}, {"token", p->token}});
+    };
+    add(record_.director);
+    for (const auto& entrant : record_.players)
+        if (entrant.id != record_.director) add(entrant.id);
+    json stored = {{"tournament", protocol::stored_tournament(record_)}, {"people", std::move(people)}};
+    host_.store(id_, record_.settings.name, std::string{protocol::to_string(record_.status)}, stored.dump());
+}
+
+void tournament::arm_start_timer()
+{
+    if (record_.status != tournament_status::registering || !record_.settings.start_at_ms) return;
+    const auto wait = std::max<std::int64_t>(0, *record_.settings.start_at_ms - host_.unix_ms());
+    start_timer_->set(host_.now() + milliseconds{wait});
+}
+
+void tournament::on_start_time()
+{
+    if (record_.status != tournament_status::registering) return;
+    if (record_.players.size() < protocol::min_tournament_players) {
+        spdlog::info("tournament {}: start time reached with fewer than 2 players; waiting for the director", id_);
+        return;
+    }
+    begin();
+    changed();
+}
+
+} // namespace quarto::server::tournaments

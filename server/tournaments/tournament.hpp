@@ -1,0 +1,100 @@
+// One tournament: registration, rounds, the rooms of its games, results and standings. It lives
+// on one shard (with the rooms of its games) and is touched only by that shard's thread; it
+// reaches the world through its tournament_host. The record is stored after every change, so a
+// restart loses nothing but the games in progress, which are replayed when the director
+// resumes.
+#pragma once
+
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "quarto/core/tournament/pairing.hpp"
+#include "quarto/core/tournament/standings.hpp"
+#include "quarto/protocol/messages.hpp"
+#include "quarto/protocol/tournament.hpp"
+#include "tournaments/tournament_host.hpp"
+#include "tournaments/tournament_views.hpp"
+
+namespace quarto::server::tournaments {
+
+// The pairing and scoring rules in core.
+namespace scoring = ::quarto::tournament;
+
+class tournament {
+public:
+    using json = nlohmann::json;
+
+    tournament(tournament_host& host, protocol::tournament_record record, std::shared_ptr<tournament_views> views);
+    tournament(const tournament&) = delete;
+    tournament& operator=(const tournament&) = delete;
+
+    const protocol::tournament_id& id() const { return id_; }
+    std::int64_t created_ms() const { return record_.created_ms; }
+
+    // A new tournament: subscribes the director, stores it, arms the start time.
+    void open(const play::client_ref& director_connection, const play::player_record& director);
+    // Loaded from the archive at startup: a running tournament comes back paused, its
+    // unfinished games to be replayed when the director resumes.
+    void reopen();
+
+    // join, withdraw, start, pause, resume, remove_player, watch, unwatch.
+    void handle(const play::client_ref& c, const play::player_record& p, const protocol::tournament_action& action,
+                const json& req);
+    // A player back on a new connection: subscribed again, and sent the snapshot.
+    void resubscribe(const play::client_ref& c, const play::player_record& p);
+    // The connection has closed.
+    void detach(const play::client_ref& c);
+
+private:
+    struct subscriber {
+        play::client_ref client;
+        std::string player_id; // empty for a watcher who is neither player nor director
+    };
+
+    void join(const play::client_ref& c, const play::player_record& p, const json& req);
+    void withdraw(const play::client_ref& c, const play::player_record& p, const json& req);
+    void start(const play::client_ref& c, const json& req);
+    void pause(const play::client_ref& c, const json& req);
+    void resume(const play::client_ref& c, const json& req);
+    void remove(const play::client_ref& c, const std::string& player_id, const json& req);
+
+    void begin();
+    // Starts rounds until one has games to play, or the tournament is over.
+    void advance();
+    void begin_round();
+    void start_game(std::size_t pairing_index, bool first_game);
+    void replay_unfinished_games();
+    void on_game_over(const std::string& room_id, const game_result& result, const std::string& game_id);
+    void forfeit_games_of(int player);
+    bool round_complete() const;
+    int total_rounds() const;
+    std::vector<scoring::game_outcome> outcomes() const;
+    std::vector<scoring::standing> standings() const;
+    int index_of(const std::string& player_id) const;
+
+    void subscribe(const play::client_ref& c, const std::string& player_id);
+    void unsubscribe(const play::client_ref& c);
+    // Stores the record, refreshes the views and sends the snapshot to every subscriber; the
+    // requester's copy carries `req`.
+    void changed(const play::client_ref* requester = nullptr, const json& req = nullptr);
+    void send_snapshot(const play::client_ref& c, const json& req);
+    void send_error(const play::client_ref& c, protocol::error_code code, std::string_view message, const json& req);
+    void persist();
+    void arm_start_timer();
+    void on_start_time();
+
+    tournament_host& host_;
+    const protocol::tournament_id id_;
+    protocol::tournament_record record_;
+    std::shared_ptr<tournament_views> views_;
+    std::unique_ptr<play::alarm> start_timer_; // the start time set at creation, if any
+    std::vector<subscriber> subscribers_;
+    std::vector<scoring::round_pairings> schedule_; // round robin: every round, fixed at the start
+    std::uint64_t seq_ = 0;
+    std::mt19937 coin_;
+    net::frame_ptr snapshot_; // the last snapshot (without req), as sent to subscribers
+};
+
+} // namespace quarto::server::tournaments
