@@ -83,6 +83,7 @@ port=
 start_server() {
     local kind=$1 log=$2 threads=${3:-}
     server_command "$kind" "$log" "$threads"
+    : >"$log" # before the server's shell opens it: the loop below reads it at once
     if [[ $kind == go && -n $threads ]]; then
         GOMAXPROCS=$threads "${server_cmd[@]}" 2>"$log" &
     else
