@@ -252,6 +252,7 @@ if ((!quick)) && [[ " ${servers[*]} " == *" cpp "* ]]; then
     targets+=("- System calls per move: not measured here; \`bench/syscalls.sh\` (bench/README.md has the figures).")
 fi
 
+load_after=$(cut -d" " -f1-3 /proc/loadavg)
 mem_gib=$(awk '/MemTotal/ { printf "%.1f", $2 / 1048576 }' /proc/meminfo)
 cpu_model=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -268,7 +269,7 @@ for s in "${servers[@]}"; do server_command "$s" SCRATCH/NAME; server_lines+=(" 
     echo "- CPUs: $(nproc) (\`nproc\`), $cpu_model"
     echo "- Memory: $mem_gib GiB; kernel $(uname -r); $(g++ --version | head -n1); $(node --version 2>/dev/null | sed 's/^/Node.js /'); $(go version 2>/dev/null | cut -d' ' -f3)"
     echo "- Open files: soft limit raised to the hard limit, $nofile"
-    echo "- Load average before the run: $load_before (the machine is shared with other builds and tests)"
+    echo "- Load average before the run: $load_before, after it: $load_after (the machine is shared with other builds and tests)"
     echo "- Server and load generator run on the same machine, quarto-load on one thread. A fresh server"
     echo "  for each run, each writing every finished game to a fresh archive:"
     printf '%s\n' "${server_lines[@]}" | sed 's|SCRATCH/NAME|SCRATCH/RUN|g'
