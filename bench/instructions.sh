@@ -8,7 +8,10 @@
 #     ROOMS          rooms of 2 bots playing closed-loop (default 20; the server runs about
 #                    50 times slower under callgrind, so a few rooms keep it busy)
 #
-# The server runs on one I/O thread; counting starts after 5 s of play and lasts 6 s.
+# The server runs on one I/O thread; counting starts after 5 s of play and lasts 6 s. Rooms have
+# a 60 s move clock, as real games (quarto-load's default since issue 13; the history in
+# bench/README.md up to d5da24f was counted on untimed rooms, which re-arm no timer per move;
+# MOVE_MS=0 gives those).
 # Prints: client messages, messages sent, instructions, instructions per client message.
 set -euo pipefail
 
@@ -42,7 +45,7 @@ for _ in $(seq 300); do
 done
 [[ -n $port ]] || { echo "instructions.sh: the server did not start" >&2; cat "$work/server.log" >&2; exit 1; }
 
-"$load_bin" --url "ws://127.0.0.1:$port/ws" --rooms "$rooms" --spectators "$spectators" --duration 14 --warmup 1 \
+"$load_bin" --url "ws://127.0.0.1:$port/ws" --rooms "$rooms" --spectators "$spectators" --duration 14 --warmup 1 --move-ms "${MOVE_MS:-60000}" \
     >"$work/load.txt" 2>&1 &
 load_pid=$!
 

@@ -1,36 +1,43 @@
 #!/usr/bin/env bash
-# The standard benchmark of quarto-server: a fresh Release server on 127.0.0.1 (free port) for
-# each scenario, driven by quarto-load; writes bench/RESULTS.md with the machine, the commands
-# and the numbers.
+# The standard benchmark: quarto-server and the two baselines (bench/baselines: bare Node.js ws, Go
+# gorilla/websocket) side by side, each scenario run against each server in every round with the
+# same quarto-load command, a fresh server on 127.0.0.1 (free port) each time; writes
+# bench/RESULTS.md with the machine, the commands and the numbers.
 #
-#   bench/run.sh            the standard set, each scenario run 3 times (about 13 minutes)
-#   bench/run.sh --quick    small versions of each scenario, once (about 1 minute), written to
+#   bench/run.sh            the standard set, 3 rounds (about 16 minutes with all three servers)
+#   bench/run.sh --quick    small versions of each scenario, once (about 2 minutes), written to
 #                           /tmp/quarto-bench-quick.md unless --out says otherwise
-#   options: --out FILE     where to write the report
-#            --keep DIR     keep each scenario's JSON and logs in DIR
-#            --repeat N     run the set N times (default 3; 1 with --quick)
+#   options: --servers LIST   which servers, comma-separated among cpp, node, go (default all)
+#            --scenarios LIST which scenarios (default r100,r100-s2,r1000,r1000-think100; also
+#                             r10, r1000-1thread, r1000-think100-1thread, r5000)
+#            --no-idle        skip the idle hold
+#            --out FILE       where to write the report
+#            --keep DIR       keep each run's JSON and logs in DIR
+#            --repeat N       rounds (default 3; 1 with --quick)
 #
 # This machine's CPU time per move moves by 15-40 % between identical runs, so the set is run
-# several times, one round after another, and each row shows the run with the median server
-# CPU per move (and every run's figure beside it); ratios are taken within a round.
+# several times, round after round, the servers in a different order each round; each row shows
+# the run with the median server CPU per move (and every run's figure beside it), and ratios
+# between servers are taken within a round.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=$root/build/release
-server_bin=$build/bin/quarto-server
-load_bin=$build/bin/quarto-load
+# shellcheck source=bench/servers.sh
+source "$root/bench/servers.sh"
 
-quick=0
-out=
-keep=
-repeats=
+quick=0 idle=1 out= keep= repeats=
+servers=("${all_servers[@]}")
+chosen=()
 while [[ $# -gt 0 ]]; do
     case $1 in
         --quick) quick=1 ;;
+        --servers) IFS=, read -r -a servers <<<"$2"; shift ;;
+        --scenarios) IFS=, read -r -a chosen <<<"$2"; shift ;;
+        --no-idle) idle=0 ;;
         --out) out=$2; shift ;;
         --keep) keep=$2; shift ;;
         --repeat) repeats=$2; shift ;;
-        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -39,19 +46,26 @@ done
 [[ -n $repeats ]] || { if ((quick)); then repeats=1; else repeats=3; fi; }
 [[ $repeats =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --repeat needs a positive number" >&2; exit 2; }
 
-if [[ ! -x $server_bin || ! -x $load_bin ]]; then
-    echo "run.sh: building the Release server and load generator in $build" >&2
-    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-    cmake --build "$build" --target quarto-server quarto-load -j "${JOBS:-1}"
+# name: rooms spectators duration warmup think server-threads ("" = the server's default)
+declare -A scenario_spec=(
+    [r10]="10 0 15 3 0 ''" [r100]="100 0 15 3 0 ''" [r100-s2]="100 2 15 3 0 ''"
+    [r1000]="1000 0 15 4 0 ''" [r1000-think100]="1000 0 15 4 100 ''"
+    [r1000-1thread]="1000 0 15 4 0 1" [r1000-think100-1thread]="1000 0 15 4 100 1"
+    [r5000]="5000 0 15 5 0 ''"
+    [q-r100]="100 0 3 1 0 ''" [q-r100-s2]="100 2 3 1 0 ''" [q-r200]="200 0 3 1 0 ''" [q-r200-think50]="200 0 3 1 50 ''"
+)
+if ((${#chosen[@]} == 0)); then
+    if ((quick)); then chosen=(q-r100 q-r100-s2 q-r200 q-r200-think50); else chosen=(r100 r100-s2 r1000 r1000-think100); fi
 fi
+for name in "${chosen[@]}"; do [[ -n ${scenario_spec[$name]:-} ]] || { echo "run.sh: unknown scenario $name" >&2; exit 2; }; done
+ensure_servers "${servers[@]}"
 
 ulimit -n "$(ulimit -Hn)"
 nofile=$(ulimit -n)
 load_before=$(cut -d" " -f1-3 /proc/loadavg)
 
 work=$(mktemp -d /tmp/quarto-bench.XXXXXX)
-[[ -n $keep ]] && { mkdir -p "$keep"; work=$keep; }
-server_pid=
+[[ -n $keep ]] && { mkdir -p "$keep"; rm -rf "$work"; work=$keep; }
 load_pids=()
 cleanup() {
     for p in "${load_pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -61,128 +75,90 @@ cleanup() {
 }
 trap cleanup EXIT
 
-server_args=(--host 127.0.0.1 --port 0 --rate-limit 100000 --rate-burst 100000 --log-level warn)
-
-# The port a process listens on: its socket inodes (/proc/PID/fd) matched against the LISTEN
-# rows of /proc/net/tcp. (--log-level warn hides the "listening on" line, which is info.)
-listening_port() {
-    local pid=$1 inodes row
-    inodes=$(find "/proc/$pid/fd" -lname 'socket:*' -printf '%l\n' 2>/dev/null | sed 's/socket:\[\(.*\)\]/\1/' | sort -u)
-    [[ -n $inodes ]] || return 1
-    awk 'NR > 1 && $4 == "0A" { split($2, a, ":"); print $10, a[2] }' /proc/net/tcp |
-        while read -r inode hexport; do
-            if grep -qx "$inode" <<<"$inodes"; then echo $((16#$hexport)); break; fi
-        done
-}
-
-start_server() { # LOG [EXTRA SERVER ARGS...]; sets server_pid and port
-    local log=$1
-    shift
-    # A fresh archive per scenario, in the scratch directory (removed at the end).
-    "$server_bin" "${server_args[@]}" "$@" --db "$log.db" 2>"$log" &
-    server_pid=$!
-    port=
-    for _ in $(seq 100); do
-        port=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$log" | head -n1)
-        [[ -n $port ]] || port=$(listening_port "$server_pid" || true)
-        [[ -n $port ]] && return 0
-        kill -0 "$server_pid" 2>/dev/null || { echo "server exited:" >&2; cat "$log" >&2; exit 1; }
-        sleep 0.1
-    done
-    echo "run.sh: cannot find the server's port" >&2
-    exit 1
-}
-
-stop_server() {
-    kill -TERM "$server_pid"
-    wait "$server_pid" || echo "run.sh: the server exited with status $?" >&2
-    server_pid=
-}
-
 status_kib() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status"; }
 
-commands=()   # the exact commands, for the report
+commands=()   # the exact quarto-load commands, for the report
 rows=()       # result table rows
-details=()    # each scenario's table as printed by quarto-load
-
-scenarios=()  # names, in order
-declare -A scenario_threads
+details=()    # each median run as quarto-load printed it
 rep=1         # the round being run
 
-# run_scenario NAME ROOMS SPECTATORS DURATION WARMUP [THINK_MS [SERVER_THREADS]]: one run, of round $rep
+# run_scenario NAME SERVER: one run of round $rep.
 run_scenario() {
-    local name=$1 rooms=$2 spectators=$3 duration=$4 warmup=$5 think=${6:-0} threads=${7:-}
-    local json=$work/$name.$rep.json
-    local extra=()
-    [[ -n $threads ]] && extra=(--threads "$threads")
-    start_server "$work/$name.$rep.server.log" "${extra[@]}"
-    local cmd=("$load_bin" --url "ws://127.0.0.1:$port/ws" --rooms "$rooms" --spectators "$spectators"
-        --duration "$duration" --warmup "$warmup" --think-ms "$think" --connect-rate 2000 --server-pid "$server_pid" --json "$json")
-    echo "== $name (round $rep of $repeats): ${cmd[*]#$root/}" >&2
-    if ((rep == 1)); then
-        scenarios+=("$name")
-        scenario_threads[$name]=$threads
-        [[ -n $threads ]] && commands+=("# server started with --threads $threads:")
-        commands+=("build/release/bin/quarto-load --url ws://127.0.0.1:PORT/ws --rooms $rooms --spectators $spectators --duration $duration --warmup $warmup --think-ms $think --connect-rate 2000 --server-pid PID --json $name.json")
+    local name=$1 server=$2 rooms spectators duration warmup think threads
+    read -r rooms spectators duration warmup think threads <<<"${scenario_spec[$name]}"
+    threads=${threads//\'/}
+    local base=$work/$name.$server.$rep
+    start_server "$server" "$base.server.log" "$threads"
+    local args=(--rooms "$rooms" --spectators "$spectators" --duration "$duration" --warmup "$warmup"
+        --think-ms "$think" --move-ms 60000 --connect-rate 2000)
+    echo "== $name, $server (round $rep of $repeats)" >&2
+    if ((rep == 1)) && [[ $server == "${servers[0]}" ]]; then
+        commands+=("build/release/bin/quarto-load --url ws://127.0.0.1:PORT/ws ${args[*]} --server-pid PID --json $name.SERVER.json${threads:+   # servers on $threads thread(s)}")
     fi
-    "${cmd[@]}" >"$work/$name.$rep.txt" 2>"$work/$name.$rep.err" || { cat "$work/$name.$rep.err" >&2; exit 1; }
-    cat "$work/$name.$rep.txt" >&2
+    "$load_bin" --url "ws://127.0.0.1:$port/ws" "${args[@]}" --server-pid "$server_pid" --json "$base.json" \
+        >"$base.txt" 2>"$base.err" || { cat "$base.err" >&2; exit 1; }
+    cat "$base.txt" >&2
     stop_server
 }
 
-# The JSON of NAME's run with the median server CPU per move.
+# The JSON of NAME on SERVER with the median server CPU per move.
 median_json() {
     local f
-    for f in "$work/$1".*.json; do echo "$(jq '.server_cpu_us_per_move // 0' "$f") $f"; done |
+    for f in "$work/$1.$2".*.json; do echo "$(jq '.server_cpu_us_per_move // 0' "$f") $f"; done |
         sort -n | awk '{ runs[NR] = $2 } END { print runs[int((NR + 1) / 2)] }'
 }
+every_run() { # NAME SERVER JQ: the figure of every round, in round order
+    local r
+    for ((r = 1; r <= repeats; r++)); do jq "$3" "$work/$1.$2.$r.json"; done | paste -sd/ | sed 's|/| / |g'
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "n/a" }'; }
 
-# The table row of NAME: its median run, and every run's server CPU per move.
-scenario_row() {
-    local name=$1 threads=${scenario_threads[$1]} json all
-    json=$(median_json "$name")
-    all=$(for f in "$work/$name".*.json; do jq '.server_cpu_us_per_move // 0 | . * 10 | round / 10' "$f"; done | paste -sd/ | sed 's|/| / |g')
-    rows+=("$(jq -r --arg name "$name" --arg all "$all" '[
-        $name, ($threads | if . == "" then "cores" else . end), .rooms, .spectators_per_room, .think_ms, .connections,
-        (.moves_per_s | floor),
-        (.latency_us.p50 | floor), (.latency_us.p90 | floor), (.latency_us.p99 | floor), (.latency_us.max | floor),
-        (if .server_cpu_us_per_move then (.server_cpu_us_per_move * 10 | round / 10) else "n/a" end),
-        $all,
-        (if .server_cpu_cores then (.server_cpu_cores * 100 | round / 100) else "n/a" end),
-        (if .server_cpu_wait_s_per_s then (.server_cpu_wait_s_per_s * 100 | round / 100) else "n/a" end),
-        (if .load_cpu_us_per_move then (.load_cpu_us_per_move * 10 | round / 10) else "n/a" end),
-        (if .load_cpu_wait_s_per_s then (.load_cpu_wait_s_per_s * 100 | round / 100) else "n/a" end),
-        ((.server_peak_rss_kib // 0) / 1024 * 10 | round / 10),
-        ((.server_rss_kib_per_room // 0) | round),
-        ((.errors_total) + .seq_gaps + .desyncs + .connect_failures + .disconnects),
-        (.seat_mismatches // 0)
-      ] | "| " + (map(tostring) | join(" | ")) + " |"' --arg threads "$threads" "$json")")
-    details+=("### $name (the median of $repeats runs)" "" '```' "$(cat "${json%.json}.txt")" '```' "")
+scenario_row() { # NAME SERVER
+    local name=$1 server=$2 json
+    json=$(median_json "$name" "$server")
+    local threads; threads=$(read -r _ _ _ _ _ t <<<"${scenario_spec[$name]}"; echo "${t//\'/}")
+    [[ $server == node ]] && threads=1 # one JavaScript thread, whatever the scenario asks
+    rows+=("$(jq -r --arg name "$name" --arg server "$(server_label "$server")" --arg threads "${threads:-cores}" \
+        --arg cpu_all "$(every_run "$name" "$server" '.server_cpu_us_per_move // 0 | . * 10 | round / 10')" \
+        --arg p99_all "$(every_run "$name" "$server" '.latency_us.p99 / 1000 * 10 | round / 10')" '
+        def r1: if . == null then "n/a" else . * 10 | round / 10 end;
+        [ $name, $server, $threads, .rooms, .spectators_per_room, .think_ms, .connections, (.moves_per_s | floor),
+          (.latency_us.p50 / 1000 | r1), (.latency_us.p99 / 1000 | r1), $p99_all,
+          (.server_cpu_user_us_per_move | r1), (.server_cpu_sys_us_per_move | r1),
+          ("**" + (.server_cpu_us_per_move | r1 | tostring) + "**"), $cpu_all,
+          (if .server_cpu_cores then (.server_cpu_cores * 100 | round / 100) else "n/a" end),
+          (if .server_cpu_wait_s_per_s then (.server_cpu_wait_s_per_s * 100 | round / 100) else "n/a" end),
+          (.load_cpu_us_per_move | r1),
+          ((.server_peak_rss_kib // 0) / 1024 * 10 | round / 10),
+          ((.errors_total) + .seq_gaps + .desyncs + .connect_failures + .disconnects),
+          (.seat_mismatches // 0)
+        ] | "| " + (map(tostring) | join(" | ")) + " |"' "$json")")
+    details+=("### $name, $(server_label "$server") (the median of $repeats runs)" "" '```' "$(cat "${json%.json}.txt")" '```' "")
 }
 
-# idle_hold ROOMS PROCESSES: the rooms are set up (games started, nobody moves) by PROCESSES
-# load generators at once; the server's RSS is read once all of them are ready.
+# idle_hold SERVER ROOMS PROCESSES: the rooms are set up (games started, nobody moves) by
+# PROCESSES load generators at once; the server's RSS is read once all of them are ready.
 idle_rows=()
-idle_target=
+declare -A idle_kib_per_conn idle_conns
 idle_hold() {
-    local rooms=$1 processes=$2 per=$(( $1 / $2 ))
-    start_server "$work/idle.server.log"
+    local server=$1 rooms=$2 processes=$3 per=$(( $2 / $3 ))
+    start_server "$server" "$work/idle.$server.server.log"
     local before_kib; before_kib=$(status_kib "$server_pid" VmRSS)
     load_pids=()
     local i
     for ((i = 0; i < processes; i++)); do
-        local cmd=("$load_bin" --url "ws://127.0.0.1:$port/ws" --rooms "$per" --idle --duration 8 --warmup 2
-            --connect-rate 2000 --source-addresses 127.0.0.1-127.0.0.8 --server-pid "$server_pid"
-            --connect-timeout 120 --json "$work/idle.$i.json")
-        "${cmd[@]}" >"$work/idle.$i.txt" 2>"$work/idle.$i.err" &
+        "$load_bin" --url "ws://127.0.0.1:$port/ws" --rooms "$per" --idle --duration 8 --warmup 2 --move-ms 60000 \
+            --connect-rate 2000 --source-addresses 127.0.0.1-127.0.0.8 --server-pid "$server_pid" \
+            --connect-timeout 120 --json "$work/idle.$server.$i.json" >"$work/idle.$server.$i.txt" 2>"$work/idle.$server.$i.err" &
         load_pids+=($!)
     done
-    commands+=("$processes x build/release/bin/quarto-load --url ws://127.0.0.1:PORT/ws --rooms $per --idle --duration 8 --warmup 2 --connect-rate 2000 --source-addresses 127.0.0.1-127.0.0.8 --server-pid PID --json idle.N.json  (at the same time)")
-    echo "== idle hold: $rooms rooms in $processes processes" >&2
+    [[ $server == "${servers[0]}" ]] &&
+        commands+=("$processes x build/release/bin/quarto-load --url ws://127.0.0.1:PORT/ws --rooms $per --idle --duration 8 --warmup 2 --move-ms 60000 --connect-rate 2000 --source-addresses 127.0.0.1-127.0.0.8 --server-pid PID --json idle.N.json  (at the same time)")
+    echo "== idle hold, $server: $rooms rooms in $processes processes" >&2
     # Wait until every process says it is ready, then let the server settle.
     local ready=0
     for _ in $(seq 1500); do
-        ready=$(cat "$work"/idle.*.err 2>/dev/null | grep -c 'ready:' || true)
+        ready=$(cat "$work/idle.$server".*.err 2>/dev/null | grep -c 'ready:' || true)
         ((ready >= processes)) && break
         sleep 0.1
     done
@@ -191,149 +167,172 @@ idle_hold() {
     rss_kib=$(status_kib "$server_pid" VmRSS)
     hwm_kib=$(status_kib "$server_pid" VmHWM)
     fds=$(find "/proc/$server_pid/fd" -lname 'socket:*' 2>/dev/null | wc -l)
-    local ok=0
-    for p in "${load_pids[@]}"; do wait "$p" && ok=$((ok + 1)); done
+    for p in "${load_pids[@]}"; do wait "$p" || true; done
     load_pids=()
     local connections=0 failures=0
     for ((i = 0; i < processes; i++)); do
-        cat "$work/idle.$i.txt" >&2
-        connections=$((connections + $(jq .connections_ready "$work/idle.$i.json")))
-        failures=$((failures + $(jq '.connect_failures + .disconnects + .errors_total' "$work/idle.$i.json")))
-        details+=("### idle hold, process $i" "" '```' "$(cat "$work/idle.$i.txt")" '```' "")
+        cat "$work/idle.$server.$i.txt" >&2
+        connections=$((connections + $(jq .connections_ready "$work/idle.$server.$i.json")))
+        failures=$((failures + $(jq '.connect_failures + .disconnects + .errors_total' "$work/idle.$server.$i.json")))
     done
     stop_server
     local per_conn per_room
     per_conn=$(awk -v a="$rss_kib" -v b="$before_kib" -v n="$connections" 'BEGIN { printf "%.1f", (a - b) / n }')
     per_room=$(awk -v a="$rss_kib" -v b="$before_kib" -v n="$rooms" 'BEGIN { printf "%.1f", (a - b) / n }')
-    idle_target="- Idle connections: $per_conn KiB of server RSS per connection with $connections connections held (target at most 25 KiB)."
-    idle_rows+=("| $rooms | $connections | $processes | $fds | $((before_kib / 1024)) | $((rss_kib / 1024)) | $((hwm_kib / 1024)) | $per_conn | $per_room | $failures |")
+    idle_kib_per_conn[$server]=$per_conn
+    idle_conns[$server]=$connections
+    idle_rows+=("| $(server_label "$server") | $rooms | $connections | $processes | $fds | $((before_kib / 1024)) | $((rss_kib / 1024)) | $((hwm_kib / 1024)) | $per_conn | $per_room | $failures |")
 }
 
-standard_set() {
-    local duration=20
-    run_scenario r10 10 0 $duration 3
-    run_scenario r100 100 0 $duration 3
-    run_scenario r100-s2 100 2 $duration 3
-    run_scenario r1000 1000 0 $duration 5
-    run_scenario r1000-think100 1000 0 $duration 5 100
-    # The same two on one I/O thread: with the load generator on the same 2 cores, a second
-    # server thread mostly adds hand-offs between cores.
-    run_scenario r1000-1thread 1000 0 $duration 5 0 1
-    run_scenario r1000-think100-1thread 1000 0 $duration 5 100 1
-    run_scenario r5000 5000 0 $duration 5
-}
-
-quick_set() {
-    local duration=3 warmup=1
-    run_scenario r10 10 0 $duration $warmup
-    run_scenario r100 100 0 $duration $warmup
-    run_scenario r100-s2 100 2 $duration $warmup
-    run_scenario r200 200 0 $duration $warmup
-    run_scenario r200-think50 200 0 $duration $warmup 50
-}
-
+# ---- the rounds: every scenario against every server, the servers' order rotated each round ----
 for ((rep = 1; rep <= repeats; rep++)); do
-    if ((quick)); then quick_set; else standard_set; fi
+    order=("${servers[@]:$(( (rep - 1) % ${#servers[@]} ))}" "${servers[@]:0:$(( (rep - 1) % ${#servers[@]} ))}")
+    for name in "${chosen[@]}"; do
+        for server in "${order[@]}"; do run_scenario "$name" "$server"; done
+    done
 done
-for name in "${scenarios[@]}"; do scenario_row "$name"; done
+for name in "${chosen[@]}"; do
+    for server in "${servers[@]}"; do scenario_row "$name" "$server"; done
+done
 
-if ((quick)); then
-    idle_hold 500 2
-else
-    # As many rooms as one server process can hold under its open-file limit (2 files a
-    # room, a margin for the server's own), at most 9,500; 2 load processes (each would need
-    # nearly the whole limit alone).
-    idle_rooms=$(( (nofile - 600) / 2 ))
-    ((idle_rooms > 9500)) && idle_rooms=9500
-    idle_hold "$idle_rooms" 2
+if ((idle)); then
+    if ((quick)); then idle_rooms=500; else
+        # As many rooms as one server process can hold under its open-file limit (2 files a
+        # room, a margin for the server's own), at most 9,500 (19,000 connections); 2 load
+        # processes (each would need nearly the whole limit alone).
+        idle_rooms=$(( (nofile - 600) / 2 ))
+        ((idle_rooms > 9500)) && idle_rooms=9500
+    fi
+    for server in "${servers[@]}"; do idle_hold "$server" "$idle_rooms" 2; done
 fi
 
-# ---- the report ----
-# The targets of issue 5, from the JSON of the runs that exist (the quick set has other names).
-j() { local f; f=$(ls "$work/$1".*.json 2>/dev/null | head -n1); [[ -n $f ]] && jq -r "$2" "$(median_json "$1")" || echo "n/a"; }
+# ---- against the targets of issue 13: ratios within each round, then the median of the rounds ----
+has() { [[ " ${servers[*]} " == *" $1 "* ]] && [[ " ${chosen[*]} " == *" $2 "* ]]; }
+fig() { jq "$3" "$work/$1.$2.$4.json"; } # NAME SERVER JQ ROUND
+# ratio_to_baseline NAME JQ: per round, quarto-server's figure over the lower of the baselines'.
+ratio_to_baseline() {
+    local r
+    for ((r = 1; r <= repeats; r++)); do
+        local best=
+        for b in node go; do
+            [[ " ${servers[*]} " == *" $b "* ]] || continue
+            local v; v=$(fig "$1" "$b" "$2" "$r")
+            [[ -z $best ]] && best=$v || best=$(awk -v a="$best" -v b="$v" 'BEGIN { print (b < a ? b : a) }')
+        done
+        awk -v a="$(fig "$1" cpp "$2" "$r")" -v b="$best" 'BEGIN { printf "%.2f\n", a / b }'
+    done
+}
+ratios() { local m; m=$(median <<<"$1"); echo "**${m}x** (rounds: $(paste -sd' ' <<<"$1"))"; }
 targets=()
-if ((!quick)); then
-    targets+=("- Server CPU per move at R = 1000 (target 10 µs, aim 5 µs): $(j r1000 '.server_cpu_us_per_move*10|round/10') µs closed-loop; $(j r1000-think100 '.server_cpu_us_per_move*10|round/10') µs with 100 ms think time; on one I/O thread $(j r1000-1thread '.server_cpu_us_per_move*10|round/10') and $(j r1000-think100-1thread '.server_cpu_us_per_move*10|round/10') µs.")
-    targets+=("- Latency action → opponent at R = 1000, p99 (target under 5 ms): $(j r1000-think100 '.latency_us.p99/1000*10|round/10') ms with 100 ms think time (p50 $(j r1000-think100 '.latency_us.p50/1000*10|round/10') ms; on one I/O thread p99 $(j r1000-think100-1thread '.latency_us.p99/1000*10|round/10') ms); $(j r1000 '.latency_us.p99/1000|round') ms closed-loop (saturated).")
-    # Within each round, then the median of the rounds.
-    ratios=$(for ((r = 1; r <= repeats; r++)); do
-        awk -v a="$(jq '.server_cpu_us_per_move' "$work/r100-s2.$r.json")" -v b="$(jq '.server_cpu_us_per_move' "$work/r100.$r.json")" 'BEGIN { printf "%.2f\n", a / b }'
-    done | sort -n)
-    median_ratio=$(awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }' <<<"$ratios")
-    targets+=("- Spectators: server CPU per move with S = 2 at R = 100 is ${median_ratio}x that of S = 0 (the median of the rounds' ratios: $(paste -sd' ' <<<"$ratios"); target at most 1.6x).")
+baselines_on=0
+[[ " ${servers[*]} " == *" node "* || " ${servers[*]} " == *" go "* ]] && baselines_on=1
+if ((!quick)) && [[ " ${servers[*]} " == *" cpp "* ]]; then
+    if has cpp r1000 && ((baselines_on)); then
+        targets+=("- R = 1000, closed loop: quarto-server's user CPU per move is $(ratios "$(ratio_to_baseline r1000 .server_cpu_user_us_per_move)") the better baseline's (target at most 0.35x); user + system $(ratios "$(ratio_to_baseline r1000 .server_cpu_us_per_move)") (target at most 0.75x).")
+    fi
+    if has cpp r1000-think100; then
+        p99=$(for ((r = 1; r <= repeats; r++)); do fig r1000-think100 cpp '.latency_us.p99 / 1000 * 100 | round / 100' "$r"; done)
+        line="- R = 1000, 100 ms think time: p99 action → opponent **$(median <<<"$p99") ms** (rounds: $(paste -sd' ' <<<"$p99"); target at most 2 ms)"
+        ((baselines_on)) && line+="; CPU per move $(ratios "$(ratio_to_baseline r1000-think100 .server_cpu_us_per_move)") the better baseline's (target at most 0.75x)"
+        targets+=("$line.")
+    fi
+    if has cpp r100 && has cpp r100-s2; then
+        line="- Spectators: CPU per move with S = 2 at R = 100 is"
+        for s in "${servers[@]}"; do
+            rs=$(for ((r = 1; r <= repeats; r++)); do
+                awk -v a="$(fig r100-s2 "$s" .server_cpu_us_per_move "$r")" -v b="$(fig r100 "$s" .server_cpu_us_per_move "$r")" 'BEGIN { printf "%.2f\n", a / b }'
+            done)
+            line+=" $(ratios "$rs") that of S = 0 for $(server_label "$s");"
+        done
+        targets+=("${line%;} (target for quarto-server at most 1.5x).")
+    fi
+    [[ -n ${idle_kib_per_conn[cpp]:-} ]] &&
+        targets+=("- Idle: **${idle_kib_per_conn[cpp]} KiB** of quarto-server's RSS per held connection at ${idle_conns[cpp]} connections (target at most 8 KiB at 19,000).")
+    targets+=("- Instructions per client message: not measured here; \`bench/instructions.sh\` (target at most 8,000).")
+    targets+=("- System calls per move: not measured here; \`bench/syscalls.sh\` (bench/README.md has the figures).")
 fi
 
+load_after=$(cut -d" " -f1-3 /proc/loadavg)
 mem_gib=$(awk '/MemTotal/ { printf "%.1f", $2 / 1048576 }' /proc/meminfo)
 cpu_model=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 dirty=$(git -C "$root" status --porcelain 2>/dev/null | grep -q . && echo " (with uncommitted changes)" || true)
+server_lines=()
+for s in "${servers[@]}"; do server_command "$s" SCRATCH/NAME; server_lines+=("  - $(server_label "$s"): \`${server_cmd[*]#"$root"/}\`"); done
 {
     echo "# quarto-server benchmark results"
     echo
     echo "Written by \`bench/run.sh$( ((quick)) && echo ' --quick')\` on $(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit$dirty."
     echo
-    echo "## Machine"
+    echo "## Machine and servers"
     echo
     echo "- CPUs: $(nproc) (\`nproc\`), $cpu_model"
-    echo "- Memory: $mem_gib GiB; kernel $(uname -r); $(g++ --version | head -n1)"
+    echo "- Memory: $mem_gib GiB; kernel $(uname -r); $(g++ --version | head -n1); $(node --version 2>/dev/null | sed 's/^/Node.js /'); $(go version 2>/dev/null | cut -d' ' -f3)"
     echo "- Open files: soft limit raised to the hard limit, $nofile"
-    echo "- Load average before the run: $load_before (the machine is shared with other builds and tests)"
-    echo "- Server and load generator run on the same machine: the server with its default threads"
-    echo "  (one per core) unless the threads column says 1, quarto-load on one thread. A fresh server"
-    echo "  for each scenario:"
-    echo "  \`build/release/bin/quarto-server ${server_args[*]} --db SCRATCH/NAME.db\`"
-    echo "  (each finished game is written to a fresh archive)"
+    echo "- Load average before the run: $load_before, after it: $load_after (the machine is shared with other builds and tests)"
+    echo "- Server and load generator run on the same machine, quarto-load on one thread. A fresh server"
+    echo "  for each run, each writing every finished game to a fresh archive:"
+    printf '%s\n' "${server_lines[@]}" | sed 's|SCRATCH/NAME|SCRATCH/RUN|g'
+    echo "  quarto-server archives in SQLite (a transaction per batch of games, on its own thread); the"
+    echo "  baselines append a JSON line per game to a file, flushed once a second, which costs less."
+    echo "  The baselines (bench/baselines/README.md) speak the part of protocol v1 the bots use, with"
+    echo "  rules engines of their own: every action is judged, clocks and claim windows are timed."
     echo
     echo "## Playing rooms"
     echo
-    echo "Each scenario ran $repeats times (the whole set, round after round); its row is the run with the"
-    echo "median server CPU per move, and the column beside it lists every run's figure."
+    echo "Each scenario ran $repeats times against each server (round after round; in each round every"
+    echo "scenario ran against every server, one after another, in an order rotated each round). A row is"
+    echo "the run with the median server CPU per move; the columns marked \"every run\" list each round's."
     echo
-    echo "Bots play random legal games (untimed rooms, default rules) closed-loop: each bot acts as soon"
-    echo "as the server's event makes it its turn, calls every Quarto it makes, and both ask for a"
-    echo "rematch at the end (with a think time, each bot waits that long before each action). A move"
-    echo "is one accepted give or place. Latency: from a bot sending an"
-    echo "action to the opponent receiving its event, in µs. CPU per move: the process's utime+stime"
-    echo "over the measured window divided by the moves in it. RSS/room: the server's RSS growth"
-    echo "since before the run divided by the rooms. CPU wait: seconds per second that the process's"
-    echo "threads were runnable but waiting for a CPU (/proc/PID/task/*/schedstat): high values mean"
-    echo "the machine was short of CPU (server, load generator and other users on 2 cores), so"
-    echo "throughput and latency there say more about the machine than the server. Problems: errors"
-    echo "received + seq gaps + desyncs + connect failures + disconnects. Creator not seat 0: rooms"
-    echo "where the server seated the joiner in seat 0, before the creator (the bots then play the"
-    echo "seats their snapshots name)."
+    echo "Rooms play as real games do: a 60 s move clock and the 10 s claim window (the default), default"
+    echo "rules. Bots play random legal games: each bot acts as soon as the server's event makes it its"
+    echo "turn (with a think time, that long after), calls every Quarto it makes, and both ask for a"
+    echo "rematch at the end. A move is one accepted give or place. Latency: from a bot sending an action"
+    echo "to the opponent receiving its event. CPU per move: the server process's user and system time"
+    echo "(utime, stime from /proc/PID/stat) over the measured window divided by the moves in it. CPU wait:"
+    echo "seconds per second that the server's threads were runnable but waiting for a CPU"
+    echo "(/proc/PID/task/*/schedstat): high values mean the machine was short of CPU (server, load"
+    echo "generator and other users on 2 cores). Problems: errors received + seq gaps + desyncs + connect"
+    echo "failures + disconnects. Creator not seat 0: rooms where the server seated the joiner first."
     echo
-    echo "With no think time the bots are closed-loop: every room always has one action in flight, so"
-    echo "the server is saturated and latency is mostly queueing (Little's law: latency ≈ rooms ÷"
-    echo "actions per second). The think-time rows show latency below saturation."
+    echo "With no think time the bots are closed-loop: every room always has one action in flight, so the"
+    echo "server is saturated and latency is mostly queueing (Little's law: latency ≈ rooms ÷ actions per"
+    echo "second). The think-time rows show latency below saturation."
     echo
-    echo "| scenario | server threads | rooms | spect./room | think ms | conns | moves/s | p50 µs | p90 µs | p99 µs | max µs | server µs/move | server µs/move, every run | server cores | server CPU wait s/s | load-gen µs/move | load-gen CPU wait s/s | server peak RSS MiB | RSS KiB/room | problems | creator not seat 0 |"
+    echo "| scenario | server | server threads | rooms | spect./room | think ms | conns | moves/s | p50 ms | p99 ms | p99 ms, every run | CPU µs/move user | system | total | total, every run | server cores | server CPU wait s/s | load-gen µs/move | server peak RSS MiB | problems | creator not seat 0 |"
     echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${rows[@]}"
     echo
-    echo "## Idle hold"
-    echo
-    echo "Rooms set up (2 bots each, game started, nobody moves) by several load-generator processes at"
-    echo "once (client sockets spread over 127.0.0.1-127.0.0.8); the server's RSS is read once every"
-    echo "process is ready."
-    echo
-    echo "| rooms | connections | load processes | server sockets | RSS before MiB | RSS held MiB | peak RSS MiB | KiB/connection | KiB/room | problems |"
-    echo "|---|---|---|---|---|---|---|---|---|---|"
-    printf '%s\n' "${idle_rows[@]}"
-    echo
-    echo "## Against the targets of issue 5"
-    echo
-    printf '%s\n' "${targets[@]}" "$idle_target"
-    echo
+    if ((idle)); then
+        echo "## Idle hold"
+        echo
+        echo "Rooms set up (2 bots each, game started, nobody moves) by several load-generator processes at"
+        echo "once (client sockets spread over 127.0.0.1-127.0.0.8); the server's RSS is read once every"
+        echo "process is ready."
+        echo
+        echo "| server | rooms | connections | load processes | server sockets | RSS before MiB | RSS held MiB | peak RSS MiB | KiB/connection | KiB/room | problems |"
+        echo "|---|---|---|---|---|---|---|---|---|---|---|"
+        printf '%s\n' "${idle_rows[@]}"
+        echo
+    fi
+    if ((${#targets[@]})); then
+        echo "## Against the targets of issue 13"
+        echo
+        echo "Ratios are taken within each round (quarto-server against the lower of the two baselines' figures"
+        echo "in that round), then the median of the rounds."
+        echo
+        printf '%s\n' "${targets[@]}"
+        echo
+    fi
     echo "## Commands"
     echo
     echo '```sh'
     echo "bench/run.sh$( ((quick)) && echo ' --quick')"
-    echo "# which runs, for each scenario, a fresh server (PORT and PID found at start), then:"
+    echo "# which runs, for each scenario and server, a fresh server (PORT and PID found at start), then:"
     printf '%s\n' "${commands[@]}"
     echo '```'
     echo
-    echo "## Each run as quarto-load printed it"
+    echo "## The median runs as quarto-load printed them"
     echo
     printf '%s\n' "${details[@]}"
 } >"$out.tmp"

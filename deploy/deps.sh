@@ -3,18 +3,25 @@
 # present. Idempotent; uses sudo when not root.
 #   deploy/deps.sh          build + unit/integration tests
 #   deploy/deps.sh --browser  also Chromium and playwright-core for the browser tests
+#   deploy/deps.sh --bench    also what bench/ needs beyond the build: the Node.js and Go
+#                             baseline servers (node-ws; golang-go with gorilla/websocket,
+#                             built offline), strace for bench/syscalls.sh, jq for bench/run.sh
+#                             (node-ws pulls in Debian's nodejs when no node is installed)
 set -euo pipefail
 
 packages=(g++ cmake make pkg-config libboost1.81-dev nlohmann-json3-dev libspdlog-dev doctest-dev
           libsqlite3-dev libssl-dev ca-certificates)
 browser=0
+bench=0
 for arg in "$@"; do
   case "$arg" in
     --browser) browser=1 ;;
+    --bench) bench=1 ;;
     *) echo "deps.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
 [ "$browser" = 1 ] && packages+=(chromium)
+[ "$bench" = 1 ] && packages+=(node-ws golang-go golang-github-gorilla-websocket-dev strace jq)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -47,11 +47,14 @@ std::string hello_message(std::string_view name)
     return out;
 }
 
-std::string create_room_message(std::string_view name)
+std::string create_room_message(std::string_view name, std::optional<int> move_ms)
 {
     std::string out = R"({"type":"create_room","name":)";
     append_string(out, name);
-    out += R"(,"clock":{"move_ms":null},"private":true})";
+    out += R"(,"clock":{"move_ms":)";
+    if (move_ms) append_int(out, *move_ms);
+    else out += "null";
+    out += R"(},"private":true})";
     return out;
 }
 

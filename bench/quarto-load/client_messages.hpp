@@ -2,6 +2,7 @@
 // into a string: no JSON library on the hot path.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -10,8 +11,8 @@
 namespace quarto::load {
 
 std::string hello_message(std::string_view name);
-// An untimed private room with the default rules.
-std::string create_room_message(std::string_view name);
+// A private room with the default rules and claim window, `move_ms` per move (nullopt: untimed).
+std::string create_room_message(std::string_view name, std::optional<int> move_ms = std::nullopt);
 std::string join_message(std::string_view room, bool as_spectator);
 // give, place, quarto (with the 4 squares of `a.line`), pass or resign.
 std::string action_message(std::string_view room, const action& a);

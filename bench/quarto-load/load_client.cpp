@@ -202,7 +202,7 @@ void connection::handle(const server_message& m)
     }
     const std::string_view type = m.type;
     if (type == "welcome") {
-        if (role_ == role::creator) send(create_room_message("load " + std::to_string(room_.index)));
+        if (role_ == role::creator) send(create_room_message("load " + std::to_string(room_.index), worker_.settings().move_ms));
         else if (!room_.id.empty()) join_room();
         else room_.waiting_for_id.push_back(shared_from_this());
     } else if (type == "room_created") {

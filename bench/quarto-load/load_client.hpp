@@ -24,6 +24,7 @@ struct client_settings {
     std::string host_header; // "127.0.0.1:PORT"
     std::string path = "/ws";
     std::chrono::milliseconds think{0};
+    std::optional<int> move_ms = 60'000; // the rooms' move clock; nullopt: untimed
     bool idle = false; // hold the rooms without playing
     std::uint64_t seed = 1;
 };

@@ -31,6 +31,7 @@ struct options {
     double duration_s = 10;
     double warmup_s = 2;
     int think_ms = 0;
+    std::optional<int> move_ms = 60'000; // nullopt: untimed rooms
     double connect_rate = 2000;
     pid_t server_pid = 0;
     std::string json_path;
@@ -49,6 +50,8 @@ const char* usage = R"(usage: quarto-load [options]
   --warmup SECONDS        play before measuring (default 2); the bots start playing once every
                           room is set up (or --connect-timeout has passed)
   --think-ms MS           each bot waits this long before each action (default 0: closed loop)
+  --move-ms MS            the rooms' move clock, 100..3600000 ms per move (default 60000, as real
+                          games; the claim window is the server's default); 0 or null: untimed
   --connect-rate N        new connections per second while setting up (default 2000)
   --server-pid PID        the server process to read /proc of (default: the one listening on PORT)
   --json FILE             also write the results as JSON
@@ -132,6 +135,10 @@ options parse(int argc, char** argv)
         else if (name == "duration") o.duration_s = number(name, value, 0.1, 1e6);
         else if (name == "warmup") o.warmup_s = number(name, value, 0, 1e6);
         else if (name == "think-ms") o.think_ms = static_cast<int>(number(name, value, 0, 3.6e6));
+        else if (name == "move-ms") {
+            if (value == "null" || value == "0") o.move_ms.reset();
+            else o.move_ms = static_cast<int>(number(name, value, 100, 3.6e6));
+        }
         else if (name == "connect-rate") o.connect_rate = number(name, value, 1, 1e7);
         else if (name == "server-pid") o.server_pid = static_cast<pid_t>(number(name, value, 1, 1e9));
         else if (name == "json") o.json_path = value;
@@ -226,6 +233,7 @@ int main(int argc, char** argv)
     settings.host_header = where.host_header;
     settings.path = where.path;
     settings.think = std::chrono::milliseconds{opts.think_ms};
+    settings.move_ms = opts.move_ms;
     settings.idle = opts.idle;
     settings.seed = opts.seed;
 
@@ -311,13 +319,22 @@ int main(int argc, char** argv)
 
     // ---- report ----
     const double moves = static_cast<double>(window.moves);
-    const auto per_move_us = [&](const std::optional<load::cpu_times>& a, const std::optional<load::cpu_times>& b)
-        -> std::optional<double> {
+    // CPU µs per move: user + system, or one of them.
+    enum class part { both, user, system };
+    const auto per_move_us = [&](const std::optional<load::cpu_times>& a, const std::optional<load::cpu_times>& b,
+                                 part which = part::both) -> std::optional<double> {
         if (!a || !b || window.moves == 0) return std::nullopt;
-        return (b->total() - a->total()) * 1e6 / moves;
+        const double spent = which == part::user     ? b->user_s - a->user_s
+                           : which == part::system ? b->system_s - a->system_s
+                                                   : b->total() - a->total();
+        return spent * 1e6 / moves;
     };
     const auto server_us = per_move_us(server_cpu_0, server_cpu_1);
+    const auto server_user_us = per_move_us(server_cpu_0, server_cpu_1, part::user);
+    const auto server_sys_us = per_move_us(server_cpu_0, server_cpu_1, part::system);
     const auto self_us = per_move_us(self_cpu_0, self_cpu_1);
+    const auto self_user_us = per_move_us(self_cpu_0, self_cpu_1, part::user);
+    const auto self_sys_us = per_move_us(self_cpu_0, self_cpu_1, part::system);
     const auto cpu_share = [&](const std::optional<load::cpu_times>& a, const std::optional<load::cpu_times>& b)
         -> std::optional<double> {
         if (!a || !b) return std::nullopt;
@@ -350,7 +367,8 @@ int main(int argc, char** argv)
     };
     t << "quarto-load " << opts.url << ": " << opts.rooms << " rooms x (2 bots + " << opts.spectators
       << " spectators) = " << total << " connections, " << opts.threads << " thread(s), think " << opts.think_ms
-      << " ms" << (opts.idle ? ", idle hold" : "") << "\n";
+      << " ms, move clock " << (opts.move_ms ? std::to_string(*opts.move_ms) + " ms" : std::string{"untimed"})
+      << (opts.idle ? ", idle hold" : "") << "\n";
     t << "  set-up                  " << ready.load() << "/" << total << " connections in " << fixed(setup_s, 1)
       << " s; measured " << fixed(window_s, 2) << " s after " << fixed(opts.warmup_s, 1) << " s warm-up\n";
     t << "  moves                   " << window.moves << " (" << fixed(moves / window_s, 0) << " moves/s; "
@@ -360,10 +378,12 @@ int main(int argc, char** argv)
     t << "  latency action->opp.    p50 " << micros(lat.percentile(50)) << " us, p90 " << micros(lat.percentile(90))
       << " us, p99 " << micros(lat.percentile(99)) << " us, max " << micros(lat.max()) << " us (" << lat.count()
       << " samples)\n";
-    t << "  server CPU              " << opt(server_us, 2, " us/move") << " ("
+    t << "  server CPU              " << opt(server_us, 2, " us/move") << " (user " << opt(server_user_us, 2, "")
+      << ", system " << opt(server_sys_us, 2, "") << "; "
       << opt(cpu_share(server_cpu_0, server_cpu_1), 2, " cores") << "; waited for a CPU " << opt(server_wait, 2, " s/s")
       << ")\n";
-    t << "  load generator CPU      " << opt(self_us, 2, " us/move") << " (" << opt(cpu_share(self_cpu_0, self_cpu_1), 2, " cores") << "; waited for a CPU "
+    t << "  load generator CPU      " << opt(self_us, 2, " us/move") << " (user " << opt(self_user_us, 2, "")
+      << ", system " << opt(self_sys_us, 2, "") << "; " << opt(cpu_share(self_cpu_0, self_cpu_1), 2, " cores") << "; waited for a CPU "
       << opt(self_wait, 2, " s/s") << ")\n";
     if (server_memory.valid)
         t << "  server memory           RSS " << fixed(static_cast<double>(server_memory.rss_kib) / 1024.0, 1) << " MiB (peak VmHWM "
@@ -392,6 +412,7 @@ int main(int argc, char** argv)
         j["connections_ready"] = ready.load();
         j["threads"] = opts.threads;
         j["think_ms"] = opts.think_ms;
+        j["move_ms"] = opts.move_ms ? nlohmann::json(*opts.move_ms) : nlohmann::json(nullptr);
         j["idle"] = opts.idle;
         j["setup_s"] = setup_s;
         j["warmup_s"] = opts.warmup_s;
@@ -410,10 +431,14 @@ int main(int argc, char** argv)
                            {"max", static_cast<double>(lat.max()) / 1000.0},
                            {"mean", lat.mean() / 1000.0}};
         j["server_pid"] = server_pid;
-        j["server_cpu_us_per_move"] = maybe(server_us);
+        j["server_cpu_us_per_move"] = maybe(server_us); // user + system
+        j["server_cpu_user_us_per_move"] = maybe(server_user_us);
+        j["server_cpu_sys_us_per_move"] = maybe(server_sys_us);
         j["server_cpu_cores"] = maybe(cpu_share(server_cpu_0, server_cpu_1));
         j["server_cpu_wait_s_per_s"] = maybe(server_wait);
         j["load_cpu_us_per_move"] = maybe(self_us);
+        j["load_cpu_user_us_per_move"] = maybe(self_user_us);
+        j["load_cpu_sys_us_per_move"] = maybe(self_sys_us);
         j["load_cpu_wait_s_per_s"] = maybe(self_wait);
         j["load_cpu_cores"] = maybe(cpu_share(self_cpu_0, self_cpu_1));
         j["server_rss_kib_before"] = maybe(rss_before_kib);

@@ -69,6 +69,8 @@ TEST_CASE("client messages")
     CHECK(hello_message("a1") == R"({"type":"hello","name":"a1"})");
     CHECK(create_room_message("load 3") ==
           R"({"type":"create_room","name":"load 3","clock":{"move_ms":null},"private":true})");
+    CHECK(create_room_message("load 3", 60000) ==
+          R"({"type":"create_room","name":"load 3","clock":{"move_ms":60000},"private":true})");
     CHECK(join_message("k3x9", false) == R"({"type":"join","room":"k3x9","as":"player"})");
     CHECK(join_message("k3x9", true) == R"({"type":"join","room":"k3x9","as":"spectator"})");
     CHECK(action_message("r", action{.kind = move_kind::give, .by = 0, .value = 15}) ==

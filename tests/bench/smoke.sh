@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Smoke test of quarto-load: a real quarto-server on 127.0.0.1, port 0; 3 rooms with 1 spectator
-# each for about 3 s; the JSON must show finished games, moves and no error.
+# each for about 3 s, on the default 60 s move clock; the JSON must show finished games, moves, the
+# server's user and system CPU per move, and no error.
 # Usage: smoke.sh QUARTO_SERVER QUARTO_LOAD
 set -euo pipefail
 server_bin=$1
@@ -47,6 +48,10 @@ for name in seq_gaps desyncs unreadable connect_failures disconnects; do
 done
 echo "moves=$moves games=$games errors=$errors connections_ready=$ready"
 [[ $ready == 9 ]] || { echo "FAIL: expected 9 connections set up"; problems=1; }
+[[ $(field move_ms) == 60000 ]] || { echo "FAIL: the rooms' move clock is not the default 60000 ms"; problems=1; }
+for name in server_cpu_us_per_move server_cpu_user_us_per_move server_cpu_sys_us_per_move; do
+    [[ -n $(field "$name") ]] || { echo "FAIL: no $name in the JSON"; problems=1; }
+done
 [[ ${moves:-0} -gt 0 ]] || { echo "FAIL: no moves"; problems=1; }
 [[ ${games:-0} -gt 0 ]] || { echo "FAIL: no game finished"; problems=1; }
 [[ $errors == 0 ]] || { echo "FAIL: errors received:"; grep -A5 '"errors"' "$work/result.json"; problems=1; }
