@@ -5,6 +5,7 @@
 #
 #   bench/instructions.sh [SERVER_BINARY] [ROOMS] [SPECTATORS]
 #     SERVER_BINARY  default build/release/bin/quarto-server
+#   KEEP_CALLGRIND=FILE keeps the callgrind dump (for callgrind_annotate) in FILE.
 #     ROOMS          rooms of 2 bots playing closed-loop (default 20; the server runs about
 #                    50 times slower under callgrind, so a few rooms keep it busy)
 #
@@ -30,7 +31,7 @@ server_pid= load_pid=
 cleanup() {
     [[ -n $load_pid ]] && kill "$load_pid" 2>/dev/null
     [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-    rm -rf "$work"
+    [[ -n ${KEEP_CALLGRIND:-} ]] && cp "$work"/callgrind.*.1 "$KEEP_CALLGRIND" 2>/dev/null; rm -rf "$work"
 }
 trap cleanup EXIT
 
