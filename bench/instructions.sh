@@ -5,9 +5,9 @@
 #
 #   bench/instructions.sh [SERVER_BINARY] [ROOMS] [SPECTATORS]
 #     SERVER_BINARY  default build/release/bin/quarto-server
-#   KEEP_CALLGRIND=FILE keeps the callgrind dump (for callgrind_annotate) in FILE.
 #     ROOMS          rooms of 2 bots playing closed-loop (default 20; the server runs about
 #                    50 times slower under callgrind, so a few rooms keep it busy)
+#   KEEP_CALLGRIND=FILE keeps the callgrind dump in FILE (for callgrind_annotate).
 #
 # The server runs on one I/O thread; counting starts after 5 s of play and lasts 6 s. Rooms have
 # a 60 s move clock, as real games (quarto-load's default since issue 13; the history in
