@@ -33,7 +33,13 @@ void game_archive::run()
             std::unique_lock lock{mutex_};
             wake_.wait(lock, [this] { return closing_ || !queue_.empty(); });
             if (queue_.empty()) return; // closing, and everything has been carried out
+            // Finished games alone: let others join them for commit_window, so that they share
+            // one transaction. Anything else is carried out at once.
+            wake_.wait_for(lock, commit_window, [this] {
+                return closing_ || jobs_queued_ > 0 || queue_.size() >= max_games_per_commit;
+            });
             taken.swap(queue_); // all at once: the saves among them can share a transaction
+            jobs_queued_ = 0;
         }
         carry_out(taken);
     }
@@ -87,12 +93,18 @@ void game_archive::save_batch(std::span<const game_record> records, std::span<co
 
 bool game_archive::enqueue(request&& r)
 {
+    bool wake = false;
     {
         std::lock_guard lock{mutex_};
         if (closing_) return false;
+        const bool is_job = std::holds_alternative<job>(r);
+        if (is_job) ++jobs_queued_;
+        // The thread waits for the first request, then for a job or a full batch: no other
+        // push needs to wake it.
+        wake = queue_.empty() || is_job || queue_.size() + 1 >= max_games_per_commit;
         queue_.push_back(std::move(r));
     }
-    wake_.notify_one();
+    if (wake) wake_.notify_one();
     return true;
 }
 

@@ -11,8 +11,10 @@ template <class Write>
 json parsed(Write write)
 {
     std::string text;
-    json_writer w{text};
-    write(w);
+    {
+        json_text t{text};
+        write(t);
+    }
     return json::parse(text);
 }
 
@@ -69,7 +71,8 @@ json_writer start(std::string& out, std::string_view type)
 
 std::string finish(std::string& out, json_writer& w, const json& req)
 {
-    fields::write_req(w, req);
+    if (!req.is_null()) // a string or a number, as parse.cpp accepts it
+        w.key("req").raw(req.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     w.end_object();
     return std::move(out);
 }
@@ -104,15 +107,17 @@ void write_game(json_writer& w, const room_view& room, const game& g)
     w.key("in_hand");
     if (const auto p = g.in_hand()) w.value(p->code());
     else w.null();
-    fields::write_clock(w, g, room.now);
-    fields::write_claim(w, g, room.now);
+    w.key("clock").value_with([&](json_text& t) { fields::write_clock(t, g, room.now); });
+    w.key("claim").value_with([&](json_text& t) { fields::write_claim(t, g, room.now); });
     w.key("moves");
-    fields::write_moves(w, g.moves());
+    w.value_with([&](json_text& t) { fields::write_moves(t, g.moves()); });
     w.key("result");
     if (const auto r = g.result()) {
-        w.begin_object();
-        fields::write_result_members(w, *r);
-        w.end_object();
+        w.value_with([&](json_text& t) {
+            t.put('{');
+            fields::write_result_members(t, *r);
+            t.put('}');
+        });
     } else {
         w.null();
     }
@@ -135,7 +140,7 @@ std::string membership_event(std::string_view type, const event_stamp& stamp, co
     std::string out;
     json_writer w = start_event(out, type, stamp);
     w.key("player");
-    fields::write_player(w, p);
+    w.value_with([&](json_text& t) { fields::write_player(t, p); });
     w.key("as").value(as_spectator ? "spectator" : "player");
     if (s) w.key("seat").value(*s);
     w.end_object();
@@ -156,26 +161,26 @@ std::string_view to_string(room_status s)
 
 json encode_rules(const rules& r)
 {
-    return parsed([&](json_writer& w) { fields::write_rules(w, r); });
+    return parsed([&](json_text& t) { fields::write_rules(t, r); });
 }
 
 json encode_clock_settings(const clock_settings& c)
 {
-    return parsed([&](json_writer& w) { fields::write_clock_settings(w, c); });
+    return parsed([&](json_text& t) { fields::write_clock_settings(t, c); });
 }
 
 json encode_result(const game_result& r)
 {
-    return parsed([&](json_writer& w) {
-        w.begin_object();
-        fields::write_result_members(w, r);
-        w.end_object();
+    return parsed([&](json_text& t) {
+        t.put('{');
+        fields::write_result_members(t, r);
+        t.put('}');
     });
 }
 
 json encode_moves(std::span<const move_record> moves)
 {
-    return parsed([&](json_writer& w) { fields::write_moves(w, moves); });
+    return parsed([&](json_text& t) { fields::write_moves(t, moves); });
 }
 
 std::string welcome(const player_info& p, const std::string& token, const json& req)
@@ -249,9 +254,9 @@ std::string room_summary(const room_view& room, bool is_private)
     for (const auto& s : room.seats)
         if (s) w.value(s->player.name);
     w.end_array().key("spectators").value(room.spectators).key("rules");
-    fields::write_rules(w, room.game_rules);
+    w.value_with([&](json_text& t) { fields::write_rules(t, room.game_rules); });
     w.key("clock");
-    fields::write_clock_settings(w, room.clock);
+    w.value_with([&](json_text& t) { fields::write_clock_settings(t, room.clock); });
     w.key("private").value(is_private);
     write_tournament(w, room);
     w.end_object();
@@ -264,9 +269,9 @@ std::string room_snapshot(const room_view& room, std::optional<seat> you, const 
     out.reserve(1024);
     json_writer w = start(out, "room");
     w.key("room").value(room.id).key("seq").value(room.seq).key("name").value(room.name).key("rules");
-    fields::write_rules(w, room.game_rules);
+    w.value_with([&](json_text& t) { fields::write_rules(t, room.game_rules); });
     w.key("clock_rules");
-    fields::write_clock_settings(w, room.clock);
+    w.value_with([&](json_text& t) { fields::write_clock_settings(t, room.clock); });
     w.key("status").value(to_string(room.status)).key("players").begin_array();
     for (seat s = 0; s < 2; ++s) {
         const auto& info = room.seats[s];
@@ -303,7 +308,7 @@ std::string connection_event(const event_stamp& stamp, const player_info& p, boo
     std::string out;
     json_writer w = start_event(out, connected ? "reconnected" : "disconnected", stamp);
     w.key("player");
-    fields::write_player(w, p);
+    w.value_with([&](json_text& t) { fields::write_player(t, p); });
     w.end_object();
     return out;
 }

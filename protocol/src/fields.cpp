@@ -2,106 +2,109 @@
 
 namespace quarto::protocol::fields {
 
-void write_rules(json_writer& w, const rules& r)
+void write_rules(json_text& t, const rules& r)
 {
-    w.begin_object().key("squares").value(r.squares).key("attributes").begin_array();
+    t.lit("{\"squares\":").boolean(r.squares).lit(",\"attributes\":[");
+    bool first = true;
     for (attribute a : all_attributes) {
         if (!r.attributes.contains(a)) continue;
+        if (!first) t.put(',');
+        first = false;
         switch (a) {
-        case attribute::color: w.value("color"); break;
-        case attribute::height: w.value("height"); break;
-        case attribute::shape: w.value("shape"); break;
-        case attribute::fill: w.value("fill"); break;
+        case attribute::color: t.lit("\"color\""); break;
+        case attribute::height: t.lit("\"height\""); break;
+        case attribute::shape: t.lit("\"shape\""); break;
+        case attribute::fill: t.lit("\"fill\""); break;
         }
     }
-    w.end_array().key("false_claim").value(r.false_claim == false_claim_policy::lose ? "lose" : "reject");
-    w.end_object();
+    t.lit("],\"false_claim\":");
+    if (r.false_claim == false_claim_policy::lose) t.lit("\"lose\"}");
+    else t.lit("\"reject\"}");
 }
 
-void write_clock_settings(json_writer& w, const clock_settings& c)
+void write_clock_settings(json_text& t, const clock_settings& c)
 {
-    w.begin_object().key("move_ms");
-    if (c.move) w.value(c.move->count());
-    else w.null();
-    w.key("claim_ms").value(c.claim.count()).end_object();
+    t.lit("{\"move_ms\":");
+    if (c.move) t.number(c.move->count());
+    else t.null();
+    t.lit(",\"claim_ms\":").number(c.claim.count()).put('}');
 }
 
-void write_clock(json_writer& w, const game& g, instant now)
+void write_clock(json_text& t, const game& g, instant now)
 {
     const move_clock& c = g.moves_clock();
-    w.key("clock").begin_object().key("remaining_ms").begin_array();
+    t.lit("{\"remaining_ms\":[");
     for (seat s = 0; s < 2; ++s) {
-        if (const auto left = c.remaining(s, now)) w.value(left->count());
-        else w.null();
+        if (s) t.put(',');
+        if (const auto left = c.remaining(s, now)) t.number(left->count());
+        else t.null();
     }
-    w.end_array().key("running");
-    if (const auto mover = c.running()) w.value(*mover);
-    else w.null();
-    w.end_object();
+    t.lit("],\"running\":");
+    if (const auto mover = c.running()) t.number(*mover);
+    else t.null();
+    t.put('}');
 }
 
-void write_claim(json_writer& w, const game& g, instant now)
+void write_claim(json_text& t, const game& g, instant now)
 {
-    w.key("claim");
     const auto window = g.claim();
     if (!window || !window->open_at(now)) {
-        w.null();
+        t.null();
         return;
     }
-    w.begin_object().key("seat").value(window->claimant).key("remaining_ms").value((window->deadline - now).count());
-    w.end_object();
+    t.lit("{\"seat\":").number(window->claimant).lit(",\"remaining_ms\":").number((window->deadline - now).count());
+    t.put('}');
 }
 
-void write_line(json_writer& w, square_mask line)
+void write_line(json_text& t, square_mask line)
 {
-    w.begin_array();
-    for (square s = 0; s < board_squares; ++s)
-        if (line & bit(s)) w.value(s);
-    w.end_array();
+    t.put('[');
+    bool first = true;
+    for (square s = 0; s < board_squares; ++s) {
+        if (!(line & bit(s))) continue;
+        if (!first) t.put(',');
+        first = false;
+        t.number(s);
+    }
+    t.put(']');
 }
 
-void write_result_members(json_writer& w, const game_result& r)
+void write_result_members(json_text& t, const game_result& r)
 {
-    w.key("result").value(r.winner ? "win" : "draw").key("winner");
-    if (r.winner) w.value(*r.winner);
-    else w.null();
-    w.key("reason").value(to_string(r.reason));
+    if (r.winner) t.lit("\"result\":\"win\",\"winner\":").number(*r.winner);
+    else t.lit("\"result\":\"draw\",\"winner\":null");
+    t.lit(",\"reason\":").str(to_string(r.reason));
     if (r.line) {
-        w.key("line");
-        write_line(w, r.line);
+        t.lit(",\"line\":");
+        write_line(t, r.line);
     }
 }
 
-void write_moves(json_writer& w, std::span<const move_record> moves)
+void write_moves(json_text& t, std::span<const move_record> moves)
 {
-    w.begin_array();
+    t.put('[');
+    bool first = true;
     for (const move_record& m : moves) {
-        w.begin_object();
+        if (!first) t.put(',');
+        first = false;
         switch (m.kind) {
-        case move_kind::give: w.key("type").value("give").key("piece").value(m.value); break;
-        case move_kind::place: w.key("type").value("place").key("square").value(m.value); break;
+        case move_kind::give: t.lit("{\"type\":\"give\",\"piece\":").number(m.value); break;
+        case move_kind::place: t.lit("{\"type\":\"place\",\"square\":").number(m.value); break;
         case move_kind::call:
-            w.key("type").value("quarto").key("line");
-            write_line(w, m.line);
+            t.lit("{\"type\":\"quarto\",\"line\":");
+            write_line(t, m.line);
             break;
-        case move_kind::pass: w.key("type").value("pass"); break;
-        case move_kind::resign: w.key("type").value("resign"); break;
+        case move_kind::pass: t.lit("{\"type\":\"pass\""); break;
+        case move_kind::resign: t.lit("{\"type\":\"resign\""); break;
         }
-        w.key("seat").value(m.by).key("t_ms").value(m.at_ms).end_object();
+        t.lit(",\"seat\":").number(m.by).lit(",\"t_ms\":").number(m.at_ms).put('}');
     }
-    w.end_array();
+    t.put(']');
 }
 
-void write_player(json_writer& w, const player_info& p)
+void write_player(json_text& t, const player_info& p)
 {
-    w.begin_object().key("id").value(p.id).key("name").value(p.name).end_object();
-}
-
-void write_req(json_writer& w, const nlohmann::json& req)
-{
-    if (req.is_null()) return;
-    // A string or a number, as parse.cpp accepts it; dump() writes it back as JSON.
-    w.key("req").raw(req.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    t.lit("{\"id\":").str(p.id).lit(",\"name\":").str(p.name).put('}');
 }
 
 } // namespace quarto::protocol::fields

@@ -1,23 +1,19 @@
 #include "quarto/protocol/game_events.hpp"
 
 #include "quarto/protocol/fields.hpp"
-#include "quarto/protocol/json_writer.hpp"
+#include "quarto/protocol/json_text.hpp"
 
 namespace quarto::protocol {
 namespace {
 
-json_writer start_event(std::string& out, std::string_view type, const event_stamp& stamp)
+// {"type":TYPE,"room":ROOM,"seq":SEQ  (the object left open). `type_and_room` is the literal
+// {"type":"TYPE","room":
+template <std::size_t N>
+json_text start_event(std::string& out, const char (&type_and_room)[N], const event_stamp& stamp)
 {
-    json_writer w{out};
-    w.begin_object().key("type").value(type).key("room").value(stamp.room).key("seq").value(stamp.seq);
-    return w;
-}
-
-json_writer start_event(std::string& out, std::string_view type, const event_stamp& stamp, seat by)
-{
-    json_writer w = start_event(out, type, stamp);
-    w.key("seat").value(by);
-    return w;
+    json_text t{out};
+    t.lit(type_and_room).str(stamp.room).lit(",\"seq\":").number(stamp.seq);
+    return t;
 }
 
 } // namespace
@@ -25,51 +21,59 @@ json_writer start_event(std::string& out, std::string_view type, const event_sta
 void game_started_event(std::string& out, const event_stamp& stamp, const game& g,
                         const std::array<player_info, 2>& players, instant now)
 {
-    json_writer w = start_event(out, "game_started", stamp);
-    w.key("first").value(g.first()).key("players").begin_array();
-    for (const player_info& p : players) fields::write_player(w, p);
-    w.end_array();
-    fields::write_clock(w, g, now);
-    w.end_object();
+    json_text t = start_event(out, "{\"type\":\"game_started\",\"room\":", stamp);
+    t.lit(",\"first\":").number(g.first()).lit(",\"players\":[");
+    fields::write_player(t, players[0]);
+    t.put(',');
+    fields::write_player(t, players[1]);
+    t.lit("],\"clock\":");
+    fields::write_clock(t, g, now);
+    t.put('}');
 }
 
 void game_over_event(std::string& out, const event_stamp& stamp, const game& g, std::string_view game_id, instant now)
 {
-    json_writer w = start_event(out, "game_over", stamp);
-    w.key("game").value(game_id);
-    fields::write_result_members(w, *g.result());
-    fields::write_clock(w, g, now);
-    w.end_object();
+    json_text t = start_event(out, "{\"type\":\"game_over\",\"room\":", stamp);
+    t.lit(",\"game\":").str(game_id).put(',');
+    fields::write_result_members(t, *g.result());
+    t.lit(",\"clock\":");
+    fields::write_clock(t, g, now);
+    t.put('}');
 }
 
 void rematch_requested_event(std::string& out, const event_stamp& stamp, seat by)
 {
-    start_event(out, "rematch_requested", stamp, by).end_object();
+    json_text t = start_event(out, "{\"type\":\"rematch_requested\",\"room\":", stamp);
+    t.lit(",\"seat\":").number(by).put('}');
 }
 
 void given_event(std::string& out, const event_stamp& stamp, const game& g, seat by, piece p, instant now)
 {
-    json_writer w = start_event(out, "given", stamp, by);
-    w.key("piece").value(p.code());
-    fields::write_clock(w, g, now);
-    fields::write_claim(w, g, now);
-    w.end_object();
+    json_text t = start_event(out, "{\"type\":\"given\",\"room\":", stamp);
+    t.lit(",\"seat\":").number(by).lit(",\"piece\":").number(p.code()).lit(",\"clock\":");
+    fields::write_clock(t, g, now);
+    t.lit(",\"claim\":");
+    fields::write_claim(t, g, now);
+    t.put('}');
 }
 
 void placed_event(std::string& out, const event_stamp& stamp, const game& g, seat by, square s, piece p, instant now)
 {
-    json_writer w = start_event(out, "placed", stamp, by);
-    w.key("square").value(s).key("piece").value(p.code());
-    fields::write_clock(w, g, now);
-    w.end_object();
+    json_text t = start_event(out, "{\"type\":\"placed\",\"room\":", stamp);
+    t.lit(",\"seat\":").number(by).lit(",\"square\":").number(s).lit(",\"piece\":").number(p.code());
+    t.lit(",\"clock\":");
+    fields::write_clock(t, g, now);
+    t.put('}');
 }
 
 void passed_event(std::string& out, const event_stamp& stamp, const game& g, seat by, instant now)
 {
-    json_writer w = start_event(out, "passed", stamp, by);
-    fields::write_clock(w, g, now);
-    fields::write_claim(w, g, now);
-    w.end_object();
+    json_text t = start_event(out, "{\"type\":\"passed\",\"room\":", stamp);
+    t.lit(",\"seat\":").number(by).lit(",\"clock\":");
+    fields::write_clock(t, g, now);
+    t.lit(",\"claim\":");
+    fields::write_claim(t, g, now);
+    t.put('}');
 }
 
 } // namespace quarto::protocol

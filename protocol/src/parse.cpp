@@ -5,7 +5,7 @@
 #include <functional>
 #include <string_view>
 
-#include "flat_object.hpp"
+#include "move_reader.hpp"
 
 namespace quarto::protocol {
 namespace {
@@ -274,53 +274,13 @@ const std::array<message_kind, 23> message_kinds{{
     {"unwatch_tournament", read_tournament_action<unwatch_tournament>},
 }};
 
-// The moves a game is played with (give, place, pass, resign, rematch) when they are flat and
-// valid: the same message the readers above would make, without a document. nullopt for
-// anything else, including every invalid message: the full path words the error.
-std::optional<parsed_message> read_common_move(std::string_view text)
-{
-    using detail::flat_value;
-    const auto m = detail::flat_object::scan(text);
-    if (!m) return std::nullopt;
-    const flat_value* type = m->find("type");
-    const flat_value* room = m->find("room");
-    if (!type || type->type != flat_value::kind::string || !room || room->type != flat_value::kind::string ||
-        room->text.empty() || room->text.size() > 64)
-        return std::nullopt;
-
-    json req = nullptr;
-    if (const flat_value* r = m->find("req")) {
-        if (r->type == flat_value::kind::string) req = r->text;
-        else if (r->type == flat_value::kind::integer) req = r->integer;
-        else if (r->type != flat_value::kind::null) return std::nullopt;
-    }
-    const auto small = [&](std::string_view key) -> std::optional<std::uint8_t> {
-        const flat_value* v = m->find(key);
-        if (!v || v->type != flat_value::kind::integer || v->integer > 15) return std::nullopt;
-        return static_cast<std::uint8_t>(v->integer);
-    };
-    const auto move = [&](room_action action) {
-        return parsed_message{room_message{room_id{room->text}, std::move(action)}, std::move(req)};
-    };
-    if (type->text == "give") {
-        if (const auto p = small("piece")) return move(give{piece{*p}});
-    } else if (type->text == "place") {
-        if (const auto s = small("square")) return move(place{*s});
-    } else if (type->text == "pass") {
-        return move(pass{});
-    } else if (type->text == "resign") {
-        return move(resign{});
-    } else if (type->text == "rematch") {
-        return move(rematch{});
-    }
-    return std::nullopt;
-}
-
 } // namespace
 
 std::variant<parsed_message, parse_error> parse_client_message(std::string_view text)
 {
-    if (auto move = read_common_move(text)) return std::move(*move);
+    // Built in place and returned as is: a move costs no copy of the message.
+    std::variant<parsed_message, parse_error> result{std::in_place_index<0>};
+    if (detail::read_plain_move(text, std::get<0>(result))) return result;
     json m = json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (m.is_discarded()) return parse_error{error_code::bad_json, "The message is not valid JSON.", nullptr, {}};
     if (!m.is_object()) return parse_error{error_code::bad_message, "A message must be a JSON object.", nullptr, {}};

@@ -79,7 +79,7 @@ void ws_connection::on_read(const boost::system::error_code& ec, std::size_t byt
         finish(); // end of stream, reset, or another failure: the peer is gone
     } else {
         filled_ += bytes;
-        last_heard_ = clock::now();
+        last_heard_ = loop_.turn_time();
         ping_sent_ = false;
         if (take_frames()) read();
     }

@@ -63,6 +63,8 @@ public:
         virtual void turn_begin() = 0;
         virtual void turn_end() = 0;
         virtual void needs_flush(ws_connection& c) = 0;
+        // The time the turn began: one clock read for all of it.
+        virtual clock::time_point turn_time() const = 0;
 
     protected:
         ~loop() = default;

@@ -137,7 +137,6 @@ void room::forfeit(const std::string& player_id)
 
 void room::handle(const client_ref& from, const player_record& p, const protocol::room_action& action, const json& req)
 {
-    const auto started = std::chrono::steady_clock::now();
     if (closed_) return send_error(from, error_code::no_such_room, "That room has closed.", req);
     std::visit(
         [&](const auto& a) {
@@ -160,7 +159,6 @@ void room::handle(const client_ref& from, const player_record& p, const protocol
             }
         },
         action);
-    host_.counters().room_handling.record(std::chrono::steady_clock::now() - started);
 }
 
 void room::join(const client_ref& c, const player_record& p, bool as_spectator, const json& req)

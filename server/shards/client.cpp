@@ -86,7 +86,7 @@ void client::on_text(std::string_view message)
 {
     auto& counters = home_.counters();
     metrics::bump(counters.messages_in);
-    const auto received = net::rate_limiter::clock::now();
+    const auto received = home_.turn_time();
     switch (limiter_.admit(received)) {
     case net::rate_limiter::verdict::accept:
         try {
@@ -110,7 +110,7 @@ void client::on_text(std::string_view message)
 void client::on_binary()
 {
     metrics::bump(home_.counters().messages_in);
-    switch (limiter_.admit(net::rate_limiter::clock::now())) {
+    switch (limiter_.admit(home_.turn_time())) {
     case net::rate_limiter::verdict::accept:
         return reply_error(error_code::bad_message, "Messages are JSON in text frames.", nullptr);
     case net::rate_limiter::verdict::refuse:
@@ -243,18 +243,21 @@ void client::on_lobby(protocol::lobby_message& m, const json& req)
 void client::on_room(const protocol::room_message& m, const json& req, std::string_view text)
 {
     const auto owner = shard_of(m.room, home_.state().shards.size());
-    if (owner == home_.index()) {
-        if (auto* r = home_.find_room(m.room)) return r->handle(self_, *player_, m.action, req);
-        return reply_error(error_code::no_such_room, protocol::default_message(error_code::no_such_room), req);
-    }
+    if (owner == home_.index()) return home_.room_request(local_room(m.room), self_, *player_, m, req);
     const bool subscribing = std::holds_alternative<protocol::join>(m.action) || std::holds_alternative<protocol::sync>(m.action);
     if (subscribing && places_.empty()) return move_to(owner, text, false);
     home_.forward(owner, [ref = self_, player = player_, m, req](shard& s) {
-        if (auto* r = s.find_room(m.room)) return r->handle(ref, *player, m.action, req);
-        s.counters().error(error_code::no_such_room);
-        s.send(ref, net::make_frame(protocol::error_reply(error_code::no_such_room,
-                                                          protocol::default_message(error_code::no_such_room), req)));
+        s.room_request(s.find_room(m.room), ref, *player, m, req);
     });
+}
+
+play::room* client::local_room(const protocol::room_id& id)
+{
+    // The room of the client's last message, again: kept while the shard has dropped no room.
+    if (cached_room_ && cached_epoch_ == home_.rooms_epoch() && cached_room_->id() == id) return cached_room_;
+    cached_room_ = home_.find_room(id);
+    cached_epoch_ = home_.rooms_epoch();
+    return cached_room_;
 }
 
 void client::on_tournament(const protocol::tournament_message& m, const json& req, std::string_view text)

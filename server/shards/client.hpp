@@ -16,6 +16,7 @@
 #include "play/client_ref.hpp"
 #include "play/place.hpp"
 #include "play/player_registry.hpp"
+#include "play/room.hpp"
 #include "quarto/protocol/parse.hpp"
 #include "shards/migrant.hpp"
 
@@ -60,6 +61,8 @@ private:
     void hello(const protocol::hello& h, const json& req);
     // After hello with a token: the player's rooms and tournaments send their snapshots here.
     void resume_places();
+    // The room `id` of this shard, or null.
+    play::room* local_room(const protocol::room_id& id);
     // Moves this client to `target`, `text` to be handled there first.
     void move_to(std::uint16_t target, std::string_view text, bool resume);
 
@@ -76,6 +79,8 @@ private:
     std::string pending_;         // a migrant's message, handled on start()
     bool resume_on_start_ = false; // a migrant that said hello with a token
     std::string carried_;         // a migrant's bytes not yet taken apart
+    play::room* cached_room_ = nullptr; // see local_room()
+    std::uint64_t cached_epoch_ = 0;
 };
 
 } // namespace quarto::server::shards

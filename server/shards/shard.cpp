@@ -2,6 +2,7 @@
 
 #include "http/http_session.hpp"
 #include "play/random_ids.hpp"
+#include "quarto/protocol/encode.hpp"
 #include "quarto/protocol/encode_tournament.hpp"
 #include "quarto/protocol/stored_tournament.hpp"
 #include "shards/client.hpp"
@@ -247,6 +248,20 @@ tournaments::tournament* shard::find_tournament(const protocol::tournament_id& i
     return it == tournaments_.end() ? nullptr : it->second.get();
 }
 
+void shard::room_request(play::room* r, const play::client_ref& from, const play::player_record& p,
+                         const protocol::room_message& m, const nlohmann::json& req)
+{
+    if (!r) {
+        counters_.error(protocol::error_code::no_such_room);
+        return send(from, net::make_frame(protocol::error_reply(
+                              protocol::error_code::no_such_room,
+                              protocol::default_message(protocol::error_code::no_such_room), req)));
+    }
+    const auto started = std::chrono::steady_clock::now();
+    r->handle(from, p, m.action, req);
+    counters_.room_handling.record(std::chrono::steady_clock::now() - started);
+}
+
 protocol::room_id shard::new_room_id() const
 {
     // Drawn until it hashes to this shard (a few tries: one in `shards` ids does).
@@ -365,7 +380,7 @@ void shard::arm_loop_timer()
     loop_timer_.async_wait([this](const boost::system::error_code& ec) {
         if (ec == asio::error::operation_aborted) return; // re-armed for an earlier time
         loop_timer_at_.reset();
-        in_turn([&] { timers_.run_due(std::chrono::steady_clock::now()); });
+        in_turn([&] { timers_.run_due(turn_time_); }); // the time the rooms see too
     });
 }
 
@@ -383,6 +398,7 @@ void shard::tick()
                 std::erase_if(rooms_, [&](auto& item) {
                     if (!item.second->reclaim_if_idle(state_.settings.room_idle)) return false;
                     lobby_.remove(item.first);
+                    ++rooms_epoch_;
                     return true;
                 });
                 if (index_ == 0) state_.players.forget_idle(now, forget_players_after);

@@ -85,6 +85,13 @@ public:
     client* find_client(const play::client_ref& ref);
 
     play::room* find_room(const protocol::room_id& id) override;
+    // A client's message for a room of this shard, timed for the metrics; no_such_room when
+    // there is none.
+    void room_request(play::room* r, const play::client_ref& from, const play::player_record& p,
+                      const protocol::room_message& m, const nlohmann::json& req);
+    // Changes whenever a room of this shard is dropped: a room pointer kept from an earlier turn
+    // is valid while it has not changed.
+    std::uint64_t rooms_epoch() const { return rooms_epoch_; }
     tournaments::tournament* find_tournament(const protocol::tournament_id& id);
     // A new room on this shard, its creator seated and subscribed.
     play::room& create_room(play::room_settings settings, const play::client_ref& creator, const play::player_record& p);
@@ -105,12 +112,17 @@ public:
     void close_all(net::close_code code, std::string reason);
 
     // ---- ws_connection::loop ----------------------------------------------------------------
-    void turn_begin() override { ++depth_; }
+    void turn_begin() override
+    {
+        if (depth_++ == 0) turn_time_ = std::chrono::steady_clock::now();
+    }
+    // When the turn running now began: one clock read serves every message of the turn.
+    std::chrono::steady_clock::time_point turn_time() const override { return turn_time_; }
     void turn_end() override;
     void needs_flush(net::ws_connection& c) override { dirty_.push_back(&c); }
 
     // ---- room_host and tournament_host ------------------------------------------------------
-    instant now() const override { return state_.clock.now(); }
+    instant now() const override { return state_.clock.to_instant(turn_time_); }
     std::int64_t unix_ms() const override { return play::server_clock::unix_ms(); }
     void send(const play::client_ref& to, const net::frame_ptr& f) override;
     void subscribed(const play::client_ref& c, const play::place& where) override;
@@ -161,7 +173,9 @@ private:
     const std::uint16_t index_;
     server_state& state_;
     const http::settings http_settings_;
-    asio::io_context io_{1}; // one thread: Asio need not lock within it
+    // One thread runs it, and only that thread touches its sockets and timers: Asio need not lock
+    // them (its scheduler still locks, for posts from other threads).
+    asio::io_context io_{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
     metrics::shard_counters counters_;
     net::mailbox<batch> inbox_;
     std::vector<batch> outboxes_; // by target shard, sent at the end of the turn
@@ -180,6 +194,8 @@ private:
     std::chrono::steady_clock::time_point next_sweep_;
 
     int depth_ = 0;                           // nested turns
+    std::chrono::steady_clock::time_point turn_time_ = std::chrono::steady_clock::now();
+    std::uint64_t rooms_epoch_ = 0;           // bumped when a room is dropped (see room_cache)
     std::vector<net::ws_connection*> dirty_;  // connections with frames to write this turn
     std::vector<std::function<void()>> deferred_;
 };

@@ -85,31 +85,28 @@ std::string rematch_requested_event(const event_stamp& st, seat by)
     return text([&](std::string& out) { protocol::rematch_requested_event(out, st, by); });
 }
 
-// A field writer's value: written as the only member of an object, then read back.
+// A field encoder's value, read back.
 template <class Write>
-json field(std::string_view key, Write write)
+json field(Write write)
 {
     std::string out;
-    json_writer w{out};
-    w.begin_object();
-    write(w);
-    w.end_object();
-    return json::parse(out).at(key);
+    {
+        json_text t{out};
+        write(t);
+    }
+    return json::parse(out);
 }
 json encode_line(square_mask line)
 {
-    return field("line", [&](json_writer& w) {
-        w.key("line");
-        fields::write_line(w, line);
-    });
+    return field([&](json_text& t) { fields::write_line(t, line); });
 }
 json encode_clock(const game& g, instant now)
 {
-    return field("clock", [&](json_writer& w) { fields::write_clock(w, g, now); });
+    return field([&](json_text& t) { fields::write_clock(t, g, now); });
 }
 json encode_claim(const game& g, instant now)
 {
-    return field("claim", [&](json_writer& w) { fields::write_claim(w, g, now); });
+    return field([&](json_text& t) { fields::write_claim(t, g, now); });
 }
 
 } // namespace t

@@ -1,5 +1,5 @@
-// The moves of a game (give, place, pass, resign, rematch) are read without a JSON document when
-// they are flat and plain; everything else goes through the full parser. Whichever path a frame
+// The moves of a game (give, place, quarto, pass, resign, rematch) are read without a JSON
+// document when they are flat and plain; everything else goes through the full parser. Whichever path a frame
 // takes, the result must be the one the protocol defines: these tests write the same message in
 // the many ways JSON allows and check that every spelling means the same thing.
 #include <algorithm>
@@ -39,10 +39,11 @@ std::string object_text(const std::vector<std::pair<std::string, std::string>>& 
 // The message {type, room, field} spelled in ways the fast path reads and in ways it leaves
 // to the full parser (escapes, a repeated member, extra nested members, a float-free but
 // long-winded number).
-std::vector<spelling> spellings(const std::string& type, const std::string& field, int value, std::mt19937& rng)
+std::vector<spelling> spellings(const std::string& type, const std::string& field, const std::string& value,
+                                std::mt19937& rng)
 {
     std::vector<std::pair<std::string, std::string>> members{{"type", "\"" + type + "\""}, {"room", "\"r1\""}};
-    if (!field.empty()) members.emplace_back(field, std::to_string(value));
+    if (!field.empty()) members.emplace_back(field, value);
     std::vector<spelling> out;
     for (int i = 0; i < 6; ++i) {
         auto shuffled = members;
@@ -71,23 +72,33 @@ TEST_CASE("every spelling of a move means the same message")
 {
     std::mt19937 rng{2026};
     for (int p = 0; p < 16; ++p) {
-        for (const auto& [text, how] : spellings("give", "piece", p, rng)) {
+        for (const auto& [text, how] : spellings("give", "piece", std::to_string(p), rng)) {
             INFO(how << ": " << text);
             const auto g = parse_as<give>(text);
             CHECK(g.room == "r1");
             CHECK(g.what.code() == p);
             CHECK(parse_ok(text).req.is_null());
         }
-        for (const auto& [text, how] : spellings("place", "square", p, rng)) {
+        for (const auto& [text, how] : spellings("place", "square", std::to_string(p), rng)) {
             INFO(how << ": " << text);
             const auto pl = parse_as<place>(text);
             CHECK(pl.room == "r1");
             CHECK(pl.where == p);
         }
     }
-    for (const auto& [text, how] : spellings("pass", "", 0, rng)) CHECK(parse_as<pass>(text).room == "r1");
-    for (const auto& [text, how] : spellings("resign", "", 0, rng)) CHECK(parse_as<resign>(text).room == "r1");
-    for (const auto& [text, how] : spellings("rematch", "", 0, rng)) CHECK(parse_as<rematch>(text).room == "r1");
+    const std::pair<std::string, square_mask> lines[] = {
+        {"[0,1,2,3]", 0x000F}, {"[ 3 , 2,1 ,0 ]", 0x000F}, {"[12,9,6,3]", 0x1248}, {"[0,1,4,5]", 0x0033}};
+    for (const auto& [line, mask] : lines) {
+        for (const auto& [text, how] : spellings("quarto", "line", line, rng)) {
+            INFO(how << ": " << text);
+            const auto q = parse_as<call_quarto>(text);
+            CHECK(q.room == "r1");
+            CHECK(q.line == mask);
+        }
+    }
+    for (const auto& [text, how] : spellings("pass", "", "", rng)) CHECK(parse_as<pass>(text).room == "r1");
+    for (const auto& [text, how] : spellings("resign", "", "", rng)) CHECK(parse_as<resign>(text).room == "r1");
+    for (const auto& [text, how] : spellings("rematch", "", "", rng)) CHECK(parse_as<rematch>(text).room == "r1");
 }
 
 TEST_CASE("a move's req comes back as the client wrote it")
@@ -123,6 +134,14 @@ TEST_CASE("moves that look plain but are not valid are refused as the protocol s
     check_refused(R"({"type":"give","room":"r1","piece":tru})", "bad_json");
     check_refused("{\"type\":\"give\",\"room\":\"r\x01\",\"piece\":1}", "bad_json");
     check_refused(R"({"type":"gives","room":"r1","piece":1})", "unknown_type");
+    check_bad_message(R"({"type":"quarto","room":"r1","line":[0,1,2]})");
+    check_bad_message(R"({"type":"quarto","room":"r1","line":[0,1,2,3,4]})");
+    check_bad_message(R"({"type":"quarto","room":"r1","line":[0,1,2,2]})");
+    check_bad_message(R"({"type":"quarto","room":"r1","line":[0,1,2,16]})");
+    check_bad_message(R"({"type":"quarto","room":"r1","line":[0,1,2,-3]})");
+    check_bad_message(R"({"type":"quarto","room":"r1","line":"0,1,2,3"})");
+    check_bad_message(R"({"type":"quarto","room":"r1"})");
+    check_refused(R"({"type":"quarto","room":"r1","line":[0,1,2,3})", "bad_json");
     // The last of a repeated member counts, as in the full parser.
     CHECK(parse_as<give>(R"({"type":"give","room":"r1","piece":1,"piece":2})").what.code() == 2);
     check_bad_message(R"({"type":"give","room":"r1","piece":1,"piece":20})");

@@ -7,6 +7,7 @@
 // the callback, nor call flush() or load_tournaments() from it.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -27,6 +28,10 @@ namespace quarto::archive {
 // At most this many games per transaction, so that a burst of finished games cannot hold the
 // archive thread (and the lookups queued behind it) for long.
 inline constexpr std::size_t max_games_per_commit = 256;
+// How long finished games may wait for others to share their transaction: at a few hundred
+// games a second, a commit (and its fsync) for every game would cost more than the games.
+// Lookups and tournament writes do not wait for it.
+inline constexpr std::chrono::milliseconds commit_window{20};
 
 class game_archive {
 public:
@@ -92,6 +97,7 @@ private:
     std::mutex mutex_;
     std::condition_variable wake_;
     std::deque<request> queue_;
+    std::size_t jobs_queued_ = 0; // requests in queue_ other than game saves
     bool closing_ = false;
     std::thread thread_; // the only user of store_ once started
 };
