@@ -2,10 +2,11 @@
 #   make run    Release build, serves http://localhost:8080
 #   make test   Debug build with ASan+UBSan and -Werror, runs every test through ctest
 #   make test-deploy  the container image, nginx and systemd files, end to end (minutes; root)
+#   make test-tsan    ThreadSanitizer build: the server tests and a short load on 4 shards
 JOBS ?= $(shell nproc)
 RUN_ARGS ?=
 
-.PHONY: run test test-deploy build-release build-debug deps deps-test clean
+.PHONY: run test test-deploy test-tsan build-release build-debug deps deps-test clean
 
 deps:
 	deploy/deps.sh
@@ -29,6 +30,11 @@ test: build-debug
 
 test-deploy:
 	deploy/test.sh
+
+test-tsan: deps
+	cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUARTO_TSAN=ON -DQUARTO_WERROR=ON -DQUARTO_BROWSER_TESTS=OFF
+	cmake --build build/tsan -j $(JOBS) --target quarto-server quarto-load server_tests server_unit_tests
+	tests/tsan.sh build/tsan
 
 clean:
 	rm -rf build

@@ -120,6 +120,10 @@ flag_result apply(config& c, const std::string& flag, const std::string& value, 
         const auto on = boolean(value);
         if (!on) return bad("true or false (1/0, yes/no, on/off) is required");
         c.trust_proxy = *on;
+    } else if (flag == "--shard-migration") {
+        const auto on = boolean(value);
+        if (!on) return bad("on or off (true/false, 1/0, yes/no) is required");
+        c.shard_migration = *on;
     } else {
         return flag_result::unknown;
     }
@@ -163,6 +167,9 @@ std::string usage_text()
                                WebSocket; repeatable (default: only the request's own Host)
   --trust-proxy                take the client address from the last X-Forwarded-For entry
                                (only behind a reverse proxy that sets it)
+  --shard-migration on|off     move a client that joins a room on another shard, while it
+                               is in nothing else, to that shard (default on; off keeps every
+                               client where it was accepted: for measuring the cross-shard path)
   --help                       this text
 
 Every option can also be set in the environment: QUARTO_PORT=9000 is --port 9000,

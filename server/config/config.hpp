@@ -32,6 +32,8 @@ struct config {
     // from; empty: only an Origin naming the request's own Host.
     std::vector<std::string> allowed_origins;
     bool trust_proxy = false; // take the client address from X-Forwarded-For
+    // A client in nothing that joins a room (or tournament) on another shard moves there.
+    bool shard_migration = true;
 };
 
 struct usage_request {};               // --help

@@ -185,7 +185,8 @@ void client::hello(const protocol::hello& h, const json& req)
     };
     for (const auto& id : players.rooms_of(player_->info.id)) note(id);
     for (const auto& id : players.tournaments_of(player_->info.id)) note(id);
-    if (only && !several && *only != home_.index() && places_.empty()) return move_to(*only, {}, true);
+    if (only && !several && *only != home_.index() && places_.empty() && home_.state().settings.shard_migration)
+        return move_to(*only, {}, true);
     resume_places();
 }
 
@@ -245,7 +246,7 @@ void client::on_room(const protocol::room_message& m, const json& req, std::stri
     const auto owner = shard_of(m.room, home_.state().shards.size());
     if (owner == home_.index()) return home_.room_request(local_room(m.room), self_, *player_, m, req);
     const bool subscribing = std::holds_alternative<protocol::join>(m.action) || std::holds_alternative<protocol::sync>(m.action);
-    if (subscribing && places_.empty()) return move_to(owner, text, false);
+    if (subscribing && places_.empty() && home_.state().settings.shard_migration) return move_to(owner, text, false);
     home_.forward(owner, [ref = self_, player = player_, m, req](shard& s) {
         s.room_request(s.find_room(m.room), ref, *player, m, req);
     });
@@ -269,7 +270,7 @@ void client::on_tournament(const protocol::tournament_message& m, const json& re
     }
     const bool subscribing = std::holds_alternative<protocol::join_tournament>(m.action) ||
                              std::holds_alternative<protocol::watch_tournament>(m.action);
-    if (subscribing && places_.empty()) return move_to(owner, text, false);
+    if (subscribing && places_.empty() && home_.state().settings.shard_migration) return move_to(owner, text, false);
     home_.forward(owner, [ref = self_, player = player_, m, req](shard& s) {
         if (auto* t = s.find_tournament(m.tournament)) return t->handle(ref, *player, m.action, req);
         s.counters().error(error_code::no_such_tournament);
