@@ -8,8 +8,11 @@
 #   bench/run.sh --quick    small versions of each scenario, once (about 2 minutes), written to
 #                           /tmp/quarto-bench-quick.md unless --out says otherwise
 #   options: --servers LIST   which servers, comma-separated among cpp, node, go (default all)
-#            --scenarios LIST which scenarios (default r100,r100-s2,r1000,r1000-think100; also
-#                             r10, r1000-1thread, r1000-think100-1thread, r5000)
+#            --scenarios LIST which scenarios (default r100,r100-s2,r1000,r1000-think100,
+#                             r1000-cross,r1000-think100-cross; also r10, r1000-1thread,
+#                             r1000-think100-1thread, r5000). The -cross ones run quarto-server
+#                             alone, with --shard-migration off: each client stays on the shard
+#                             that accepted it, so half the rooms' messages cross between shards.
 #            --no-idle        skip the idle hold
 #            --out FILE       where to write the report
 #            --keep DIR       keep each run's JSON and logs in DIR
@@ -46,16 +49,18 @@ done
 [[ -n $repeats ]] || { if ((quick)); then repeats=1; else repeats=3; fi; }
 [[ $repeats =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --repeat needs a positive number" >&2; exit 2; }
 
-# name: rooms spectators duration warmup think server-threads ("" = the server's default)
+# name: rooms spectators duration warmup think server-threads ("" = the server's default) and, for
+# quarto-server alone, its --shard-migration ("" = on)
 declare -A scenario_spec=(
     [r10]="10 0 15 3 0 ''" [r100]="100 0 15 3 0 ''" [r100-s2]="100 2 15 3 0 ''"
     [r1000]="1000 0 15 4 0 ''" [r1000-think100]="1000 0 15 4 100 ''"
+    [r1000-cross]="1000 0 15 4 0 '' off" [r1000-think100-cross]="1000 0 15 4 100 '' off"
     [r1000-1thread]="1000 0 15 4 0 1" [r1000-think100-1thread]="1000 0 15 4 100 1"
     [r5000]="5000 0 15 5 0 ''"
     [q-r100]="100 0 3 1 0 ''" [q-r100-s2]="100 2 3 1 0 ''" [q-r200]="200 0 3 1 0 ''" [q-r200-think50]="200 0 3 1 50 ''"
 )
 if ((${#chosen[@]} == 0)); then
-    if ((quick)); then chosen=(q-r100 q-r100-s2 q-r200 q-r200-think50); else chosen=(r100 r100-s2 r1000 r1000-think100); fi
+    if ((quick)); then chosen=(q-r100 q-r100-s2 q-r200 q-r200-think50); else chosen=(r100 r100-s2 r1000 r1000-think100 r1000-cross r1000-think100-cross); fi
 fi
 for name in "${chosen[@]}"; do [[ -n ${scenario_spec[$name]:-} ]] || { echo "run.sh: unknown scenario $name" >&2; exit 2; }; done
 ensure_servers "${servers[@]}"
@@ -83,17 +88,26 @@ details=()    # each median run as quarto-load printed it
 rep=1         # the round being run
 
 # run_scenario NAME SERVER: one run of round $rep.
+# for_server NAME SERVER: whether the scenario runs on that server (a migration setting is
+# quarto-server's alone).
+for_server() {
+    local migration
+    read -r _ _ _ _ _ _ migration <<<"${scenario_spec[$1]}"
+    [[ -z $migration || $2 == cpp ]]
+}
+
 run_scenario() {
-    local name=$1 server=$2 rooms spectators duration warmup think threads
-    read -r rooms spectators duration warmup think threads <<<"${scenario_spec[$name]}"
+    local name=$1 server=$2 rooms spectators duration warmup think threads migration
+    read -r rooms spectators duration warmup think threads migration <<<"${scenario_spec[$name]}"
     threads=${threads//\'/}
+    for_server "$name" "$server" || return 0
     local base=$work/$name.$server.$rep
-    start_server "$server" "$base.server.log" "$threads"
+    start_server "$server" "$base.server.log" "$threads" "$migration"
     local args=(--rooms "$rooms" --spectators "$spectators" --duration "$duration" --warmup "$warmup"
         --think-ms "$think" --move-ms 60000 --connect-rate 2000)
     echo "== $name, $server (round $rep of $repeats)" >&2
     if ((rep == 1)) && [[ $server == "${servers[0]}" ]]; then
-        commands+=("build/release/bin/quarto-load --url ws://127.0.0.1:PORT/ws ${args[*]} --server-pid PID --json $name.SERVER.json${threads:+   # servers on $threads thread(s)}")
+        commands+=("build/release/bin/quarto-load --url ws://127.0.0.1:PORT/ws ${args[*]} --server-pid PID --json $name.SERVER.json${threads:+   # servers on $threads thread(s)}${migration:+   # quarto-server with --shard-migration $migration}")
     fi
     "$load_bin" --url "ws://127.0.0.1:$port/ws" "${args[@]}" --server-pid "$server_pid" --json "$base.json" \
         >"$base.txt" 2>"$base.err" || { cat "$base.err" >&2; exit 1; }
@@ -115,6 +129,7 @@ median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)
 
 scenario_row() { # NAME SERVER
     local name=$1 server=$2 json
+    for_server "$name" "$server" || return 0
     json=$(median_json "$name" "$server")
     local threads; threads=$(read -r _ _ _ _ _ t <<<"${scenario_spec[$name]}"; echo "${t//\'/}")
     [[ $server == node ]] && threads=1 # one JavaScript thread, whatever the scenario asks

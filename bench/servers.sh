@@ -23,15 +23,17 @@ server_label() {
     esac
 }
 
-# server_command SERVER ARCHIVE_BASE [THREADS]: sets server_cmd to SERVER's command line.
+# server_command SERVER ARCHIVE_BASE [THREADS] [MIGRATION]: sets server_cmd to SERVER's command
+# line. MIGRATION: quarto-server's --shard-migration (on or off; empty: its default).
 server_cmd=()
 server_command() {
-    local kind=$1 base=$2 threads=${3:-}
+    local kind=$1 base=$2 threads=${3:-} migration=${4:-}
     local limits=(--rate-limit 100000 --rate-burst 100000)
     case $kind in
         cpp)
             server_cmd=("$server_bin" --host 127.0.0.1 --port 0 "${limits[@]}" --log-level warn)
             [[ -n $threads ]] && server_cmd+=(--threads "$threads")
+            [[ -n $migration ]] && server_cmd+=(--shard-migration "$migration")
             server_cmd+=(--db "$base.db") ;;
         node) server_cmd=(node "$node_script" --port 0 "${limits[@]}" --archive "$base.jsonl") ;;
         go) server_cmd=("$go_bin" --port 0 "${limits[@]}" --archive "$base.jsonl") ;;
@@ -78,11 +80,11 @@ listening_port() {
 
 server_pid=
 port=
-# start_server SERVER LOG [THREADS]: sets server_pid and port. THREADS: quarto-server's
-# --threads, Go's GOMAXPROCS; Node.js has one JavaScript thread whatever it is.
+# start_server SERVER LOG [THREADS] [MIGRATION]: sets server_pid and port. THREADS:
+# quarto-server's --threads, Go's GOMAXPROCS; Node.js has one JavaScript thread whatever it is.
 start_server() {
-    local kind=$1 log=$2 threads=${3:-}
-    server_command "$kind" "$log" "$threads"
+    local kind=$1 log=$2 threads=${3:-} migration=${4:-}
+    server_command "$kind" "$log" "$threads" "$migration"
     : >"$log" # before the server's shell opens it: the loop below reads it at once
     if [[ $kind == go && -n $threads ]]; then
         GOMAXPROCS=$threads "${server_cmd[@]}" 2>"$log" &
