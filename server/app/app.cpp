@@ -8,6 +8,9 @@
 #include "quarto/protocol/stored_tournament.hpp"
 #include "shards/shard.hpp"
 #include "shards/shard_of.hpp"
+#include "http/http_session.hpp"
+#include "quarto/protocol/encode.hpp"
+#include "quarto/protocol/encode_tournament.hpp"
 
 namespace quarto::server {
 
@@ -16,7 +19,9 @@ constexpr auto shutdown_poll = std::chrono::milliseconds{50};
 constexpr std::string_view shutdown_close_reason = "server shutting down";
 } // namespace
 
-app::app(config settings) : state_{std::move(settings)}
+app::app(config settings)
+    : state_{std::move(settings)},
+      http_settings_{state_.settings.web_root, state_.settings.allowed_origins, state_.settings.trust_proxy}
 {
     for (unsigned i = 0; i < state_.settings.threads; ++i)
         state_.shards.push_back(std::make_unique<shards::shard>(static_cast<std::uint16_t>(i), state_));
@@ -24,6 +29,9 @@ app::app(config settings) : state_{std::move(settings)}
 
 app::~app()
 {
+    for (auto& shard : state_.shards) shard->stop();
+    for (auto& t : threads_)
+        if (t.joinable()) t.join();
     // The shards before the rest of the state: their rooms and clients refer to it.
     state_.shards.clear();
 }
@@ -87,17 +95,12 @@ int app::run()
     }
     if (!restore()) return 1;
 
-    shards::shard& first = *state_.shards.front();
-    std::vector<asio::io_context*> loops;
-    for (auto& shard : state_.shards) loops.push_back(&shard->io());
-    listener_ = std::make_shared<net::listener>(
-        first.io(), loops, state_.connections_per_address, !s.trust_proxy,
-        [this](std::size_t loop, loop_socket socket, std::shared_ptr<void> ticket) {
-            auto& target = *state_.shards[loop];
-            asio::post(target.io(), [&target, socket = std::move(socket), ticket = std::move(ticket)]() mutable {
-                target.accept(std::move(socket), std::move(ticket));
-            });
-        });
+    listener_ = std::make_shared<net::listener>(front_, state_.connections_per_address, !s.trust_proxy,
+                                                [this](loop_socket socket, std::shared_ptr<void> ticket) {
+                                                    std::make_shared<http::http_session>(std::move(socket), *this,
+                                                                                         std::move(ticket))
+                                                        ->run();
+                                                });
     if (ec = listener_->open({address, s.port}); ec) {
         spdlog::critical("cannot listen on {}:{}: {}", s.host, s.port, ec.message());
         return 1;
@@ -112,20 +115,17 @@ int app::run()
                                            : fmt::format("{}", fmt::join(s.allowed_origins, " ")),
                  s.trust_proxy ? "trusted (--trust-proxy)" : "ignored");
 
+    for (auto& shard : state_.shards) threads_.emplace_back([shard = shard.get()] { shard->run(); });
     listener_->run();
-    signals_ = std::make_unique<asio::signal_set>(first.io(), SIGINT, SIGTERM);
-    shutdown_timer_ = std::make_unique<asio::steady_timer>(first.io());
-    signals_->async_wait([this](const beast::error_code& error, int signal) {
+    signals_.async_wait([this](const beast::error_code& error, int signal) {
         if (error) return;
         spdlog::info("signal {}: shutting down", signal);
         shut_down();
     });
-
-    std::vector<std::thread> threads;
-    for (std::size_t i = 1; i < state_.shards.size(); ++i)
-        threads.emplace_back([shard = state_.shards[i].get()] { shard->run(); });
-    first.run();
-    for (auto& t : threads) t.join();
+    front_.run();
+    for (auto& shard : state_.shards) shard->stop();
+    for (auto& t : threads_) t.join();
+    threads_.clear();
     // Every game that finished is on disk before the process reports success.
     state_.archive->close();
     spdlog::info("stopped");
@@ -152,12 +152,49 @@ void app::wait_for_clients()
     const auto live = state_.live_connections.load();
     if (live == 0 || now >= shutdown_deadline_) {
         if (live != 0) spdlog::warn("{} connections did not close within the grace period; dropping them", live);
-        for (auto& shard : state_.shards) shard->stop();
+        front_.stop(); // run() stops the shards
         return;
     }
-    shutdown_timer_->expires_after(std::min<std::chrono::steady_clock::duration>(shutdown_poll, shutdown_deadline_ - now));
-    shutdown_timer_->async_wait([this](const beast::error_code& ec) {
+    shutdown_timer_.expires_after(std::min<std::chrono::steady_clock::duration>(shutdown_poll, shutdown_deadline_ - now));
+    shutdown_timer_.async_wait([this](const beast::error_code& ec) {
         if (!ec) wait_for_clients();
+    });
+}
+
+// ---- the HTTP side -------------------------------------------------------------------------
+
+void app::count_request() { state_.shared_counters.http_requests.fetch_add(1, std::memory_order_relaxed); }
+
+std::string app::rooms_json() { return protocol::rooms_list(state_.shards.front()->lobby_summaries(), nullptr); }
+
+std::string app::tournaments_json()
+{
+    return protocol::tournaments_list(state_.tournaments.summaries(), nullptr).dump();
+}
+
+std::shared_ptr<const std::string> app::tournament_json(const std::string& id)
+{
+    const auto views = state_.tournaments.find(id);
+    return views ? views->snapshot() : nullptr;
+}
+
+std::string app::metrics_text()
+{
+    std::vector<const metrics::shard_counters*> all;
+    for (const auto& s : state_.shards) all.push_back(&s->counters_view());
+    return metrics::prometheus_text(all, state_.shared_counters);
+}
+
+// The handshake is done: the socket leaves the front for a shard, in turn.
+void app::open_websocket(loop_socket socket, std::shared_ptr<void> ticket, std::string remote)
+{
+    beast::error_code ec;
+    const int fd = socket.release(ec);
+    if (ec) return;
+    auto& target = *state_.shards[next_shard_];
+    next_shard_ = (next_shard_ + 1) % state_.shards.size();
+    target.post([fd, ticket = std::move(ticket), remote = std::move(remote)](shards::shard& s) mutable {
+        s.open_websocket(fd, std::move(ticket), std::move(remote));
     });
 }
 

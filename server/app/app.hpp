@@ -1,23 +1,40 @@
-// The whole server: the shards and their threads, the archive, the listener, signals, and an
-// orderly shutdown.
+// The whole server: the front (on the main thread, an Asio io_context: the listener, every HTTP
+// request and WebSocket handshake, signals and the shutdown), the shards (one thread each) that
+// every handshaken WebSocket is dealt to in turn, and the archive.
 #pragma once
 
 #include <chrono>
 #include <memory>
+#include <thread>
+#include <vector>
 
 #include "config/config.hpp"
+#include "http/site.hpp"
+#include "net/asio.hpp"
 #include "net/listener.hpp"
 #include "shards/server_state.hpp"
 
 namespace quarto::server {
 
-class app {
+class app final : public http::site {
 public:
     explicit app(config settings);
     ~app();
     // Binds, logs "listening on http://HOST:PORT", and serves until SIGINT/SIGTERM. Returns the
     // process exit code.
     int run();
+
+    // http::site
+    const http::settings& http_settings() const override { return http_settings_; }
+    bool shutting_down() const override { return state_.shutting_down.load(); }
+    void count_request() override;
+    std::string rooms_json() override;
+    std::string tournaments_json() override;
+    std::shared_ptr<const std::string> tournament_json(const std::string& id) override;
+    std::string metrics_text() override;
+    archive::game_archive* archive() override { return state_.archive.get(); }
+    net::address_limiter& connections_per_address() override { return *state_.connections_per_address; }
+    void open_websocket(loop_socket socket, std::shared_ptr<void> ticket, std::string remote) override;
 
 private:
     // Opens the archive and brings the stored tournaments back; false (logged) when it cannot.
@@ -26,10 +43,14 @@ private:
     void wait_for_clients();
 
     shards::server_state state_;
+    const http::settings http_settings_;
+    asio::io_context front_{1};
     std::shared_ptr<net::listener> listener_;
-    std::unique_ptr<asio::signal_set> signals_;       // on shard 0
-    std::unique_ptr<asio::steady_timer> shutdown_timer_; // polls, until the deadline, for every client to have closed
+    asio::signal_set signals_{front_, SIGINT, SIGTERM};
+    asio::steady_timer shutdown_timer_{front_}; // polls, until the deadline, for every client to have closed
     std::chrono::steady_clock::time_point shutdown_deadline_; // end of --shutdown-grace
+    std::size_t next_shard_ = 0; // the shard the next WebSocket goes to
+    std::vector<std::thread> threads_;
 };
 
 } // namespace quarto::server

@@ -98,7 +98,7 @@ double total(std::span<const shard_counters* const> shards, std::array<Atomic, N
 
 } // namespace
 
-std::string prometheus_text(std::span<const shard_counters* const> shards, const archive_counters& archive)
+std::string prometheus_text(std::span<const shard_counters* const> shards, const shared_counters& shared)
 {
     using s = shard_counters;
     std::string out;
@@ -108,7 +108,7 @@ std::string prometheus_text(std::span<const shard_counters* const> shards, const
     header(out, "quarto_connections_total", "counter", "WebSocket connections accepted.");
     line(out, "quarto_connections_total", "", total(shards, &s::connections_total));
     header(out, "quarto_http_requests_total", "counter", "Plain HTTP requests served.");
-    line(out, "quarto_http_requests_total", "", total(shards, &s::http_requests));
+    line(out, "quarto_http_requests_total", "", load(shared.http_requests));
     header(out, "quarto_messages_in_total", "counter", "WebSocket messages received.");
     line(out, "quarto_messages_in_total", "", total(shards, &s::messages_in));
     header(out, "quarto_messages_out_total", "counter", "WebSocket messages queued for sending (one per recipient).");
@@ -133,9 +133,9 @@ std::string prometheus_text(std::span<const shard_counters* const> shards, const
              total(shards, &s::games_finished, i));
 
     header(out, "quarto_games_archived_total", "counter", "Finished games written to the archive.");
-    line(out, "quarto_games_archived_total", "", load(archive.games_archived));
+    line(out, "quarto_games_archived_total", "", load(shared.games_archived));
     header(out, "quarto_archive_failures_total", "counter", "Finished games the archive could not write (see the log).");
-    line(out, "quarto_archive_failures_total", "", load(archive.archive_failures));
+    line(out, "quarto_archive_failures_total", "", load(shared.archive_failures));
 
     header(out, "quarto_shards", "gauge", "Event loops (one thread each) that own the connections and rooms.");
     line(out, "quarto_shards", "", static_cast<double>(shards.size()));

@@ -55,7 +55,6 @@ struct alignas(64) shard_counters {
     counter connections_total{0};
     counter messages_in{0};
     counter messages_out{0};
-    counter http_requests{0};
     std::array<counter, error_codes> errors{};
     counter games_started{0};
     std::array<counter, end_reasons> games_finished{};
@@ -73,14 +72,16 @@ struct alignas(64) shard_counters {
     }
 };
 
-// Written from the archive's thread (its completions), so with atomic additions.
-struct archive_counters {
-    counter games_archived{0};  // finished games written to the archive
+// Written from threads other than the shards' (the front's HTTP, the archive's completions),
+// so with atomic additions.
+struct shared_counters {
+    counter http_requests{0};    // plain HTTP requests served
+    counter games_archived{0};   // finished games written to the archive
     counter archive_failures{0}; // finished games the archive could not write (logged in full)
 };
 
-// The whole exposition: every shard summed, the archive's counters, and the process's CPU
-// time and memory.
-std::string prometheus_text(std::span<const shard_counters* const> shards, const archive_counters& archive);
+// The whole exposition: every shard summed, the shared counters, and the process's CPU time
+// and memory.
+std::string prometheus_text(std::span<const shard_counters* const> shards, const shared_counters& shared);
 
 } // namespace quarto::server::metrics

@@ -4,14 +4,14 @@
 
 namespace quarto::server::net {
 
-listener::listener(asio::io_context& home, std::vector<asio::io_context*> loops, std::shared_ptr<address_limiter> limiter,
-                   bool count_per_address, accept_handler on_accept)
-    : loops_{std::move(loops)},
+listener::listener(asio::io_context& io, std::shared_ptr<address_limiter> limiter, bool count_per_address,
+                   accept_handler on_accept)
+    : io_{io},
       limiter_{std::move(limiter)},
       count_per_address_{count_per_address},
       handler_{std::move(on_accept)},
-      acceptor_{home},
-      retry_timer_{home}
+      acceptor_{io},
+      retry_timer_{io}
 {
 }
 
@@ -40,8 +40,7 @@ void listener::stop()
 
 void listener::do_accept()
 {
-    asio::io_context& loop = *loops_[next_];
-    acceptor_.async_accept(loop.get_executor(), beast::bind_front_handler(&listener::on_accept, shared_from_this()));
+    acceptor_.async_accept(io_.get_executor(), beast::bind_front_handler(&listener::on_accept, shared_from_this()));
 }
 
 void listener::on_accept(beast::error_code ec, loop_socket socket)
@@ -68,8 +67,7 @@ void listener::on_accept(beast::error_code ec, loop_socket socket)
     } else {
         beast::error_code ignored;
         socket.set_option(tcp::no_delay(true), ignored);
-        handler_(next_, std::move(socket), std::move(ticket));
-        next_ = (next_ + 1) % loops_.size();
+        handler_(std::move(socket), std::move(ticket));
     }
     if (acceptor_.is_open()) do_accept();
 }

@@ -4,6 +4,9 @@
 #include <cerrno>
 #include <cstring>
 
+#include <utility>
+
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -15,24 +18,18 @@ namespace {
 constexpr std::size_t frames_per_send = 64;
 } // namespace
 
-ws_connection::ws_connection(loop_socket socket, events& owner, loop& on, const limits& l, std::string remote)
-    : socket_{std::move(socket)}, owner_{owner}, loop_{on}, limits_{l}, remote_{std::move(remote)},
-      last_heard_{clock::now()}
+ws_connection::ws_connection(event_loop& loop, flusher& flush, int fd, events& owner, const limits& l,
+                             std::string remote)
+    : loop_{loop}, flusher_{flush}, fd_{fd}, owner_{owner}, limits_{l}, remote_{std::move(remote)},
+      last_heard_{loop.turn_time()}
 {
 }
 
-ws_connection::ws_connection(asio::io_context& io, handover&& moved, events& owner, loop& on, const limits& l,
+ws_connection::ws_connection(event_loop& loop, flusher& flush, handover&& moved, events& owner, const limits& l,
                              std::string remote)
-      : socket_{io.get_executor()}, owner_{owner}, loop_{on}, limits_{l}, remote_{std::move(remote)}, last_heard_{moved.last_heard}
+    : loop_{loop}, flusher_{flush}, fd_{moved.fd}, owner_{owner}, limits_{l}, remote_{std::move(remote)},
+      last_heard_{moved.last_heard}
 {
-    boost::system::error_code ec;
-    socket_.assign(moved.v6 ? tcp::v6() : tcp::v4(), moved.fd, ec);
-    if (ec) {
-        ::close(moved.fd);
-        state_ = state::closed; // start() will not read; the owner finds it finished
-        owner_told_ = true;
-        return;
-    }
     partial_ = std::move(moved.partial_message);
     partial_op_ = moved.partial_op;
     in_message_ = moved.in_message;
@@ -41,11 +38,25 @@ ws_connection::ws_connection(asio::io_context& io, handover&& moved, events& own
     first_offset_ = moved.first_offset;
 }
 
-ws_connection::~ws_connection() = default;
+ws_connection::~ws_connection()
+{
+    if (state_ != state::closed && state_ != state::released && fd_ >= 0) {
+        loop_.remove(fd_);
+        ::close(fd_);
+    }
+}
 
 void ws_connection::start(std::string_view already_read)
 {
     if (state_ != state::open) return;
+    if (fd_ < 0 || !loop_.add(fd_, *this, EPOLLIN | EPOLLRDHUP)) {
+        if (fd_ >= 0) ::close(fd_);
+        fd_ = -1;
+        state_ = state::closed; // never started
+        owner_told_ = true;
+        owner_.on_closed();
+        return;
+    }
     if (!already_read.empty()) {
         reserve_read(already_read.size());
         std::memcpy(buffer_, already_read.data(), already_read.size());
@@ -54,36 +65,34 @@ void ws_connection::start(std::string_view already_read)
     }
     if (queue_size_ > 0 && !flush_requested_) {
         flush_requested_ = true;
-        loop_.needs_flush(*this);
+        flusher_.needs_flush(*this);
     }
-    read();
 }
 
-// ---- reading -----------------------------------------------------------------------------
+// ---- reading and readiness ----------------------------------------------------------------
 
+void ws_connection::on_ready(std::uint32_t ready)
+{
+    if (state_ == state::closed || state_ == state::released) return; // ended earlier in this turn
+    if (ready & EPOLLOUT) write_queued();
+    if ((ready & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) && state_ != state::closed && state_ != state::released)
+        read();
+}
+
+// One read per readiness: the loop is level-triggered, so what a full buffer leaves behind is
+// reported again at the next turn.
 void ws_connection::read()
 {
-    ++pending_;
-    // A short read leaves Asio's reactor knowing the socket is drained, so the next read waits
-    // for epoll instead of trying (and failing with EAGAIN) first.
-    socket_.async_read_some(asio::buffer(buffer_ + filled_, capacity_ - filled_),
-                            [this](const boost::system::error_code& ec, std::size_t bytes) { on_read(ec, bytes); });
-}
-
-void ws_connection::on_read(const boost::system::error_code& ec, std::size_t bytes)
-{
-    --pending_;
-    if (state_ == state::closed || state_ == state::released) return;
-    loop_.turn_begin();
-    if (ec) {
-        finish(); // end of stream, reset, or another failure: the peer is gone
-    } else {
-        filled_ += bytes;
-        last_heard_ = loop_.turn_time();
-        ping_sent_ = false;
-        if (take_frames()) read();
+    const ssize_t n = ::recv(fd_, buffer_ + filled_, capacity_ - filled_, MSG_DONTWAIT);
+    if (n < 0) {
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
+        return finish(); // reset, or another failure: the peer is gone
     }
-    loop_.turn_end();
+    if (n == 0) return finish(); // end of stream
+    filled_ += static_cast<std::size_t>(n);
+    last_heard_ = loop_.turn_time();
+    ping_sent_ = false;
+    take_frames();
 }
 
 bool ws_connection::take_frames()
@@ -231,7 +240,7 @@ void ws_connection::send(const frame_ptr& f)
     push(f);
     if (!flush_requested_) {
         flush_requested_ = true;
-        loop_.needs_flush(*this);
+        flusher_.needs_flush(*this);
     }
 }
 
@@ -269,7 +278,7 @@ void ws_connection::flush()
 
 void ws_connection::write_queued()
 {
-    if (waiting_writable_ || state_ == state::closed || state_ == state::released) return;
+    if (state_ == state::closed || state_ == state::released) return;
     while (queue_size_ > 0) {
         std::array<iovec, 2 * frames_per_send> pieces;
         std::size_t count = 0, attempted = 0;
@@ -289,10 +298,10 @@ void ws_connection::write_queued()
         msghdr message{};
         message.msg_iov = pieces.data();
         message.msg_iovlen = count;
-        const ssize_t sent = ::sendmsg(socket_.native_handle(), &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+        const ssize_t sent = ::sendmsg(fd_, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (sent < 0) {
             if (errno == EINTR) continue;
-            if (errno == EAGAIN || errno == EWOULDBLOCK) return wait_writable();
+            if (errno == EAGAIN || errno == EWOULDBLOCK) return watch_writable(true);
             return finish();
         }
         for (std::size_t left = static_cast<std::size_t>(sent); left > 0;) {
@@ -304,24 +313,17 @@ void ws_connection::write_queued()
             left -= rest;
             pop_front();
         }
-        if (static_cast<std::size_t>(sent) < attempted) return wait_writable();
+        if (static_cast<std::size_t>(sent) < attempted) return watch_writable(true);
     }
+    watch_writable(false);
     if (close_queued_) close_sent();
 }
 
-void ws_connection::wait_writable()
+void ws_connection::watch_writable(bool on)
 {
-    waiting_writable_ = true;
-    ++pending_;
-    socket_.async_wait(loop_socket::wait_write, [this](const boost::system::error_code& ec) {
-        --pending_;
-        waiting_writable_ = false;
-        if (state_ == state::closed || state_ == state::released) return;
-        loop_.turn_begin();
-        if (ec) finish();
-        else write_queued();
-        loop_.turn_end();
-    });
+    if (waiting_writable_ == on) return;
+    waiting_writable_ = on;
+    if (!loop_.modify(fd_, *this, on ? EPOLLIN | EPOLLRDHUP | EPOLLOUT : EPOLLIN | EPOLLRDHUP)) finish();
 }
 
 // ---- closing -----------------------------------------------------------------------------
@@ -348,7 +350,7 @@ void ws_connection::close(close_code code, std::string_view reason, bool drop_un
     close_deadline_ = clock::now() + close_timeout;
     if (!flush_requested_) {
         flush_requested_ = true;
-        loop_.needs_flush(*this);
+        flusher_.needs_flush(*this);
     }
 }
 
@@ -363,9 +365,10 @@ void ws_connection::finish()
 {
     if (state_ == state::closed || state_ == state::released) return;
     state_ = state::closed;
-    boost::system::error_code ignored;
-    socket_.shutdown(loop_socket::shutdown_both, ignored);
-    socket_.close(ignored);
+    loop_.remove(fd_);
+    ::shutdown(fd_, SHUT_RDWR);
+    ::close(fd_);
+    fd_ = -1;
     while (queue_size_ > 0) pop_front();
     queue_.reset();
     queue_capacity_ = 0;
@@ -398,9 +401,6 @@ void ws_connection::tick(clock::time_point now)
 ws_connection::handover ws_connection::release()
 {
     handover h;
-    boost::system::error_code ec;
-    const auto local = socket_.local_endpoint(ec);
-    h.v6 = !ec && local.address().is_v6();
     h.unread.assign(reinterpret_cast<const char*>(buffer_ + taken_), filled_ - taken_);
     h.partial_message = std::move(partial_);
     h.partial_op = partial_op_;
@@ -414,9 +414,8 @@ ws_connection::handover ws_connection::release()
     queue_.reset();
     queue_capacity_ = queue_head_ = queue_size_ = queued_bytes_ = first_offset_ = 0;
     filled_ = taken_ = 0;
-    // Pending operations complete with operation_aborted; their handlers see `released`.
-    h.fd = socket_.release(ec);
-    if (ec) h.fd = -1;
+    loop_.remove(fd_);
+    h.fd = std::exchange(fd_, -1);
     state_ = state::released;
     return h;
 }

@@ -4,9 +4,10 @@
 // turn of the loop in one gathered send; it runs the close handshake and the idle timeouts.
 // What a message means is the owner's business (shards/client).
 //
-// Single-threaded: every call and every completion happens on the loop that owns the socket.
-// A connection can move to another loop (release(), then a new connection from the handover)
-// without the peer noticing.
+// Single-threaded: every call happens on the event loop the socket is registered with (a
+// level-triggered epoll: one read per readiness, no read that fails with EAGAIN). A connection
+// can move to another loop (release(), then a new connection from the handover) without the
+// peer noticing.
 #pragma once
 
 #include <array>
@@ -17,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "net/asio.hpp"
+#include "net/event_loop.hpp"
 #include "net/frame.hpp"
 
 namespace quarto::server::net {
@@ -32,7 +33,7 @@ enum class close_code : std::uint16_t {
     service_restart = 1012,
 };
 
-class ws_connection {
+class ws_connection final : public event_loop::handler {
 public:
     using clock = std::chrono::steady_clock;
 
@@ -56,18 +57,14 @@ public:
         ~events() = default;
     };
 
-    // The event loop: a handler that may queue frames runs between turn_begin and turn_end, and
-    // a connection with frames to write asks to be flushed at the end of the turn.
-    class loop {
+    // Who writes queued frames at the end of the loop's turn: a connection with frames to
+    // write asks once per turn, and its flush() is called then.
+    class flusher {
     public:
-        virtual void turn_begin() = 0;
-        virtual void turn_end() = 0;
         virtual void needs_flush(ws_connection& c) = 0;
-        // The time the turn began: one clock read for all of it.
-        virtual clock::time_point turn_time() const = 0;
 
     protected:
-        ~loop() = default;
+        ~flusher() = default;
     };
 
     struct limits {
@@ -79,7 +76,6 @@ public:
     // Everything a connection carries to another loop.
     struct handover {
         int fd = -1;
-        bool v6 = false;
         std::string unread;          // bytes received but not yet taken apart into frames
         std::string partial_message; // the first fragments of a message in progress
         opcode partial_op = opcode::text;
@@ -90,17 +86,21 @@ public:
         bool ping_sent = false;
     };
 
-    // Takes a socket whose handshake is done; `already_read` is what arrived after it.
-    ws_connection(loop_socket socket, events& owner, loop& on, const limits& limits, std::string remote);
+    // Takes a connected socket (non-blocking) whose handshake is done.
+    ws_connection(event_loop& loop, flusher& flush, int fd, events& owner, const limits& limits,
+                  std::string remote);
     // Resumes a connection released by another loop.
-    ws_connection(asio::io_context& io, handover&& moved, events& owner, loop& on, const limits& limits,
+    ws_connection(event_loop& loop, flusher& flush, handover&& moved, events& owner, const limits& limits,
                   std::string remote);
     ~ws_connection();
     ws_connection(const ws_connection&) = delete;
     ws_connection& operator=(const ws_connection&) = delete;
 
-    // Starts reading; first takes apart whatever was carried over or already read.
+    // Registers with the loop and starts reading; first takes apart whatever was carried over
+    // or already read.
     void start(std::string_view already_read = {});
+    // The loop: the socket is readable, writable, or has failed.
+    void on_ready(std::uint32_t ready) override;
 
     // Queues a frame (a text message, or a control frame). Over the queue's bounds the
     // connection is closed with 1008 "not reading" instead. Ignored once closing.
@@ -119,8 +119,9 @@ public:
     handover release();
 
     bool open() const { return state_ == state::open; }
-    // Closed or released, and no operation of the socket's still pending: safe to destroy.
-    bool finished() const { return (state_ == state::closed || state_ == state::released) && pending_ == 0; }
+    // Closed or released: nothing more will happen to it (the loop may still hold an event for
+    // it until the end of the turn, which it ignores).
+    bool finished() const { return state_ == state::closed || state_ == state::released; }
     const std::string& remote() const { return remote_; }
     std::size_t queued_messages() const { return queue_size_; }
 
@@ -128,7 +129,6 @@ private:
     enum class state : std::uint8_t { open, closing, closed, released };
 
     void read();
-    void on_read(const boost::system::error_code& ec, std::size_t bytes);
     // Takes complete frames off the read buffer; returns false when reading must stop.
     bool take_frames();
     bool handle_frame(const frame_header& h, std::uint8_t* payload);
@@ -144,19 +144,20 @@ private:
     void push(frame_ptr f);
     void pop_front();
     void write_queued();
-    void wait_writable();
+    // Asks the loop for writability (when a write would block) or no longer.
+    void watch_writable(bool on);
     // The close frame has been written.
     void close_sent();
     // Ends the connection: closes the socket, tells the owner.
     void finish();
 
-    loop_socket socket_;
+    event_loop& loop_;
+    flusher& flusher_;
+    int fd_ = -1;
     events& owner_;
-    loop& loop_;
     const limits limits_;
     const std::string remote_;
     state state_ = state::open;
-    int pending_ = 0; // operations of socket_ whose completion has not run yet
 
     // Reading. Small messages (every move) fit the inline buffer; a larger frame moves to the
     // heap until it has been taken.

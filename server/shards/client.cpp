@@ -29,10 +29,10 @@ struct overloaded : Ts... {
 
 } // namespace
 
-client::client(shard& home, play::client_ref self, loop_socket socket, std::shared_ptr<void> ticket, std::string remote)
+client::client(shard& home, play::client_ref self, int fd, std::shared_ptr<void> ticket, std::string remote)
     : home_{home},
       self_{self},
-      connection_{std::move(socket), *this, home, limits_of(home.state().settings), std::move(remote)},
+      connection_{home.loop(), home, fd, *this, limits_of(home.state().settings), std::move(remote)},
       ticket_{std::move(ticket)},
       limiter_{home.state().settings.rate_limit, home.state().settings.rate_burst, net::rate_limiter::clock::now()}
 {
@@ -44,7 +44,7 @@ client::client(shard& home, play::client_ref self, loop_socket socket, std::shar
 client::client(shard& home, play::client_ref self, migrant&& moved)
     : home_{home},
       self_{self},
-      connection_{home.io(), std::move(moved.connection), *this, home, limits_of(home.state().settings), moved.remote},
+      connection_{home.loop(), home, std::move(moved.connection), *this, limits_of(home.state().settings), moved.remote},
       ticket_{std::move(moved.ticket)},
       limiter_{moved.limiter},
       player_{std::move(moved.player)},
@@ -232,7 +232,7 @@ void client::on_lobby(protocol::lobby_message& m, const json& req)
                        reply(protocol::tournaments_list(home_.state().tournaments.summaries(), req).dump());
                    },
                    [&](protocol::create_tournament& c) {
-                       auto& t = home_.create_tournament(std::move(c.settings), self_, *player_);
+                       auto& t = home_.create_tournament(std::move(c.settings), *player_);
                        spdlog::info("tournament {}: created by {}", t.id(), player_->info.id);
                        reply(protocol::tournament_created(t.id(), req).dump());
                        t.open(self_, *player_); // subscribes the director: the snapshot follows the reply
@@ -305,6 +305,7 @@ void client::on_closed()
     }
     metrics::move(home_.counters().connections_open, -1);
     home_.state().live_connections.fetch_sub(1, std::memory_order_relaxed);
+    home_.retire(*this);
 }
 
 void client::reply(std::string text)

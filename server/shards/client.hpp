@@ -29,7 +29,7 @@ public:
     using json = nlohmann::json;
 
     // A new connection whose handshake is done.
-    client(shard& home, play::client_ref self, loop_socket socket, std::shared_ptr<void> ticket, std::string remote);
+    client(shard& home, play::client_ref self, int fd, std::shared_ptr<void> ticket, std::string remote);
     // A client that has moved here.
     client(shard& home, play::client_ref self, migrant&& moved);
     ~client();
@@ -40,7 +40,6 @@ public:
     void start();
     const play::client_ref& ref() const { return self_; }
     net::ws_connection& connection() { return connection_; }
-    bool finished() const { return connection_.finished(); }
     bool has_places() const { return !places_.empty(); }
 
     // What the rooms and tournaments say of this connection.

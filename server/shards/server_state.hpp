@@ -28,7 +28,7 @@ struct server_state {
     play::player_registry players;
     // Opened before the shards run; closed (every queued game written) after they have stopped.
     std::unique_ptr<archive::game_archive> archive;
-    metrics::archive_counters archive_counters;
+    metrics::shared_counters shared_counters;
     // Counted at accept, or with --trust-proxy at the WebSocket upgrade (the TCP peer is then
     // the proxy, the client is named by X-Forwarded-For).
     std::shared_ptr<net::address_limiter> connections_per_address;

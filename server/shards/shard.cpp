@@ -1,9 +1,7 @@
 #include "shards/shard.hpp"
 
-#include "http/http_session.hpp"
 #include "play/random_ids.hpp"
 #include "quarto/protocol/encode.hpp"
-#include "quarto/protocol/encode_tournament.hpp"
 #include "quarto/protocol/stored_tournament.hpp"
 #include "shards/client.hpp"
 #include "shards/shard_of.hpp"
@@ -16,28 +14,23 @@ constexpr std::chrono::seconds sweep_interval{10};
 constexpr std::chrono::seconds forget_players_after{3600};
 } // namespace
 
-// A room's or a tournament's timer: an entry of this shard's timer queue.
+// A room's or a tournament's timer: an entry of this loop's timer queue.
 class shard::alarm_on_loop final : public play::alarm {
 public:
     alarm_on_loop(shard& owner, std::function<void()> on_time)
-        : owner_{owner}, id_{owner.timers_.add(std::move(on_time))}
+        : owner_{owner}, id_{owner.loop_.timers().add([&owner, f = std::move(on_time)] { owner.guarded(f); })}
     {
     }
-    ~alarm_on_loop() override { owner_.timers_.remove(id_); }
-    void set(instant at) override { owner_.timers_.set(id_, owner_.state_.clock.to_steady(at)); }
-    void cancel() override { owner_.timers_.cancel(id_); }
+    ~alarm_on_loop() override { owner_.loop_.timers().remove(id_); }
+    void set(instant at) override { owner_.loop_.timers().set(id_, owner_.state_.clock.to_steady(at)); }
+    void cancel() override { owner_.loop_.timers().cancel(id_); }
 
 private:
     shard& owner_;
     const net::timer_queue::id id_;
 };
 
-shard::shard(std::uint16_t index, server_state& state)
-    : index_{index},
-      state_{state},
-      http_settings_{state.settings.web_root, state.settings.allowed_origins, state.settings.trust_proxy}
-{
-}
+shard::shard(std::uint16_t index, server_state& state) : index_{index}, state_{state} {}
 
 shard::~shard()
 {
@@ -45,24 +38,18 @@ shard::~shard()
     // refers to a client.
     tournaments_.clear();
     rooms_.clear();
+    tick_.reset();
 }
 
 void shard::run()
 {
     next_sweep_ = std::chrono::steady_clock::now() + sweep_interval;
-    tick();
-    io_.run();
+    tick_ = make_alarm([this] { tick(); });
+    tick_->set(now() + tick_interval);
+    loop_.run(*this);
 }
 
 // ---- turns ---------------------------------------------------------------------------------
-
-void shard::turn_end()
-{
-    if (--depth_ > 0) return;
-    ++depth_; // what runs at the end of the turn may queue more: it is part of this turn
-    end_of_turn();
-    --depth_;
-}
 
 void shard::end_of_turn()
 {
@@ -70,13 +57,7 @@ void shard::end_of_turn()
         while (!deferred_.empty()) {
             auto tasks = std::move(deferred_);
             deferred_.clear();
-            for (auto& t : tasks) {
-                try {
-                    t();
-                } catch (const std::exception& e) {
-                    spdlog::error("shard {}: {}", index_, e.what());
-                }
-            }
+            for (auto& t : tasks) guarded(t);
         }
         // A flush can end a connection (a write fails), whose client then leaves its rooms,
         // which queue frames for others: take the list until it stays empty.
@@ -84,7 +65,7 @@ void shard::end_of_turn()
         dirty_.clear();
     }
     send_outboxes();
-    arm_loop_timer();
+    reap(); // nothing of this turn refers to an ended client any more
 }
 
 void shard::send_outboxes()
@@ -93,7 +74,7 @@ void shard::send_outboxes()
         if (outboxes_[target].empty()) continue;
         metrics::bump(counters_.batches_out);
         shard& other = *state_.shards[target];
-        if (other.inbox_.push(std::move(outboxes_[target]))) asio::post(other.io_, [&other] { other.drain(); });
+        if (other.inbox_.push(std::move(outboxes_[target]))) other.loop_.wake();
         outboxes_[target] = batch{};
     }
 }
@@ -102,7 +83,7 @@ void shard::post(task t)
 {
     batch b;
     b.emplace_back(std::move(t));
-    if (inbox_.push(std::move(b))) asio::post(io_, [this] { drain(); });
+    if (inbox_.push(std::move(b))) loop_.wake();
 }
 
 void shard::forward(std::uint16_t target, task t)
@@ -111,28 +92,21 @@ void shard::forward(std::uint16_t target, task t)
     outboxes_[target].emplace_back(std::move(t));
 }
 
-void shard::drain()
+void shard::on_wake()
 {
     inbox_.begin_drain();
-    in_turn([&] {
-        while (auto b = inbox_.pop()) {
-            for (auto& item : *b) {
-                if (auto* d = std::get_if<delivery>(&item)) {
-                    if (client* c = find_client(d->to)) c->connection().send(d->frame);
-                } else {
-                    std::get<task>(item)(*this);
-                }
+    while (auto b = inbox_.pop()) {
+        for (auto& item : *b) {
+            if (auto* d = std::get_if<delivery>(&item)) {
+                if (client* c = find_client(d->to)) c->connection().send(d->frame);
+            } else {
+                guarded([&] { std::get<task>(item)(*this); });
             }
         }
-    });
+    }
 }
 
 // ---- connections ---------------------------------------------------------------------------
-
-void shard::accept(loop_socket socket, std::shared_ptr<void> ticket)
-{
-    std::make_shared<http::http_session>(std::move(socket), *this, std::move(ticket))->run();
-}
 
 play::client_ref shard::new_slot()
 {
@@ -147,26 +121,21 @@ play::client_ref shard::new_slot()
     return {index_, index, slots_[index].generation};
 }
 
-void shard::open_websocket(loop_socket socket, std::shared_ptr<void> ticket, std::string remote)
+void shard::open_websocket(int fd, std::shared_ptr<void> ticket, std::string remote)
 {
-    in_turn([&] {
-        const auto ref = new_slot();
-        spdlog::info("ws {}: connected", remote);
-        auto& occupant = slots_[ref.slot].occupant;
-        occupant = std::make_unique<client>(*this, ref, std::move(socket), std::move(ticket), std::move(remote));
-        occupant->start();
-        // A shutdown that began before this connection was counted has not told it.
-        if (state_.shutting_down.load())
-            occupant->connection().close(net::close_code::going_away, "server shutting down", false);
-    });
+    const auto ref = new_slot();
+    spdlog::info("ws {}: connected", remote);
+    auto& occupant = slots_[ref.slot].occupant;
+    occupant = std::make_unique<client>(*this, ref, fd, std::move(ticket), std::move(remote));
+    occupant->start();
+    // A shutdown that began before this connection was counted has not told it.
+    if (state_.shutting_down.load())
+        occupant->connection().close(net::close_code::going_away, "server shutting down", false);
 }
 
 void shard::emigrate(client& c, std::uint16_t target, migrant m)
 {
-    auto& s = slots_[c.ref().slot];
-    emigrated_.push_back(std::move(s.occupant));
-    ++s.generation;
-    free_slots_.push_back(c.ref().slot);
+    retire(c);
     metrics::move(counters_.connections_open, -1);
     forward(target, [m = std::move(m)](shard& there) mutable { there.immigrate(std::move(m)); });
 }
@@ -185,6 +154,19 @@ client* shard::find_client(const play::client_ref& ref)
     slot& s = slots_[ref.slot];
     return s.generation == ref.generation ? s.occupant.get() : nullptr;
 }
+
+void shard::retire(client& c)
+{
+    auto& s = slots_[c.ref().slot];
+    if (s.occupant.get() != &c) return;
+    ended_.push_back(std::move(s.occupant));
+    ++s.generation;
+    free_slots_.push_back(c.ref().slot);
+}
+
+// Frees the clients that ended during the turn, at its end: no event of the turn and no frame
+// list refers to them any more.
+void shard::reap() { ended_.clear(); }
 
 void shard::send(const play::client_ref& to, const net::frame_ptr& f)
 {
@@ -215,9 +197,9 @@ void shard::client_subscribed(const play::client_ref& c, const play::place& wher
 {
     if (client* x = find_client(c)) return x->add_place(where);
     // Gone before it learnt of it: the place forgets it too.
-    const auto owner = shard_of(where.id, state_.shards.size());
-    if (owner == index_) return detach(c, where);
-    forward(owner, [c, where](shard& s) { s.detach(c, where); });
+    const auto home = shard_of(where.id, state_.shards.size());
+    if (home == index_) return detach(c, where);
+    forward(home, [c, where](shard& s) { s.detach(c, where); });
 }
 
 void shard::client_unsubscribed(const play::client_ref& c, const play::place& where)
@@ -290,8 +272,7 @@ play::room& shard::open_game_room(play::room_settings settings, const play::play
     return r;
 }
 
-tournaments::tournament& shard::create_tournament(protocol::tournament_settings settings, const play::client_ref&,
-                                                  const play::player_record& p)
+tournaments::tournament& shard::create_tournament(protocol::tournament_settings settings, const play::player_record& p)
 {
     protocol::tournament_record record;
     record.settings = std::move(settings);
@@ -332,7 +313,7 @@ void shard::lobby_changed(const protocol::room_id& room, const play::lobby_state
 void shard::archive_game(archive::game_record record)
 {
     if (!state_.archive) return; // only a server without an archive: never in quarto-server
-    state_.archive->save_game(std::move(record), [&counters = state_.archive_counters](bool stored) {
+    state_.archive->save_game(std::move(record), [&counters = state_.shared_counters](bool stored) {
         (stored ? counters.games_archived : counters.archive_failures).fetch_add(1, std::memory_order_relaxed);
     });
 }
@@ -342,28 +323,6 @@ void shard::store(const protocol::tournament_id& id, std::string name, std::stri
     if (state_.archive) state_.archive->save_tournament(id, std::move(name), std::move(status), std::move(state));
 }
 
-// ---- HTTP ----------------------------------------------------------------------------------
-
-std::string shard::rooms_json() { return protocol::rooms_list(lobby_summaries(), nullptr); }
-
-std::string shard::tournaments_json()
-{
-    return protocol::tournaments_list(state_.tournaments.summaries(), nullptr).dump();
-}
-
-std::shared_ptr<const std::string> shard::tournament_json(const std::string& id)
-{
-    const auto views = state_.tournaments.find(id);
-    return views ? views->snapshot() : nullptr;
-}
-
-std::string shard::metrics_text()
-{
-    std::vector<const metrics::shard_counters*> all;
-    for (const auto& s : state_.shards) all.push_back(&s->counters_);
-    return metrics::prometheus_text(all, state_.archive_counters);
-}
-
 // ---- time ----------------------------------------------------------------------------------
 
 std::unique_ptr<play::alarm> shard::make_alarm(std::function<void()> on_time)
@@ -371,64 +330,27 @@ std::unique_ptr<play::alarm> shard::make_alarm(std::function<void()> on_time)
     return std::make_unique<alarm_on_loop>(*this, std::move(on_time));
 }
 
-void shard::arm_loop_timer()
-{
-    const auto next = timers_.next();
-    if (!next || (loop_timer_at_ && *loop_timer_at_ <= *next)) return;
-    loop_timer_at_ = *next;
-    loop_timer_.expires_at(*next);
-    loop_timer_.async_wait([this](const boost::system::error_code& ec) {
-        if (ec == asio::error::operation_aborted) return; // re-armed for an earlier time
-        loop_timer_at_.reset();
-        in_turn([&] { timers_.run_due(turn_time_); }); // the time the rooms see too
-    });
-}
-
 void shard::tick()
 {
-    tick_timer_.expires_after(tick_interval);
-    tick_timer_.async_wait([this](const boost::system::error_code& ec) {
-        if (ec) return;
-        const auto now = std::chrono::steady_clock::now();
-        in_turn([&] {
-            for (auto& s : slots_)
-                if (s.occupant) s.occupant->connection().tick(now);
-            if (now >= next_sweep_) {
-                next_sweep_ = now + sweep_interval;
-                std::erase_if(rooms_, [&](auto& item) {
-                    if (!item.second->reclaim_if_idle(state_.settings.room_idle)) return false;
-                    lobby_.remove(item.first);
-                    ++rooms_epoch_;
-                    return true;
-                });
-                if (index_ == 0) state_.players.forget_idle(now, forget_players_after);
-            }
-        });
-        reap();
-        tick();
+    tick_->set(now() + tick_interval);
+    const auto at = loop_.turn_time();
+    for (auto& s : slots_)
+        if (s.occupant) s.occupant->connection().tick(at);
+    if (at < next_sweep_) return;
+    next_sweep_ = at + sweep_interval;
+    std::erase_if(rooms_, [&](auto& item) {
+        if (!item.second->reclaim_if_idle(state_.settings.room_idle)) return false;
+        lobby_.remove(item.first);
+        ++rooms_epoch_;
+        return true;
     });
-}
-
-// Frees the clients whose connection has ended and whose last completion has run: outside
-// any turn, so that no handler of theirs is on the stack.
-void shard::reap()
-{
-    for (std::uint32_t i = 0; i < slots_.size(); ++i) {
-        auto& s = slots_[i];
-        if (!s.occupant || !s.occupant->finished()) continue;
-        s.occupant.reset();
-        ++s.generation;
-        free_slots_.push_back(i);
-    }
-    std::erase_if(emigrated_, [](const auto& c) { return c->finished(); });
+    if (index_ == 0) state_.players.forget_idle(at, forget_players_after);
 }
 
 void shard::close_all(net::close_code code, std::string reason)
 {
-    in_turn([&] {
-        for (auto& s : slots_)
-            if (s.occupant) s.occupant->connection().close(code, reason, false);
-    });
+    for (auto& s : slots_)
+        if (s.occupant) s.occupant->connection().close(code, reason, false);
 }
 
 } // namespace quarto::server::shards

@@ -1,7 +1,8 @@
-// One shard: a single-threaded event loop that owns its connections (each with its client
-// controller), its rooms and its tournaments outright. A move is read, applied and written on
-// this thread alone: no lock, no post, no strand. Everything a handler queues (frames for
-// connections, messages for other shards) goes out once, at the end of the loop's turn.
+// One shard: a single-threaded event loop (net::event_loop, on epoll) that owns its
+// connections (each with its client controller), its rooms and its tournaments outright. A
+// move is read, applied and written on this thread alone: no lock, no post, no strand.
+// Everything a turn of the loop queues (frames for connections, messages for other shards)
+// goes out once, at the end of the turn.
 //
 // Between shards there are only messages: batches of deliveries (a frame for a client of the
 // other shard) and tasks, through the other shard's lock-free mailbox. A room lives on the
@@ -21,10 +22,8 @@
 
 #include <spdlog/spdlog.h>
 
-#include "http/site.hpp"
-#include "net/asio.hpp"
+#include "net/event_loop.hpp"
 #include "net/mailbox.hpp"
-#include "net/timer_queue.hpp"
 #include "net/ws_connection.hpp"
 #include "play/lobby.hpp"
 #include "play/room.hpp"
@@ -36,10 +35,10 @@ namespace quarto::server::shards {
 
 class client;
 
-class shard final : public net::ws_connection::loop,
+class shard final : public net::event_loop::owner,
+                    public net::ws_connection::flusher,
                     public play::room_host,
-                    public tournaments::tournament_host,
-                    public http::site {
+                    public tournaments::tournament_host {
 public:
     // What one shard sends another.
     struct delivery {
@@ -50,34 +49,38 @@ public:
     using batch = std::vector<std::variant<delivery, task>>;
 
     shard(std::uint16_t index, server_state& state);
-    ~shard() override;
+    ~shard();
     shard(const shard&) = delete;
     shard& operator=(const shard&) = delete;
 
     std::uint16_t index() const { return index_; }
-    asio::io_context& io() { return io_; }
     server_state& state() { return state_; }
+    net::event_loop& loop() { return loop_; }
     const metrics::shard_counters& counters_view() const { return counters_; }
     const play::lobby_board& lobby_board() const { return lobby_; }
 
     // Runs the loop on the calling thread until stop().
     void run();
-    void stop() { io_.stop(); }
+    // From any thread.
+    void stop() { loop_.stop(); }
 
     // ---- from any thread --------------------------------------------------------------------
-    // Runs `t` on this shard, in a turn of its own.
+    // Runs `t` on this shard.
     void post(task t);
 
     // ---- on this shard's thread -------------------------------------------------------------
-    // Runs `f` as one turn: what it queues goes out when it returns; an exception is logged.
+    // Runs `f`; an exception (a bug) is logged, and the loop goes on.
     template <class F>
-    void in_turn(F&& f);
-    // A new TCP connection: its HTTP session.
-    void accept(loop_socket socket, std::shared_ptr<void> ticket);
+    void guarded(F&& f);
+    // A WebSocket whose handshake is done: its connection and client.
+    void open_websocket(int fd, std::shared_ptr<void> ticket, std::string remote);
     // A client moving here from another shard.
     void immigrate(migrant m);
     // Moves a local client (whose connection has been released) to `target`.
     void emigrate(client& c, std::uint16_t target, migrant m);
+    // A client whose connection has ended (or moved): its slot is free at once, the object goes
+    // at the end of the turn.
+    void retire(client& c);
 
     // Queues `t` for shard `target` (this one included), in order with everything else sent
     // there during this turn.
@@ -85,18 +88,18 @@ public:
     client* find_client(const play::client_ref& ref);
 
     play::room* find_room(const protocol::room_id& id) override;
+    // Changes whenever a room of this shard is dropped: a room pointer kept from an earlier turn
+    // is valid while it has not changed.
+    std::uint64_t rooms_epoch() const { return rooms_epoch_; }
     // A client's message for a room of this shard, timed for the metrics; no_such_room when
     // there is none.
     void room_request(play::room* r, const play::client_ref& from, const play::player_record& p,
                       const protocol::room_message& m, const nlohmann::json& req);
-    // Changes whenever a room of this shard is dropped: a room pointer kept from an earlier turn
-    // is valid while it has not changed.
-    std::uint64_t rooms_epoch() const { return rooms_epoch_; }
     tournaments::tournament* find_tournament(const protocol::tournament_id& id);
     // A new room on this shard, its creator seated and subscribed.
     play::room& create_room(play::room_settings settings, const play::client_ref& creator, const play::player_record& p);
-    tournaments::tournament& create_tournament(protocol::tournament_settings settings, const play::client_ref& director,
-                                               const play::player_record& p);
+    // A new tournament on this shard (not yet opened: its creator's reply goes first).
+    tournaments::tournament& create_tournament(protocol::tournament_settings settings, const play::player_record& director);
     // A tournament loaded from the archive (startup, before the loops run).
     void load_tournament(protocol::tournament_record record);
     // The public rooms of every shard, as list_rooms shows them.
@@ -111,18 +114,16 @@ public:
     // Shutdown: closes every connection with `code` after what is queued.
     void close_all(net::close_code code, std::string reason);
 
-    // ---- ws_connection::loop ----------------------------------------------------------------
-    void turn_begin() override
-    {
-        if (depth_++ == 0) turn_time_ = std::chrono::steady_clock::now();
-    }
-    // When the turn running now began: one clock read serves every message of the turn.
-    std::chrono::steady_clock::time_point turn_time() const override { return turn_time_; }
-    void turn_end() override;
+    // When the running turn began: one clock read serves every message of the turn.
+    std::chrono::steady_clock::time_point turn_time() const { return loop_.turn_time(); }
+
+    // ---- event_loop::owner and ws_connection::flusher ---------------------------------------
+    void on_wake() override;
+    void end_of_turn() override;
     void needs_flush(net::ws_connection& c) override { dirty_.push_back(&c); }
 
     // ---- room_host and tournament_host ------------------------------------------------------
-    instant now() const override { return state_.clock.to_instant(turn_time_); }
+    instant now() const override { return state_.clock.to_instant(loop_.turn_time()); }
     std::int64_t unix_ms() const override { return play::server_clock::unix_ms(); }
     void send(const play::client_ref& to, const net::frame_ptr& f) override;
     void subscribed(const play::client_ref& c, const play::place& where) override;
@@ -137,22 +138,6 @@ public:
                                const play::player_record& second_seat) override;
     void store(const protocol::tournament_id& id, std::string name, std::string status, std::string state) override;
 
-    // ---- http::site -------------------------------------------------------------------------
-    const http::settings& http_settings() const override { return http_settings_; }
-    bool shutting_down() const override { return state_.shutting_down.load(); }
-    void count_request() override { metrics::bump(counters_.http_requests); }
-    std::string rooms_json() override;
-    std::string tournaments_json() override;
-    std::shared_ptr<const std::string> tournament_json(const std::string& id) override;
-    std::string metrics_text() override;
-    archive::game_archive* archive() override { return state_.archive.get(); }
-    net::address_limiter& connections_per_address() override { return *state_.connections_per_address; }
-    // A completed WebSocket handshake: the connection and its client.
-    void open_websocket(loop_socket socket, std::shared_ptr<void> ticket, std::string remote) override;
-
-    // The timers of this loop (rooms and tournaments use them through make_alarm).
-    net::timer_queue& timers() { return timers_; }
-
 private:
     class alarm_on_loop;
     struct slot {
@@ -160,11 +145,7 @@ private:
         std::unique_ptr<client> occupant;
     };
 
-    void drain();
-    void end_of_turn();
     void send_outboxes();
-    void arm_loop_timer();
-    void on_loop_timer();
     void tick();
     void reap();
     play::client_ref new_slot();
@@ -172,44 +153,33 @@ private:
 
     const std::uint16_t index_;
     server_state& state_;
-    const http::settings http_settings_;
-    // One thread runs it, and only that thread touches its sockets and timers: Asio need not lock
-    // them (its scheduler still locks, for posts from other threads).
-    asio::io_context io_{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
+    net::event_loop loop_;
     metrics::shard_counters counters_;
     net::mailbox<batch> inbox_;
     std::vector<batch> outboxes_; // by target shard, sent at the end of the turn
 
     std::vector<slot> slots_;
     std::vector<std::uint32_t> free_slots_;
-    std::vector<std::unique_ptr<client>> emigrated_; // released, until their last completion has run
     std::unordered_map<protocol::room_id, std::unique_ptr<play::room>> rooms_;
     std::unordered_map<protocol::tournament_id, std::unique_ptr<tournaments::tournament>> tournaments_;
     play::lobby_board lobby_;
+    std::uint64_t rooms_epoch_ = 0; // bumped when a room is dropped (see client::local_room)
 
-    net::timer_queue timers_;
-    asio::steady_timer loop_timer_{io_}; // fires at the earliest timer of timers_
-    std::optional<net::timer_queue::clock::time_point> loop_timer_at_;
-    asio::steady_timer tick_timer_{io_}; // once a second: keep-alive pings, idle rooms, reaping
+    std::unique_ptr<play::alarm> tick_; // once a second: keep-alive pings, idle rooms, reaping
     std::chrono::steady_clock::time_point next_sweep_;
-
-    int depth_ = 0;                           // nested turns
-    std::chrono::steady_clock::time_point turn_time_ = std::chrono::steady_clock::now();
-    std::uint64_t rooms_epoch_ = 0;           // bumped when a room is dropped (see room_cache)
-    std::vector<net::ws_connection*> dirty_;  // connections with frames to write this turn
-    std::vector<std::function<void()>> deferred_;
+    std::vector<net::ws_connection*> dirty_;      // connections with frames to write this turn
+    std::vector<std::function<void()>> deferred_; // run at the end of the turn, before writing
+    std::vector<std::unique_ptr<client>> ended_;  // freed at the end of the turn, when no event can name them
 };
 
 template <class F>
-void shard::in_turn(F&& f)
+void shard::guarded(F&& f)
 {
-    turn_begin();
     try {
         f();
     } catch (const std::exception& e) { // a bug: keep the loop and the process alive
         spdlog::error("shard {}: {}", index_, e.what());
     }
-    turn_end();
 }
 
 } // namespace quarto::server::shards
