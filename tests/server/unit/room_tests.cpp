@@ -3,6 +3,7 @@
 // tests read `first` from game_started and play from there.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <initializer_list>
 
 #include "fake_host.hpp"
@@ -32,6 +33,39 @@ struct step {
 // Pieces 0..3 are all short, round and solid: any 4 of them on a line align. Played from the
 // first give, the first giver places the last of them, on square 3, completing row 0.
 const std::vector<step> row0 = {{0, 0}, {1, 1}, {2, 2}, {3, 3}};
+
+// A full board (the piece on each square) on which no line is aligned under the standard rules,
+// by backtracking over squares 0..15.
+std::array<int, 16> drawn_board()
+{
+    const quarto::rules standard{};
+    std::array<int, 16> cells{};
+    quarto::board b;
+    unsigned used = 0;
+    const auto fill = [&](const auto& self, int sq) -> bool {
+        if (sq == 16) return true;
+        for (int p = 0; p < 16; ++p) {
+            if (used & (1u << p)) continue;
+            quarto::board next = b;
+            next.put(static_cast<quarto::square>(sq), quarto::piece{static_cast<std::uint8_t>(p)});
+            bool ok = true;
+            for (quarto::square_mask pattern : standard.winning_patterns())
+                if ((pattern & quarto::bit(static_cast<quarto::square>(sq))) && next.aligned(pattern, standard.attributes))
+                    ok = false;
+            if (!ok) continue;
+            const quarto::board saved = b;
+            b = next;
+            used |= 1u << p;
+            cells[static_cast<std::size_t>(sq)] = p;
+            if (self(self, sq + 1)) return true;
+            b = saved;
+            used &= ~(1u << p);
+        }
+        return false;
+    };
+    REQUIRE(fill(fill, 0));
+    return cells;
+}
 
 play::room_settings settings_with(quarto::clock_settings clock = {move_ms, claim_ms})
 {
@@ -433,6 +467,30 @@ TEST_CASE("room: an untimed game arms no move clock")
     d.host.advance(milliseconds{24 * 3600 * 1000});
     CHECK(d.host.take(d.a).empty());
     CHECK(d.peek()["game"]["clock"]["remaining_ms"] == json::array({nullptr, nullptr}));
+}
+
+TEST_CASE("room: after the 16th piece and a pass, the final claim window closing by time is a draw")
+{
+    duel d;
+    d.start();
+    const auto cells = drawn_board();
+    std::vector<step> steps;
+    for (int sq = 0; sq < 16; ++sq) steps.push_back({cells[static_cast<std::size_t>(sq)], sq});
+    const seat last = d.play(d.first, steps);
+    d.act(last, protocol::pass{});
+    const json passed = d.both("passed");
+    CHECK(passed["claim"]["seat"] == quarto::opponent(last));
+    CHECK(passed["clock"]["running"].is_null()); // no move clock in the final window
+    CHECK(d.host.next_alarm() == d.host.now() + claim_ms);
+
+    d.host.advance(claim_ms - milliseconds{1});
+    CHECK(d.host.take(d.a).empty());
+    d.host.advance(milliseconds{1});
+    const json over = d.both("game_over");
+    CHECK(over["result"] == "draw");
+    CHECK(over["winner"].is_null());
+    CHECK(over["reason"] == "board_full");
+    CHECK(d.host.archived().at(0).result.reason == quarto::end_reason::board_full);
 }
 
 // ---- rematch -----------------------------------------------------------------------------------
