@@ -205,7 +205,14 @@ void fake_host::store(const protocol::tournament_id& id, std::string name, std::
 
 // ---- rooms ---------------------------------------------------------------------------------
 
-protocol::room_id fake_host::new_room_id() { return "room" + std::to_string(++next_room_); }
+// Unique across hosts too: a tournament reopened on a second host (a restart) tells its rooms
+// apart from the first host's by id, as random ids do on a real server.
+protocol::room_id fake_host::new_room_id()
+{
+    static std::uint32_t hosts = 0;
+    if (host_number_ == 0) host_number_ = ++hosts;
+    return "h" + std::to_string(host_number_) + "room" + std::to_string(++next_room_);
+}
 
 play::room& fake_host::create_room(play::room_settings settings, const play::client_ref& creator,
                                    const play::player_record& p)
@@ -260,6 +267,13 @@ std::vector<json> of_type(const std::vector<json>& frames, const std::string& ty
     for (const auto& f : frames)
         if (f.value("type", std::string{}) == type) out.push_back(f);
     return out;
+}
+
+json last_of(const std::vector<json>& frames, const std::string& type)
+{
+    const auto all = of_type(frames, type);
+    REQUIRE_MESSAGE(!all.empty(), "no " << type << " among " << frames.size() << " frames");
+    return all.back();
 }
 
 int check_seq(const std::vector<json>& frames, const std::string& room_id)

@@ -161,6 +161,7 @@ private:
 
     play::player_registry players_;
     metrics::shard_counters counters_;
+    std::uint32_t host_number_ = 0; // in room ids, from the first room on
     std::uint32_t next_room_ = 0;
     std::map<protocol::room_id, std::unique_ptr<play::room>> rooms_;
     std::vector<protocol::room_id> game_rooms_;
@@ -170,6 +171,8 @@ private:
 std::vector<std::string> types_of(const std::vector<json>& frames);
 // The frames of one type.
 std::vector<json> of_type(const std::vector<json>& frames, const std::string& type);
+// The last frame of one type; a failed REQUIRE when there is none.
+json last_of(const std::vector<json>& frames, const std::string& type);
 // Checks that the room's events (frames with a seq, snapshots and `synced` aside) in `frames`
 // go up by exactly 1, and that a snapshot never goes back; how many events it checked.
 int check_seq(const std::vector<json>& frames, const std::string& room_id);
