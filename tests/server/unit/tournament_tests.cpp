@@ -431,6 +431,47 @@ TEST_CASE("tournament: a round robin of four, from the start to the final standi
         for (const auto& room_id : e.host.players().rooms_of(e.id(i))) check_seq(e.host.frames(e.conns[i]), room_id);
 }
 
+TEST_CASE("tournament: a player on two connections gets the pairing on both, and both follow the game")
+{
+    event e{settings_of(protocol::tournament_format::round_robin), 2};
+    e.join_all();
+    const auto second = e.host.connect(); // Ann in another tab
+    e.as(second, *e.people[0], protocol::watch_tournament{});
+    for (const auto& c : {e.conns[0], e.conns[1], second}) e.host.take(c);
+    e.director(protocol::start_tournament{});
+
+    REQUIRE(e.host.game_rooms().size() == 1);
+    const std::string room_id = e.host.game_rooms()[0];
+    for (const auto& c : {e.conns[0], second, e.conns[1]}) {
+        const auto got = e.host.take(c);
+        INFO(e.host.transcript(c));
+        const auto types = types_of(got);
+        REQUIRE(std::count(types.begin(), types.end(), "tournament_pairing") == 1);
+        const auto at = static_cast<std::size_t>(std::find(types.begin(), types.end(), "tournament_pairing") - types.begin());
+        REQUIRE(at + 1 < got.size());
+        CHECK(got[at + 1]["type"] == "room");
+        CHECK(got[at + 1]["room"] == room_id);
+        CHECK(e.host.in_room(c, room_id));
+    }
+    // Ann's second connection is no news to Bo (her first may be: she was not connected when
+    // the room opened).
+    int about_ann = 0;
+    for (const auto& f : e.host.frames(e.conns[1]))
+        if (f.value("player", json::object()).value("id", "") == e.id(0)) ++about_ann;
+    CHECK(about_ann <= 1);
+
+    // A move reaches all three connections.
+    play::room* r = e.host.find_room(room_id);
+    r->handle(e.conns[1], *e.people[1], protocol::resign{}, nullptr);
+    e.host.run_deferred();
+    for (const auto& c : {e.conns[0], second, e.conns[1]}) {
+        INFO(e.host.transcript(c));
+        CHECK(of_type(e.host.frames(c), "game_over").size() == 1);
+        check_seq(e.host.frames(c), room_id);
+    }
+    CHECK(e.snapshot()["status"] == "finished");
+}
+
 TEST_CASE("tournament: Swiss with three players gives a bye each round, to a different player")
 {
     event e{settings_of(protocol::tournament_format::swiss), 3};
@@ -709,6 +750,30 @@ TEST_CASE("tournament: a running record reopened comes back paused; resuming rep
     r->handle(host.connect(), *seat1, protocol::resign{}, nullptr);
     host.run_deferred();
     CHECK(host.game_rooms().size() == 3); // round 2's two games
+}
+
+TEST_CASE("tournament: a registering record reopened after its start time starts on the next turn")
+{
+    auto s = settings_of(protocol::tournament_format::round_robin);
+    s.start_at_ms = fake_host::unix_at_zero - 60'000; // passed while the server was down
+    fake_host host;
+    const auto ann = host.players().create("Ann");
+    const auto bo = host.players().create("Bo");
+    const auto dee = host.players().create("Dee");
+    protocol::tournament_record record;
+    record.id = tid;
+    record.settings = s;
+    record.director = dee->info.id;
+    record.director_name = dee->info.name;
+    record.players = {{ann->info.id, ann->info.name, true}, {bo->info.id, bo->info.name, true}};
+    tournaments::tournament t{host, record, std::make_shared<tournaments::tournament_views>()};
+    t.reopen();
+    host.run_deferred();
+    CHECK(host.stored().back().status == "registering");
+    CHECK(host.next_alarm() == host.now());
+    host.advance(milliseconds{0});
+    CHECK(host.stored().back().status == "running");
+    CHECK(host.game_rooms().size() == 1);
 }
 
 TEST_CASE("tournament: every change is stored, and nothing else is")
