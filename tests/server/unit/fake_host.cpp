@@ -145,7 +145,8 @@ std::optional<instant> fake_host::next_alarm() const
 
 std::size_t fake_host::armed_alarms() const
 {
-    return static_cast<std::size_t>(std::count_if(alarms_.begin(), alarms_.end(), [](const auto& a) { return a.second.at.has_value(); }));
+    return static_cast<std::size_t>(
+        std::count_if(alarms_.begin(), alarms_.end(), [](const auto& a) { return a.second.at.has_value(); }));
 }
 
 void fake_host::advance(milliseconds d) { advance_to(now_ + d); }

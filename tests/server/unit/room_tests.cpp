@@ -390,6 +390,28 @@ TEST_CASE("room: the placer calls their own Quarto")
     CHECK(over["reason"] == "quarto");
 }
 
+TEST_CASE("room: under false_claim lose, a wrong call loses the game; the first give opens no window")
+{
+    quarto::rules rules;
+    rules.false_claim = quarto::false_claim_policy::lose;
+    play::room_settings s = settings_with();
+    s.game_rules = rules;
+    duel d{std::move(s)};
+    d.start();
+    d.give(d.first, 0);
+    const json given = d.both("given");
+    CHECK(given["claim"].is_null()); // no placement to judge yet
+    const seat placer = quarto::opponent(d.first);
+    d.place(placer, 0);
+    d.both("placed");
+    d.call(placer, {0, 1, 2, 3}, "wrong"); // three empty squares
+    const json over = d.both("game_over");
+    CHECK(over["reason"] == "false_claim");
+    CHECK(over["winner"] == d.first);
+    CHECK(over["line"] == json::array({0, 1, 2, 3}));
+    CHECK_FALSE(over.contains("req"));
+}
+
 // ---- the move clock ----------------------------------------------------------------------------
 
 TEST_CASE("room: the move clock runs out exactly at move_ms, and not a millisecond before")
@@ -835,6 +857,25 @@ TEST_CASE("room: leaving a game in progress resigns it")
     d.act(c, *d.host.players().create("Cy"), protocol::join{false});
     CHECK(types_of(d.host.take(c)) == strings{"room", "game_started"});
     CHECK(types_of(d.host.take(d.a)) == strings{"joined", "game_started"});
+}
+
+TEST_CASE("room: a player leaving with two connections open leaves on both")
+{
+    duel d;
+    d.start();
+    const auto b2 = d.host.connect();
+    d.room->resume(b2, *d.bo);
+    d.host.take(b2);
+    d.act(d.b, *d.bo, protocol::leave{});
+    for (const auto& c : {d.b, b2}) {
+        CHECK(types_of(d.host.take(c)) == strings{"game_over", "left"});
+        CHECK_FALSE(d.host.in_room(c, d.id));
+    }
+    CHECK(types_of(d.host.take(d.a)) == strings{"game_over", "left"});
+    // The connections closing later is no news.
+    d.room->detach(d.b);
+    d.room->detach(b2);
+    CHECK(d.host.take(d.a).empty());
 }
 
 TEST_CASE("room: an empty room closes at once")

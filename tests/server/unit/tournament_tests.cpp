@@ -66,7 +66,10 @@ struct event {
         t->handle(c, p, a, req);
         host.run_deferred();
     }
-    void as(std::size_t i, protocol::tournament_action a, json req = nullptr) { as(conns.at(i), *people.at(i), a, std::move(req)); }
+    void as(std::size_t i, protocol::tournament_action a, json req = nullptr)
+    {
+        as(conns.at(i), *people.at(i), a, std::move(req));
+    }
     void director(protocol::tournament_action a, json req = nullptr) { as(dc, *dee, a, std::move(req)); }
     void join_all()
     {
@@ -447,7 +450,8 @@ TEST_CASE("tournament: a player on two connections gets the pairing on both, and
         INFO(e.host.transcript(c));
         const auto types = types_of(got);
         REQUIRE(std::count(types.begin(), types.end(), "tournament_pairing") == 1);
-        const auto at = static_cast<std::size_t>(std::find(types.begin(), types.end(), "tournament_pairing") - types.begin());
+        const auto at =
+            static_cast<std::size_t>(std::find(types.begin(), types.end(), "tournament_pairing") - types.begin());
         REQUIRE(at + 1 < got.size());
         CHECK(got[at + 1]["type"] == "room");
         CHECK(got[at + 1]["room"] == room_id);
@@ -632,6 +636,29 @@ TEST_CASE("tournament: removing a player forfeits the game in play and every lat
     CHECK(error_to(e.host, e.dc, "not_registered")["req"] == "again");
 }
 
+TEST_CASE("tournament: a Swiss no longer pairs a removed player")
+{
+    event e{settings_of(protocol::tournament_format::swiss)};
+    e.join_all();
+    e.director(protocol::start_tournament{});
+    CHECK(e.snapshot()["settings"]["rounds"] == 2);
+    e.director(protocol::remove_player{e.id(2)});
+    e.finish_round();
+    const json round2 = e.current_round();
+    REQUIRE(round2["round"] == 2);
+    int byes = 0;
+    for (const auto& p : round2["pairings"]) {
+        CHECK(p["players"][0] != e.id(2));
+        CHECK(p["players"][1] != e.id(2));
+        if (p["players"][1].is_null()) ++byes;
+    }
+    CHECK(byes == 1); // three active players
+    CHECK(round2["pairings"].size() == 2);
+    e.finish_round();
+    CHECK(e.snapshot()["status"] == "finished");
+    CHECK(e.snapshot()["players"][2]["active"] == false);
+}
+
 TEST_CASE("tournament: removing a player before the start takes them off the list")
 {
     event e{settings_of(protocol::tournament_format::round_robin), 3};
@@ -740,7 +767,8 @@ TEST_CASE("tournament: a running record reopened comes back paused; resuming rep
     CHECK(replay != lost_room);
     // Its players get the pairing on their new connections.
     for (std::size_t i = 0; i < conns.size(); ++i) {
-        const bool plays = pairings[1]["players"][0] == record->players[i].id || pairings[1]["players"][1] == record->players[i].id;
+        const json& players = pairings[1]["players"];
+        const bool plays = players[0] == record->players[i].id || players[1] == record->players[i].id;
         CHECK(of_type(host.take(conns[i]), "tournament_pairing").size() == (plays ? 1u : 0u));
     }
     // And the tournament carries on.
