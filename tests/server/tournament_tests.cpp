@@ -466,7 +466,7 @@ TEST_CASE("tournament: the director's controls and every refusal")
     for (const json& p : snap["players"]) CHECK(p["active"] == (p["id"] != removed));
 }
 
-TEST_CASE("tournament: two games per pairing, each player starts once; a no-show loses on time")
+TEST_CASE("tournament: two games per pairing, each player starts once - a no-show loses on time")
 {
     server_process server{{"--db", temp_db("two-games.db").string()}};
     tournament_fixture t{server,
