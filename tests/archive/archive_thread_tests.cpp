@@ -118,7 +118,7 @@ TEST_CASE("a duplicate id is reported to the saver as not stored")
     CHECK_FALSE(second.get_future().get());
 }
 
-TEST_CASE("close writes every queued game before it returns; later requests are refused")
+TEST_CASE("close writes every queued game before it returns - later requests are refused")
 {
     scratch_dir dir;
     const std::string path = dir.file("quarto.db");
@@ -164,7 +164,7 @@ TEST_CASE("flush waits for what was queued before it")
     CHECK(sql_text(path, "SELECT count(*) FROM games") == "5");
 }
 
-TEST_CASE("tournament storage through the archive thread; load_tournaments is synchronous")
+TEST_CASE("tournament storage through the archive thread - load_tournaments is synchronous")
 {
     scratch_dir dir;
     const std::string path = dir.file("quarto.db");
@@ -192,7 +192,7 @@ TEST_CASE("tournament storage through the archive thread; load_tournaments is sy
     CHECK(t->status == "done");
 }
 
-TEST_CASE("games saved while the archive thread is busy are committed together; each learns its fate once readable")
+TEST_CASE("games saved while the archive thread is busy are committed together - each learns its fate once readable")
 {
     scratch_dir dir;
     const std::string path = dir.file("quarto.db");

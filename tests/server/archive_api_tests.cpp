@@ -156,7 +156,7 @@ TEST_CASE("archive: a finished game is served at /api/games/{id} exactly as it w
           static_cast<std::int64_t>(last));
 }
 
-TEST_CASE("archive: every game of a room has its own id; /api/games?player=NAME lists them newest first")
+TEST_CASE("archive: every game of a room has its own id - /api/games?player=NAME lists them newest first")
 {
     server_process server;
     duel d = start_duel(server);
@@ -254,13 +254,15 @@ TEST_CASE("archive: unknown games are 404 and bad queries 400, as JSON")
     CHECK(http_get(server.port(), "/api/gamesx").status == 404);
 }
 
-TEST_CASE("archive: games survive a restart; a game finished just before SIGTERM is written")
+TEST_CASE("archive: games survive a restart - a game finished just before SIGTERM is written")
 {
     scratch tmp;
     const std::string db = (tmp.dir / "data" / "quarto.db").string();
     std::string first_id, last_id;
     {
-        server_process server{{"--db", db}};
+        // The test's clients are not reading when the server stops, so they never answer its
+        // close: a short grace, or the default 5 s would race server.stop()'s own 5 s.
+        server_process server{{"--db", db, "--shutdown-grace", "0.5"}};
         duel d = start_duel(server);
         json played;
         first_id = play_quarto(d, played)["game"].get<std::string>();

@@ -206,18 +206,21 @@ TEST_CASE("errors: not_your_turn, wrong_phase, square_taken, piece_unavailable, 
 
 TEST_CASE("errors: rate_limited echoes req")
 {
-    server_process server{{"--rate-limit", "1", "--rate-burst", "3"}};
+    // A bucket of 3 that refills one token per 100 s: hello and two pings pass, the rest are
+    // refused, however long sending them takes (at 1 token/s a slow machine refilled it).
+    server_process server{{"--rate-limit", "0.01", "--rate-burst", "3"}};
     player p = connect_player(server, "Ann");
     for (int i = 0; i < 10; ++i) p->send({{"type", "ping"}, {"req", i}});
-    bool limited = false;
+    int limited = 0;
     for (int i = 0; i < 10; ++i) {
         json m = must(p->next(), "reply");
         CHECK(m["req"] == i);
+        CHECK(m["type"] == (i < 2 ? "pong" : "error"));
         if (m["type"] == "error") {
             CHECK(m["code"] == "rate_limited");
-            limited = true;
+            ++limited;
         }
     }
-    CHECK(limited);
+    CHECK(limited == 8);
     CHECK(!p->closed());
 }

@@ -1,6 +1,7 @@
 // Graceful shutdown: SIGTERM stops accepting at once, tells every client 1001 with a reason,
 // lets queued writes drain for at most --shutdown-grace, and exits 0.
 #include <csignal>
+#include <optional>
 #include <sys/wait.h>
 
 #include "helpers.hpp"
@@ -50,8 +51,10 @@ TEST_CASE("shutdown: every client gets 1001 'server shutting down', exit 0 as so
 
 TEST_CASE("shutdown: a client that does not read is dropped after --shutdown-grace, the others get 1001 at once")
 {
-    // Bounds are generous (sanitizer builds on a busy machine): what matters is that the stuck
-    // client holds the exit up for the grace period and no longer, and the others do not wait.
+    // What matters is that the stuck client holds the exit up for the grace period and no
+    // longer, and that the others do not wait for it. That Ann did not wait is told by the
+    // server itself, whatever the machine's speed: only 1 of the 2 connections was still open
+    // when the grace period ended. The waits are deadlines (sanitizer builds on a busy machine).
     server_process server{{"--shutdown-grace", "3", "--rate-limit", "100000", "--rate-burst", "100000"}};
     silent_client stuck{server.port()};
     flood_unread(stuck);
@@ -61,10 +64,9 @@ TEST_CASE("shutdown: a client that does not read is dropped after --shutdown-gra
 
     const auto signalled = steady::now();
     ::kill(server.pid(), SIGTERM);
-    REQUIRE(ann->wait_closed(in(milliseconds{2500})));
+    REQUIRE(ann->wait_closed());
     CHECK(ann->close_code() == std::optional<std::uint16_t>{1001});
-    CHECK(steady::now() - signalled < milliseconds{2500}); // before the grace period ends
-    REQUIRE(server.wait_log("closing 2 connections", in(milliseconds{2500})));
+    REQUIRE(server.wait_log("closing 2 connections", in(default_wait)));
     CHECK_FALSE(tcp_connects(server.port())); // no longer accepting
 
     const std::optional<int> status = server.wait_exit(milliseconds{15000});
@@ -91,17 +93,21 @@ TEST_CASE("shutdown: --shutdown-grace 0 exits at once even with a client that do
 
 TEST_CASE("shutdown: no WebSocket starts during the grace period, not even on a kept-alive HTTP connection")
 {
-    server_process server{{"--shutdown-grace", "4", "--rate-limit", "100000", "--rate-burst", "100000"}};
-    silent_client stuck{server.port()}; // keeps the server in its grace period
-    flood_unread(stuck);
+    // A grace period long enough for the checks below on any machine; the stuck client ends
+    // it early by going away, after them.
+    server_process server{{"--shutdown-grace", "60", "--rate-limit", "100000", "--rate-burst", "100000"}};
+    std::optional<silent_client> stuck{std::in_place, server.port()}; // keeps the server in its grace period
+    flood_unread(*stuck);
     http_connection kept{server.port()};
     REQUIRE(kept.get("/healthz").status == 200);
 
     ::kill(server.pid(), SIGTERM);
-    REQUIRE(server.wait_log("closing", in(milliseconds{2500})));
+    REQUIRE(server.wait_log("closing", in(default_wait)));
     CHECK_THROWS(ws_client{server.port()}); // the listener is closed
     const http_response refused = kept.get("/ws", websocket_upgrade());
     CHECK(refused.status == 503);
     CHECK(refused.body.find("shutting down") != std::string::npos);
-    CHECK(exited_cleanly(server.wait_exit(milliseconds{10000})));
+    CHECK(server.log().find("did not close within the grace period") == std::string::npos); // still in it
+    stuck.reset(); // its connection gone, nothing is left to wait for
+    CHECK(exited_cleanly(server.wait_exit(milliseconds{20000})));
 }

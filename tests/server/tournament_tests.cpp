@@ -466,32 +466,45 @@ TEST_CASE("tournament: the director's controls and every refusal")
     for (const json& p : snap["players"]) CHECK(p["active"] == (p["id"] != removed));
 }
 
-TEST_CASE("tournament: two games per pairing, each player starts once; a no-show loses on time")
+TEST_CASE("tournament: two games per pairing, each player starts once - a no-show loses on time")
 {
+    // Ann's give, when she starts, must reach the server within move_ms of the game's start
+    // (the server starts the clock itself): 3 s leaves a loaded machine its margin. Each game
+    // then lasts that long, until Bo's clock runs out.
+    constexpr int move_ms = 3000;
     server_process server{{"--db", temp_db("two-games.db").string()}};
     tournament_fixture t{server,
                          {{"name", "Pairs"}, {"format", "round_robin"}, {"games_per_pairing", 2},
-                          {"clock", {{"move_ms", 400}}}},
+                          {"clock", {{"move_ms", move_ms}}}},
                          2};
     auto& ann = t.players[0];
     auto& bo = t.players[1];
+    // Ann gives at once when she starts; her give must be in time for the test to mean anything.
+    const auto ann_gives_if_first = [&](const seat_in_game& g) {
+        if (!g.starts) return;
+        ann->send(action("give", g.room, {{"piece", 0}}));
+        const json given = must(ann->wait_for([&](const json& m) {
+            return m.value("room", json{}) == g.room && (is(m, "given") || is(m, "game_over") || is(m, "error"));
+        }), "Ann's given");
+        REQUIRE_MESSAGE(is(given, "given"), "Ann's give was not in time (within " << move_ms << " ms): " << given.dump());
+    };
     t.start();
     const seat_in_game a1 = await_pairing(ann, t.id);
+    ann_gives_if_first(a1);
     const seat_in_game b1 = await_pairing(bo, t.id);
     CHECK(a1.room == b1.room);
     CHECK(a1.starts != b1.starts);
     // Bo never moves, as if he had never come: Ann gives when she starts, and Bo's clock runs out.
-    if (a1.starts) ann->send(action("give", a1.room, {{"piece", 0}}));
-    const json over1 = game_over_in(ann, a1.room, in(milliseconds{5000}));
+    const json over1 = game_over_in(ann, a1.room, in(milliseconds{move_ms} + default_wait));
     CHECK(over1["reason"] == "timeout");
     CHECK(over1["winner"] == a1.seat);
 
     const seat_in_game a2 = await_pairing(ann, t.id);
+    ann_gives_if_first(a2);
     CHECK(a2.room != a1.room);
     CHECK(a2.starts == !a1.starts); // the other player starts game 2
     bo->close();
-    if (a2.starts) ann->send(action("give", a2.room, {{"piece", 0}}));
-    const json over2 = game_over_in(ann, a2.room, in(milliseconds{5000}));
+    const json over2 = game_over_in(ann, a2.room, in(milliseconds{move_ms} + default_wait));
     CHECK(over2["reason"] == "timeout");
 
     const json final_snapshot = snapshot_where(*t.director.ws, t.id, [](const json& m) { return m["status"] == "finished"; });
