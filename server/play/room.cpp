@@ -346,13 +346,13 @@ void room::start_game()
     set_status(room_status::playing);
     metrics::bump(host_.counters().games_started);
     rematch_wanted_ = {};
+    lobby_changed(); // before the event: whoever has seen it finds the lobby agree
     publish(event_frame([&](std::string& out) {
         protocol::game_started_event(out, next_stamp(), *game_, game_players_, now);
     }));
     spdlog::info("room {}: game started, {} vs {}, {} gives first", id_, seats_[0]->name, seats_[1]->name,
                  seats_[first]->name);
     arm_timer();
-    lobby_changed();
 }
 
 void room::game_finished()
@@ -362,6 +362,7 @@ void room::game_finished()
     const game_result r = *game_->result();
     metrics::bump(host_.counters().games_finished[static_cast<std::size_t>(r.reason)]);
     archive_game();
+    lobby_changed(); // before the event: whoever has seen it finds the lobby agree
     const instant now = host_.now();
     publish(event_frame([&](std::string& out) { protocol::game_over_event(out, next_stamp(), *game_, game_id_, now); }));
     if (r.winner)
@@ -369,7 +370,6 @@ void room::game_finished()
                      to_string(r.reason));
     else
         spdlog::info("room {}: game over, draw", id_);
-    lobby_changed();
     if (settings_.tournament && settings_.tournament->on_result)
         host_.defer([on_result = settings_.tournament->on_result, r, game_id = game_id_] { on_result(r, game_id); });
 }

@@ -273,9 +273,7 @@ TEST_CASE("archive: games survive a restart - a game finished just before SIGTER
         const json restarted = d.expect_all("game_started");
         d.act(restarted["first"].get<int>(), "resign");
         last_id = d.expect_all("game_over")["game"].get<std::string>();
-        // The clients read nothing during the stop, so the server waits its whole grace period
-        // (5 s) for their close frames: give it time beyond that to exit.
-        const std::optional<int> status = server.stop(std::chrono::milliseconds{15000});
+        const std::optional<int> status = server.stop();
         REQUIRE_MESSAGE(status.has_value(), "the server did not exit on SIGTERM");
         CHECK(WIFEXITED(*status));
         CHECK(WEXITSTATUS(*status) == 0);

@@ -241,7 +241,7 @@ TEST_CASE("room: the creator gets the snapshot, the second player's join starts 
     CHECK(d.host.next_alarm() == instant{move_ms});
 }
 
-TEST_CASE("room: joining when both seats are taken is room_full; a spectator stays one")
+TEST_CASE("room: joining when both seats are taken is room_full - a spectator stays one")
 {
     duel d;
     d.start();
@@ -390,7 +390,7 @@ TEST_CASE("room: the placer calls their own Quarto")
     CHECK(over["reason"] == "quarto");
 }
 
-TEST_CASE("room: under false_claim lose, a wrong call loses the game; the first give opens no window")
+TEST_CASE("room: under false_claim lose, a wrong call loses the game - the first give opens no window")
 {
     quarto::rules rules;
     rules.false_claim = quarto::false_claim_policy::lose;
@@ -517,7 +517,7 @@ TEST_CASE("room: after the 16th piece and a pass, the final claim window closing
 
 // ---- rematch -----------------------------------------------------------------------------------
 
-TEST_CASE("room: a rematch starts when both ask; seq goes on")
+TEST_CASE("room: a rematch starts when both ask - seq goes on")
 {
     duel d;
     d.start();
@@ -608,7 +608,7 @@ TEST_CASE("room: a second connection of a seated player gets the snapshot, and n
     CHECK(d.peek()["players"][0]["connected"] == true);
 }
 
-TEST_CASE("room: a seated player's last connection closing is disconnected; coming back is reconnected")
+TEST_CASE("room: a seated player's last connection closing is disconnected - coming back is reconnected")
 {
     duel d;
     d.start();
@@ -709,7 +709,7 @@ TEST_CASE("room: spectators see joined and left, get every event, and cannot act
     check_seq(d.host.frames(c), d.id);
 }
 
-TEST_CASE("room: a spectator whose connection closes leaves; on resume they watch again")
+TEST_CASE("room: a spectator whose connection closes leaves - on resume they watch again")
 {
     duel d;
     d.start();
@@ -891,7 +891,7 @@ TEST_CASE("room: an empty room closes at once")
     CHECK(d.host.take(d.a).empty()); // she had left: no room_closed
 }
 
-TEST_CASE("room: a finished room closes after the idle time; everyone in it gets room_closed")
+TEST_CASE("room: a finished room closes after the idle time - everyone in it gets room_closed")
 {
     duel d;
     d.start();

@@ -712,7 +712,7 @@ TEST_CASE("tournament: the start time starts it, through the manual clock")
     }
 }
 
-TEST_CASE("tournament: a running record reopened comes back paused; resuming replays the unfinished games")
+TEST_CASE("tournament: a running record reopened comes back paused - resuming replays the unfinished games")
 {
     // A first life: round 1 of four players, one of its two games over.
     event before{settings_of(protocol::tournament_format::round_robin)};
