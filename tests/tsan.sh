@@ -20,6 +20,7 @@ started=$(date +%s)
 
 echo "== in-process server tests"
 "$bin/server_unit_tests"
+"$bin/server_net_tests"
 for migration in on off; do
     echo "== server tests, shard migration $migration"
     QUARTO_SHARD_MIGRATION=$migration "$bin/server_tests"
