@@ -796,6 +796,20 @@ TEST_CASE("ws_connection: frames queued in one turn leave in one gathered write"
     h.close_cleanly();
 }
 
+TEST_CASE("ws_connection: more frames in a turn than one send takes leave in order")
+{
+    harness h;
+    const auto before = data_segments_out(h.server_fd);
+    h.a.call([&] {
+        for (int i = 0; i < 150; ++i) h.conn->send(make_frame("frame " + std::to_string(i)));
+    });
+    CHECK(h.queued() == 0);
+    CHECK(data_segments_out(h.server_fd) - before <= 3); // gathered: 64 + 64 + 22 frames today
+    const auto frames = h.client->read_frames(150);
+    for (std::size_t i = 0; i < frames.size(); ++i) check_text(frames[i], "frame " + std::to_string(i));
+    h.close_cleanly();
+}
+
 TEST_CASE("ws_connection: a client that does not read is closed with 1008 at the queue's bound")
 {
     const std::size_t big = 256 * 1024; // far more than the small socket buffers hold
