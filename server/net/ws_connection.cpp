@@ -16,6 +16,15 @@ namespace quarto::server::net {
 namespace {
 // Frames per gathered send: two pieces each (header, payload).
 constexpr std::size_t frames_per_send = 64;
+
+// Whether a peer may send this close code (RFC 6455 section 7.4): 1004-1006 and 1015 are
+// reserved (1005 and 1006 only name the absence of a code), and nothing below 1000, from 1016
+// to 2999 or above 4999 is assigned. Echoed, such a code would go on the wire from us.
+bool valid_close_code(std::uint16_t code)
+{
+    if (code >= 3000) return code <= 4999;
+    return code >= 1000 && code <= 1014 && (code < 1004 || code > 1006);
+}
 } // namespace
 
 ws_connection::ws_connection(event_loop& loop, flusher& flush, int fd, events& owner, const limits& l,
@@ -197,6 +206,10 @@ bool ws_connection::handle_frame(const frame_header& h, std::uint8_t* payload)
                                            ? static_cast<std::uint16_t>((static_cast<std::uint8_t>(data[0]) << 8) |
                                                                         static_cast<std::uint8_t>(data[1]))
                                            : static_cast<std::uint16_t>(close_code::normal);
+            if (!valid_close_code(code)) {
+                protocol_error("invalid close code");
+                return false;
+            }
             close(static_cast<close_code>(code), {}, false);
         }
         return false;

@@ -715,6 +715,28 @@ TEST_CASE("ws_connection: the client's close is answered with its code, then the
     }
 }
 
+TEST_CASE("ws_connection: a close code no endpoint may send is a protocol error, not echoed")
+{
+    // RFC 6455 section 7.4: 1004-1006 and 1015 are reserved (1005 and 1006 name the absence of a
+    // code, never sent), below 1000 and 1016..2999 unassigned, nothing is defined from 5000.
+    // Echoing one would put it on the wire from the server.
+    for (const int code : {0, 999, 1004, 1005, 1006, 1015, 1016, 1100, 2000, 2999, 5000, 65535}) {
+        CAPTURE(code);
+        harness h;
+        h.write(close_frame(static_cast<std::uint16_t>(code)));
+        check_close(h.client->read_frames(1)[0], 1002);
+        h.expect_end();
+    }
+    // The codes a peer may send are answered with themselves.
+    for (const int code : {1000, 1003, 1007, 1011, 1012, 1014, 3000, 3999, 4000, 4999}) {
+        CAPTURE(code);
+        harness h;
+        h.write(close_frame(static_cast<std::uint16_t>(code)));
+        check_close(h.client->read_frames(1)[0], static_cast<std::uint16_t>(code), "");
+        h.expect_end();
+    }
+}
+
 TEST_CASE("ws_connection: close() sends its frame after what is queued and waits for the client's")
 {
     harness h;
