@@ -16,6 +16,7 @@
 #include <doctest/doctest.h>
 
 #include "net/event_loop.hpp"
+#include "net_support.hpp"
 
 using quarto::server::net::event_loop;
 using namespace std::chrono_literals;

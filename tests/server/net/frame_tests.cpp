@@ -102,8 +102,8 @@ TEST_CASE("frame_ptr: the last owner gives the frame back to the pool, empty")
     // Now pooled: the next frame this thread makes is that one, emptied.
     frame_ptr again = make_frame();
     CHECK(again.get() == raw);
-    CHECK(again->payload().empty());
-    CHECK(again->header().empty());
+    CHECK(again->payload() == "");
+    CHECK(again->header() == "");
     CHECK(again->wire_size() == 0);
 }
 

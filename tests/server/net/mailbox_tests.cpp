@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include "net/mailbox.hpp"
+#include "net_support.hpp"
 
 using quarto::server::net::mailbox;
 

@@ -3,9 +3,13 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -83,10 +87,50 @@ inline std::string close_payload(std::uint16_t code, std::string_view reason = {
 
 } // namespace quarto::server::net::test
 
-// doctest 2.4 prints a std::string_view (frame::header(), frame::payload()) as "{?}".
+// doctest 2.4 prints what it has no StringMaker for as "{?}": string views (frame::header(),
+// frame::payload()), containers, optionals, time points. Every file of this target includes
+// this header, so each type has one printer.
 template <>
 struct doctest::StringMaker<std::string_view> {
     static String convert(std::string_view s) { return String{s.data(), static_cast<String::size_type>(s.size())}; }
+};
+template <class T>
+struct doctest::StringMaker<std::vector<T>> {
+    static String convert(const std::vector<T>& v)
+    {
+        String out = "{";
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            if (i > 0) out += ", ";
+            if constexpr (std::is_same_v<T, std::string>) out += ("\"" + v[i] + "\"").c_str();
+            else out += toString(v[i]);
+        }
+        return out + "}";
+    }
+};
+template <class T>
+struct doctest::StringMaker<std::optional<T>> {
+    static String convert(const std::optional<T>& o) { return o ? toString(*o) : String{"nullopt"}; }
+};
+template <std::size_t N>
+struct doctest::StringMaker<std::array<std::uint8_t, N>> {
+    static String convert(const std::array<std::uint8_t, N>& a)
+    {
+        std::string out;
+        for (const auto b : a) {
+            static constexpr char digits[] = "0123456789abcdef";
+            out += digits[b >> 4];
+            out += digits[b & 0xF];
+        }
+        return out.c_str();
+    }
+};
+template <>
+struct doctest::StringMaker<std::chrono::steady_clock::time_point> {
+    static String convert(std::chrono::steady_clock::time_point t)
+    {
+        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+        return (std::to_string(ms) + " ms").c_str();
+    }
 };
 template <>
 struct doctest::StringMaker<quarto::server::net::header_status> {

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include "net/ws_handshake.hpp"
+#include "net_support.hpp"
 
 using namespace quarto::server::net;
 namespace http = boost::beast::http;
