@@ -84,8 +84,12 @@ void ws_connection::on_ready(std::uint32_t ready)
 {
     if (state_ == state::closed || state_ == state::released) return; // ended earlier in this turn
     if (ready & EPOLLOUT) write_queued();
-    if ((ready & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) && state_ != state::closed && state_ != state::released)
-        read();
+    if (state_ == state::closed || state_ == state::released) return;
+    if (reading_) {
+        if (ready & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) read();
+    } else if (ready & (EPOLLHUP | EPOLLERR)) {
+        finish(); // gone while its close frame waited to be written
+    }
 }
 
 // One read per readiness: the loop is level-triggered, so what a full buffer leaves behind is
@@ -108,7 +112,7 @@ bool ws_connection::take_frames()
 {
     taken_ = 0;
     std::size_t needed = 0; // the size of an incomplete frame at the front, once known
-    while (state_ == state::open || state_ == state::closing) {
+    while ((state_ == state::open || state_ == state::closing) && reading_) {
         frame_header h;
         const header_status status = read_header(buffer_ + taken_, filled_ - taken_, h);
         if (status == header_status::incomplete) break;
@@ -193,6 +197,7 @@ bool ws_connection::handle_frame(const frame_header& h, std::uint8_t* payload)
     case opcode::pong: return true;
     case opcode::close:
         peer_closed_ = true;
+        stop_reading(); // nothing follows a close frame: what is left is to write ours
         if (data.size() == 1) {
             protocol_error("malformed close frame");
             return false;
@@ -228,7 +233,15 @@ void ws_connection::protocol_error(std::string_view why) { fail(close_code::prot
 void ws_connection::fail(close_code code, std::string_view reason)
 {
     peer_closed_ = true; // nothing more is read: the connection ends once the close frame is out
+    stop_reading();
     close(code, reason, true);
+}
+
+void ws_connection::stop_reading()
+{
+    if (!reading_) return;
+    reading_ = false;
+    watch(waiting_writable_);
 }
 
 void ws_connection::reserve_read(std::size_t bytes)
@@ -243,7 +256,7 @@ void ws_connection::reserve_read(std::size_t bytes)
 
 // ---- writing -----------------------------------------------------------------------------
 
-void ws_connection::send(const frame_ptr& f)
+void ws_connection::send(const frame_ptr& f, bool flush_at_turn_end)
 {
     if (state_ != state::open) return;
     if (queue_size_ + 1 > limits_.max_queued_messages || queued_bytes_ + f->wire_size() > limits_.max_queued_bytes) {
@@ -251,7 +264,7 @@ void ws_connection::send(const frame_ptr& f)
         return;
     }
     push(f);
-    if (!flush_requested_) {
+    if (flush_at_turn_end && !flush_requested_) {
         flush_requested_ = true;
         flusher_.needs_flush(*this);
     }
@@ -336,7 +349,14 @@ void ws_connection::watch_writable(bool on)
 {
     if (waiting_writable_ == on) return;
     waiting_writable_ = on;
-    if (!loop_.modify(fd_, *this, on ? EPOLLIN | EPOLLRDHUP | EPOLLOUT : EPOLLIN | EPOLLRDHUP)) finish();
+    watch(on);
+}
+
+void ws_connection::watch(bool writable)
+{
+    std::uint32_t interest = writable ? static_cast<std::uint32_t>(EPOLLOUT) : 0u;
+    if (reading_) interest |= EPOLLIN | EPOLLRDHUP;
+    if (!loop_.modify(fd_, *this, interest)) finish();
 }
 
 // ---- closing -----------------------------------------------------------------------------

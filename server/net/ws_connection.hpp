@@ -103,8 +103,9 @@ public:
     void on_ready(std::uint32_t ready) override;
 
     // Queues a frame (a text message, or a control frame). Over the queue's bounds the
-    // connection is closed with 1008 "not reading" instead. Ignored once closing.
-    void send(const frame_ptr& f);
+    // connection is closed with 1008 "not reading" instead. Ignored once closing. With
+    // `flush_at_turn_end` false the frame waits for the next flush, whenever the owner asks.
+    void send(const frame_ptr& f, bool flush_at_turn_end = true);
     // Writes what is queued (the loop calls this at the end of the turn).
     void flush();
     // Starts the close handshake: the close frame goes out after what is queued (or, with
@@ -146,6 +147,10 @@ private:
     void write_queued();
     // Asks the loop for writability (when a write would block) or no longer.
     void watch_writable(bool on);
+    // Tells the loop what this connection waits for: reading (unless stopped) and writability.
+    void watch(bool writable);
+    // After a failure or the peer's close frame: nothing more is read.
+    void stop_reading();
     // The close frame has been written.
     void close_sent();
     // Ends the connection: closes the socket, tells the owner.
@@ -183,6 +188,7 @@ private:
     std::size_t first_offset_ = 0;
     bool flush_requested_ = false;
     bool waiting_writable_ = false;
+    bool reading_ = true; // false once nothing more is to be read (see stop_reading)
     bool close_queued_ = false;
     bool peer_closed_ = false;
     std::optional<clock::time_point> close_deadline_;

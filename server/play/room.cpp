@@ -422,8 +422,12 @@ bool room::reclaim_if_idle(std::chrono::milliseconds idle)
 
 void room::publish(net::frame_ptr event, const client_ref* except)
 {
-    for (const auto& s : subscribers_)
-        if (!except || s.client != *except) host_.send(s.client, event);
+    for (const auto& s : subscribers_) {
+        if (except && s.client == *except) continue;
+        // Players get each event at once; watchers' may wait to share a write with the next.
+        if (seat_of(s.player_id)) host_.send(s.client, event);
+        else host_.send_to_watcher(s.client, event);
+    }
     recent_[seq_ % ring_capacity] = std::move(event);
 }
 

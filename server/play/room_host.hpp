@@ -28,6 +28,9 @@ public:
 
     // Queues a frame for a client, wherever it is; a client that has gone is skipped.
     virtual void send(const client_ref& to, const net::frame_ptr& f) = 0;
+    // The same for a client that watches (a spectator's connection): it may wait a little to
+    // share a write with the next events (see shard::watcher_delay).
+    virtual void send_to_watcher(const client_ref& to, const net::frame_ptr& f) { send(to, f); }
     // The room sends its events to `c` from now on / no longer does. The client keeps the list
     // of places it is in, to leave them when it closes.
     virtual void subscribed(const client_ref& c, const place& where) = 0;

@@ -41,6 +41,8 @@ public:
     const play::client_ref& ref() const { return self_; }
     net::ws_connection& connection() { return connection_; }
     bool has_places() const { return !places_.empty(); }
+    // Frames are queued that wait for the shard's next flush of watchers.
+    bool waiting_watcher_flush = false;
 
     // What the rooms and tournaments say of this connection.
     void add_place(const play::place& p);

@@ -39,6 +39,7 @@ shard::~shard()
     tournaments_.clear();
     rooms_.clear();
     tick_.reset();
+    watchers_due_.reset();
 }
 
 void shard::run()
@@ -46,6 +47,7 @@ void shard::run()
     next_sweep_ = std::chrono::steady_clock::now() + sweep_interval;
     tick_ = make_alarm([this] { tick(); });
     tick_->set(now() + tick_interval);
+    watchers_due_ = make_alarm([this] { flush_watchers(); });
     loop_.run(*this);
 }
 
@@ -98,7 +100,10 @@ void shard::on_wake()
     while (auto b = inbox_.pop()) {
         for (auto& item : *b) {
             if (auto* d = std::get_if<delivery>(&item)) {
-                if (client* c = find_client(d->to)) c->connection().send(d->frame);
+                if (client* c = find_client(d->to)) {
+                    if (d->to_watcher) queue_for_watcher(*c, d->frame);
+                    else c->connection().send(d->frame);
+                }
             } else {
                 guarded([&] { std::get<task>(item)(*this); });
             }
@@ -167,6 +172,37 @@ void shard::retire(client& c)
 // Frees the clients that ended during the turn, at its end: no event of the turn and no frame
 // list refers to them any more.
 void shard::reap() { ended_.clear(); }
+
+void shard::send_to_watcher(const play::client_ref& to, const net::frame_ptr& f)
+{
+    metrics::bump(counters_.messages_out);
+    if (to.shard == index_) {
+        if (client* c = find_client(to)) queue_for_watcher(*c, f);
+        return;
+    }
+    if (outboxes_.size() < state_.shards.size()) outboxes_.resize(state_.shards.size());
+    outboxes_[to.shard].emplace_back(delivery{to, f, true});
+}
+
+void shard::queue_for_watcher(client& c, const net::frame_ptr& f)
+{
+    c.connection().send(f, /*flush_at_turn_end=*/false);
+    if (c.waiting_watcher_flush) return;
+    c.waiting_watcher_flush = true;
+    if (watchers_.empty()) watchers_due_->set(now() + watcher_delay);
+    watchers_.push_back(c.ref());
+}
+
+void shard::flush_watchers()
+{
+    for (const auto& ref : watchers_) {
+        if (client* c = find_client(ref)) {
+            c->waiting_watcher_flush = false;
+            c->connection().flush();
+        }
+    }
+    watchers_.clear();
+}
 
 void shard::send(const play::client_ref& to, const net::frame_ptr& f)
 {
@@ -349,6 +385,7 @@ void shard::tick()
 
 void shard::close_all(net::close_code code, std::string reason)
 {
+    flush_watchers(); // what they were to get comes before the close frame
     for (auto& s : slots_)
         if (s.occupant) s.occupant->connection().close(code, reason, false);
 }

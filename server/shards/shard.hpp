@@ -44,7 +44,13 @@ public:
     struct delivery {
         play::client_ref to;
         net::frame_ptr frame;
+        bool to_watcher = false; // may wait for watcher_delay
     };
+
+    // How long a watcher's frames may wait for others, to leave in one write: at a few events a
+    // second per room nobody watching sees it, and a closed-loop room's spectators get several
+    // events per write instead of one.
+    static constexpr std::chrono::milliseconds watcher_delay{20};
     using task = std::function<void(shard&)>;
     using batch = std::vector<std::variant<delivery, task>>;
 
@@ -126,6 +132,7 @@ public:
     instant now() const override { return state_.clock.to_instant(loop_.turn_time()); }
     std::int64_t unix_ms() const override { return play::server_clock::unix_ms(); }
     void send(const play::client_ref& to, const net::frame_ptr& f) override;
+    void send_to_watcher(const play::client_ref& to, const net::frame_ptr& f) override;
     void subscribed(const play::client_ref& c, const play::place& where) override;
     void unsubscribed(const play::client_ref& c, const play::place& where) override;
     std::unique_ptr<play::alarm> make_alarm(std::function<void()> on_time) override;
@@ -146,6 +153,9 @@ private:
     };
 
     void send_outboxes();
+    // Queues `f` for a local client of this shard, to be written within watcher_delay.
+    void queue_for_watcher(client& c, const net::frame_ptr& f);
+    void flush_watchers();
     void tick();
     void reap();
     play::client_ref new_slot();
@@ -168,6 +178,8 @@ private:
     std::unique_ptr<play::alarm> tick_; // once a second: keep-alive pings, idle rooms, reaping
     std::chrono::steady_clock::time_point next_sweep_;
     std::vector<net::ws_connection*> dirty_;      // connections with frames to write this turn
+    std::vector<play::client_ref> watchers_;      // clients with frames that may wait (see watcher_delay)
+    std::unique_ptr<play::alarm> watchers_due_;   // when the oldest of them must go
     std::vector<std::function<void()>> deferred_; // run at the end of the turn, before writing
     std::vector<std::unique_ptr<client>> ended_;  // freed at the end of the turn, when no event can name them
 };

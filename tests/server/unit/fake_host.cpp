@@ -115,6 +115,18 @@ void fake_host::send(const play::client_ref& to, const net::frame_ptr& f)
     sent_.emplace_back(key(to), std::move(payload));
 }
 
+void fake_host::send_to_watcher(const play::client_ref& to, const net::frame_ptr& f)
+{
+    send(to, f);
+    ++box(to).to_watcher;
+}
+
+std::size_t fake_host::sent_to_watcher(const play::client_ref& c) const
+{
+    const inbox* b = find_box(c);
+    return b ? b->to_watcher : 0;
+}
+
 void fake_host::subscribed(const play::client_ref& c, const play::place& where)
 {
     auto& p = box(c).places;

@@ -58,6 +58,8 @@ public:
     // Where `c` is subscribed, as the room and tournament said (subscribed/unsubscribed).
     std::vector<play::place> places(const play::client_ref& c) const;
     bool in_room(const play::client_ref& c, const std::string& room_id) const;
+    // How many of the frames `c` got were sent as to a watcher.
+    std::size_t sent_to_watcher(const play::client_ref& c) const;
     bool in_tournament(const play::client_ref& c, const std::string& tournament_id) const;
 
     // ---- time ---------------------------------------------------------------------------------
@@ -110,6 +112,8 @@ public:
     instant now() const override { return now_; }
     std::int64_t unix_ms() const override { return unix_at_zero + now_.time_since_epoch().count(); }
     void send(const play::client_ref& to, const net::frame_ptr& f) override;
+    // Recorded like send(), and counted: the frames the room let wait (a watcher's).
+    void send_to_watcher(const play::client_ref& to, const net::frame_ptr& f) override;
     void subscribed(const play::client_ref& c, const play::place& where) override;
     void unsubscribed(const play::client_ref& c, const play::place& where) override;
     std::unique_ptr<play::alarm> make_alarm(std::function<void()> on_time) override;
@@ -138,6 +142,7 @@ private:
     struct inbox {
         std::vector<json> frames;
         std::vector<std::string> payloads;
+        std::size_t to_watcher = 0; // of the frames, those sent with send_to_watcher
         std::size_t taken = 0;
         std::vector<play::place> places;
     };

@@ -671,11 +671,16 @@ TEST_CASE("room: spectators see joined and left, get every event, and cannot act
     CHECK(joined["seq"] == snap["seq"]);
     CHECK(d.host.lobby_of(d.id)->spectators == 1);
 
-    // Every event reaches the spectator, as the players get it.
+    // Every event reaches the spectator, as the players get it; the spectator's go as to a
+    // watcher (they may wait to share a write), the players' do not.
+    const std::size_t players_waited = d.host.sent_to_watcher(d.a) + d.host.sent_to_watcher(d.b);
+    const std::size_t watcher_waited = d.host.sent_to_watcher(c);
     d.play(d.first, {{0, 0}});
     const auto seen = d.host.take(c);
     CHECK(types_of(seen) == strings{"given", "placed"});
     CHECK(d.host.payloads(c).back() == d.host.payloads(d.a).back());
+    CHECK(d.host.sent_to_watcher(c) == watcher_waited + 2);
+    CHECK(d.host.sent_to_watcher(d.a) + d.host.sent_to_watcher(d.b) == players_waited);
 
     // A spectator cannot act.
     d.act(c, *cy, protocol::give{quarto::piece{5}}, 1);
