@@ -1,5 +1,9 @@
 #include "quarto/archive/game_archive.hpp"
 
+#include <pthread.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <future>
 
 #include <spdlog/spdlog.h>
@@ -27,6 +31,10 @@ game_archive::~game_archive()
 
 void game_archive::run()
 {
+    // Background work: named for ps and top, and below the event loops' priority, so that a
+    // commit or a WAL checkpoint never holds a core the loops need (it only waits longer).
+    pthread_setname_np(pthread_self(), "quarto-archive");
+    setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), background_nice);
     for (;;) {
         std::deque<request> taken;
         {

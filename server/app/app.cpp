@@ -115,7 +115,12 @@ int app::run()
                                            : fmt::format("{}", fmt::join(s.allowed_origins, " ")),
                  s.trust_proxy ? "trusted (--trust-proxy)" : "ignored");
 
-    for (auto& shard : state_.shards) threads_.emplace_back([shard = shard.get()] { shard->run(); });
+    for (auto& shard : state_.shards)
+        threads_.emplace_back([shard = shard.get()] {
+            const std::string name = "quarto-shard-" + std::to_string(shard->index());
+            pthread_setname_np(pthread_self(), name.c_str()); // for ps -T and top -H
+            shard->run();
+        });
     listener_->run();
     signals_.async_wait([this](const beast::error_code& error, int signal) {
         if (error) return;

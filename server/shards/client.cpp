@@ -195,22 +195,12 @@ void client::resume_places()
     auto& players = home_.players();
     const std::size_t shard_count = home_.state().shards.size();
     for (const auto& id : players.rooms_of(player_->info.id)) {
-        const auto owner = shard_of(id, shard_count);
-        if (owner == home_.index()) {
-            if (auto* r = home_.find_room(id)) r->resume(self_, *player_);
-            continue;
-        }
-        home_.forward(owner, [ref = self_, player = player_, id](shard& s) {
+        home_.run_on(shard_of(id, shard_count), [ref = self_, player = player_, id](shard& s) {
             if (auto* r = s.find_room(id)) r->resume(ref, *player);
         });
     }
     for (const auto& id : players.tournaments_of(player_->info.id)) {
-        const auto owner = shard_of(id, shard_count);
-        if (owner == home_.index()) {
-            if (auto* t = home_.find_tournament(id)) t->resubscribe(self_, *player_);
-            continue;
-        }
-        home_.forward(owner, [ref = self_, player = player_, id](shard& s) {
+        home_.run_on(shard_of(id, shard_count), [ref = self_, player = player_, id](shard& s) {
             if (auto* t = s.find_tournament(id)) t->resubscribe(ref, *player);
         });
     }
@@ -290,14 +280,7 @@ void client::move_to(std::uint16_t target, std::string_view text, bool resume)
 void client::on_closed()
 {
     const std::size_t shard_count = home_.state().shards.size();
-    for (const auto& p : places_) {
-        const auto owner = shard_of(p.id, shard_count);
-        if (owner == home_.index()) {
-            home_.detach(self_, p);
-            continue;
-        }
-        home_.forward(owner, [ref = self_, p](shard& s) { s.detach(ref, p); });
-    }
+    for (const auto& p : places_) home_.run_on(shard_of(p.id, shard_count), [ref = self_, p](shard& s) { s.detach(ref, p); });
     places_.clear();
     if (player_) {
         home_.players().disconnected(player_->info.id);

@@ -219,23 +219,19 @@ void shard::send(const play::client_ref& to, const net::frame_ptr& f)
 
 void shard::subscribed(const play::client_ref& c, const play::place& where)
 {
-    if (c.shard == index_) return client_subscribed(c, where);
-    forward(c.shard, [c, where](shard& s) { s.client_subscribed(c, where); });
+    run_on(c.shard, [c, where](shard& s) { s.client_subscribed(c, where); });
 }
 
 void shard::unsubscribed(const play::client_ref& c, const play::place& where)
 {
-    if (c.shard == index_) return client_unsubscribed(c, where);
-    forward(c.shard, [c, where](shard& s) { s.client_unsubscribed(c, where); });
+    run_on(c.shard, [c, where](shard& s) { s.client_unsubscribed(c, where); });
 }
 
 void shard::client_subscribed(const play::client_ref& c, const play::place& where)
 {
     if (client* x = find_client(c)) return x->add_place(where);
     // Gone before it learnt of it: the place forgets it too.
-    const auto home = shard_of(where.id, state_.shards.size());
-    if (home == index_) return detach(c, where);
-    forward(home, [c, where](shard& s) { s.detach(c, where); });
+    run_on(shard_of(where.id, state_.shards.size()), [c, where](shard& s) { s.detach(c, where); });
 }
 
 void shard::client_unsubscribed(const play::client_ref& c, const play::place& where)

@@ -91,6 +91,13 @@ public:
     // Queues `t` for shard `target` (this one included), in order with everything else sent
     // there during this turn.
     void forward(std::uint16_t target, task t);
+    // Runs `t` now when `target` is this shard, else forwards it.
+    template <class Task>
+    void run_on(std::uint16_t target, Task&& t)
+    {
+        if (target == index_) t(*this);
+        else forward(target, std::forward<Task>(t));
+    }
     client* find_client(const play::client_ref& ref);
 
     play::room* find_room(const protocol::room_id& id) override;

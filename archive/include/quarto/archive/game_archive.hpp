@@ -32,6 +32,8 @@ inline constexpr std::size_t max_games_per_commit = 256;
 // games a second, a commit (and its fsync) for every game would cost more than the games.
 // Lookups and tournament writes do not wait for it.
 inline constexpr std::chrono::milliseconds commit_window{20};
+// The archive thread's nice value (the event loops run at 0).
+inline constexpr int background_nice = 10;
 
 class game_archive {
 public:
