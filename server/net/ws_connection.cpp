@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-
 #include <utility>
 
 #include <sys/epoll.h>
@@ -96,6 +95,9 @@ void ws_connection::on_ready(std::uint32_t ready)
 // reported again at the next turn.
 void ws_connection::read()
 {
+    // take_frames() leaves room for the rest of any frame it waits for; a full buffer would
+    // make recv return 0, which means the end of the stream.
+    if (filled_ == capacity_) return protocol_error("no room for the frame");
     const ssize_t n = ::recv(fd_, buffer_ + filled_, capacity_ - filled_, MSG_DONTWAIT);
     if (n < 0) {
         if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
