@@ -9,7 +9,7 @@
 #                    50 times slower under callgrind, so a few rooms keep it busy)
 #   KEEP_CALLGRIND=FILE keeps the callgrind dump in FILE (for callgrind_annotate).
 #
-# The server runs on one I/O thread; counting starts after 5 s of play and lasts 6 s. Rooms have
+# The server runs on one shard (--threads 1); counting starts after 5 s of play and lasts 6 s. Rooms have
 # a 60 s move clock, as real games (quarto-load's default since issue 13; the history in
 # bench/README.md up to d5da24f was counted on untimed rooms, which re-arm no timer per move;
 # MOVE_MS=0 gives those).
