@@ -20,37 +20,37 @@ cleanup() {
 trap cleanup EXIT
 
 GOCACHE=$build/go-cache "$src/bench/baselines/go/build.sh" "$work/quarto-baseline-go"
-problems=0
-for kind in cpp node go; do
+
+# start KIND LOG [SERVER OPTIONS...]: starts the server in the background (pid) and waits for the
+# line that says where it listens (port).
+start() {
+    local kind=$1 log=$2
+    shift 2
+    : >"$log" # before the server's shell opens it: the loop below reads it at once
     case $kind in
-        cpp) "$server_bin" --host 127.0.0.1 --port 0 --db "$work/$kind.db" 2>"$work/$kind.log" & ;;
-        node) node "$src/bench/baselines/node/server.js" --port 0 --archive "$work/$kind.jsonl" 2>"$work/$kind.log" & ;;
-        go) "$work/quarto-baseline-go" --port 0 --archive "$work/$kind.jsonl" 2>"$work/$kind.log" & ;;
+        cpp) "$server_bin" --host 127.0.0.1 --port 0 "$@" --db "${log%.log}.db" 2>"$log" & ;;
+        node) node "$src/bench/baselines/node/server.js" --port 0 "$@" --archive "${log%.log}.jsonl" 2>"$log" & ;;
+        go) "$work/quarto-baseline-go" --port 0 "$@" --archive "${log%.log}.jsonl" 2>"$log" & ;;
     esac
     pid=$!
     port=
     for _ in $(seq 200); do
-        port=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$work/$kind.log" | head -n1)
-        [[ -n $port ]] && break
-        kill -0 "$pid" 2>/dev/null || { echo "FAIL: the $kind server exited:"; cat "$work/$kind.log"; exit 1; }
+        port=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$log" | head -n1)
+        [[ -n $port ]] && return 0
+        kill -0 "$pid" 2>/dev/null || { echo "FAIL: the $kind server exited:"; cat "$log"; exit 1; }
         sleep 0.1
     done
-    [[ -n $port ]] || { echo "FAIL: the $kind server did not say where it listens"; exit 1; }
+    echo "FAIL: the $kind server did not say where it listens"
+    exit 1
+}
+
+problems=0
+for kind in cpp node go; do
+    start "$kind" "$work/$kind.log"
     node "$src/bench/baselines/check.js" "ws://127.0.0.1:$port/ws" || problems=1
     # The default rate limit (20/s) would refuse a closed-loop bot: restart with it raised.
     kill "$pid"; wait "$pid" || true
-    case $kind in
-        cpp) "$server_bin" --host 127.0.0.1 --port 0 --rate-limit 100000 --rate-burst 100000 --db "$work/$kind.2.db" 2>"$work/$kind.2.log" & ;;
-        node) node "$src/bench/baselines/node/server.js" --port 0 --rate-limit 100000 --rate-burst 100000 --archive "$work/$kind.2.jsonl" 2>"$work/$kind.2.log" & ;;
-        go) "$work/quarto-baseline-go" --port 0 --rate-limit 100000 --rate-burst 100000 --archive "$work/$kind.2.jsonl" 2>"$work/$kind.2.log" & ;;
-    esac
-    pid=$!
-    port=
-    for _ in $(seq 200); do
-        port=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$work/$kind.2.log" | head -n1)
-        [[ -n $port ]] && break
-        sleep 0.1
-    done
+    start "$kind" "$work/$kind.2.log" --rate-limit 100000 --rate-burst 100000
     "$load_bin" --url "ws://127.0.0.1:$port/ws" --rooms 3 --spectators 1 --warmup 0.5 --duration 1.5 \
         --server-pid "$pid" --json "$work/$kind.json" >/dev/null 2>&1
     bad=$(jq '.errors_total + .seq_gaps + .desyncs + .unreadable + .connect_failures + .disconnects' "$work/$kind.json")
