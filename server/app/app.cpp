@@ -2,15 +2,17 @@
 
 #include <thread>
 
+#include <pthread.h>
+
 #include <spdlog/fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
-#include "quarto/protocol/stored_tournament.hpp"
-#include "shards/shard.hpp"
-#include "shards/shard_of.hpp"
 #include "http/http_session.hpp"
 #include "quarto/protocol/encode.hpp"
 #include "quarto/protocol/encode_tournament.hpp"
+#include "quarto/protocol/stored_tournament.hpp"
+#include "shards/shard.hpp"
+#include "shards/shard_of.hpp"
 
 namespace quarto::server {
 

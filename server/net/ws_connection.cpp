@@ -82,6 +82,7 @@ void ws_connection::start(std::string_view already_read)
 void ws_connection::on_ready(std::uint32_t ready)
 {
     if (state_ == state::closed || state_ == state::released) return; // ended earlier in this turn
+    if (lingering_) return drain();
     if (ready & EPOLLOUT) write_queued();
     if (state_ == state::closed || state_ == state::released) return;
     if (reading_) {
@@ -235,6 +236,7 @@ void ws_connection::protocol_error(std::string_view why) { fail(close_code::prot
 void ws_connection::fail(close_code code, std::string_view reason)
 {
     peer_closed_ = true; // nothing more is read: the connection ends once the close frame is out
+    linger_after_close_ = true;
     stop_reading();
     close(code, reason, true);
 }
@@ -393,7 +395,29 @@ void ws_connection::close_sent()
 {
     // The peer has closed already (or broke the protocol): nothing more to wait for. Otherwise
     // the read loop goes on until its close frame arrives, or tick() gives up on it.
-    if (peer_closed_) finish();
+    if (!peer_closed_) return;
+    if (linger_after_close_) linger();
+    else finish();
+}
+
+void ws_connection::linger()
+{
+    lingering_ = true;
+    close_deadline_ = clock::now() + linger_timeout;
+    if (::shutdown(fd_, SHUT_WR) != 0 || !loop_.modify(fd_, *this, EPOLLIN | EPOLLRDHUP)) return finish();
+    drain();
+}
+
+void ws_connection::drain()
+{
+    std::array<std::uint8_t, 4096> dropped;
+    for (int reads = 0; reads < 16; ++reads) { // the loop is level-triggered: more comes next turn
+        const ssize_t n = ::recv(fd_, dropped.data(), dropped.size(), MSG_DONTWAIT);
+        if (n > 0) continue;
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+        return finish(); // the peer has ended its side, or is gone
+    }
 }
 
 void ws_connection::finish()

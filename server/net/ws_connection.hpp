@@ -42,6 +42,7 @@ public:
     static constexpr std::chrono::seconds idle_timeout{20};
     // How long a close handshake the server started may wait for the peer's close frame.
     static constexpr std::chrono::seconds close_timeout{5};
+    static constexpr std::chrono::seconds linger_timeout{2};
 
     // The owner: what the connection's messages are for.
     class events {
@@ -153,6 +154,11 @@ private:
     void stop_reading();
     // The close frame has been written.
     void close_sent();
+    // After fail(): our side of the stream ends, and what the peer still sends is read and
+    // dropped until it ends its side (or `linger_timeout`). Closing a socket with unread data
+    // makes the kernel send a reset, which can destroy the close frame before the peer reads it.
+    void linger();
+    void drain();
     // Ends the connection: closes the socket, tells the owner.
     void finish();
 
@@ -191,6 +197,8 @@ private:
     bool reading_ = true; // false once nothing more is to be read (see stop_reading)
     bool close_queued_ = false;
     bool peer_closed_ = false;
+    bool linger_after_close_ = false; // set by fail(): the peer may still be sending
+    bool lingering_ = false;
     std::optional<clock::time_point> close_deadline_;
     bool owner_told_ = false;
 };

@@ -336,7 +336,9 @@ public:
         INFO("have " << describe(frames_));
         REQUIRE(eof_);
         CHECK(error_ == 0);       // a FIN, not a reset
+        CHECK(pending_error() == 0); // nor a reset after the FIN
         CHECK(inbox_.empty());    // no frame cut short
+        ::shutdown(fd_, SHUT_WR); // as a browser ends its side once the server has ended its own
         auto all = std::move(frames_);
         frames_.clear();
         return all;
@@ -350,6 +352,14 @@ public:
     }
 
 private:
+    int pending_error() const
+    {
+        int error = 0;
+        socklen_t size = sizeof error;
+        ::getsockopt(fd_, SOL_SOCKET, SO_ERROR, &error, &size);
+        return error;
+    }
+
     template <class Done>
     void receive_until(Done&& done)
     {
@@ -656,6 +666,20 @@ TEST_CASE("ws_connection: a message of exactly max_message_bytes is accepted, on
         check_close(h.client->read_frames(1)[0], 1009);
         h.expect_end();
     }
+}
+
+TEST_CASE("ws_connection: after a failure, what the client is still sending does not reset the connection")
+{
+    // The server decides on the header and stops reading with most of the frame unread. Were the
+    // socket closed then, the kernel would answer with a reset, and a reset can destroy the close
+    // frame before the client reads it: the client must get the frame, then a clean end.
+    ws_connection::limits l;
+    l.max_message_bytes = 1000;
+    harness h{l};
+    h.write(client_header(0x81, 4000) + pattern(2000, 7));
+    check_close(h.client->read_frames(1)[0], 1009);
+    h.write(pattern(2000, 8)); // the rest of the frame, sent as the close frame came in
+    h.expect_end();
 }
 
 TEST_CASE("ws_connection: broken framing closes with 1002")
