@@ -5,7 +5,7 @@
 #   3. plays a game over ws:// through the published port,
 #   4. starts nginx (Debian's package) with deploy/nginx/quarto.conf, a throwaway self-signed
 #      certificate and loopback ports, and plays a game over wss:// through it,
-#   5. stops the container (SIGTERM): both clients must see close code 1001 and the server
+#   5. stops the container (SIGTERM): both clients must see close code 1012 and the server
 #      must exit 0; then starts it again and plays once more,
 #   6. checks deploy/quarto-server.service with systemd-analyze, and the Caddyfile with caddy.
 # Takes minutes (the image build most of it), so it is `make test-deploy`, not part of `make test`.
@@ -254,10 +254,10 @@ pass "a page from another origin is refused (403) through nginx"
 # Two clients stay connected after their games: one through nginx (wss://, with the Origin a
 # browser on that page would send), one straight to the published port (ws://).
 "$smoke" --url "wss://localhost:$tls_port/ws" --ca "$work/cert.pem" --origin "https://localhost:$tls_port" \
-    --timeout 30 --wait-close 60 --expect-close 1001 > "$work/game-tls.out" &
+    --timeout 30 --wait-close 60 --expect-close 1012 > "$work/game-tls.out" &
 client_pids+=($!)
 tls_client=$!
-"$smoke" --url "ws://127.0.0.1:$app_port/ws" --timeout 30 --wait-close 60 --expect-close 1001 > "$work/game-direct.out" &
+"$smoke" --url "ws://127.0.0.1:$app_port/ws" --timeout 30 --wait-close 60 --expect-close 1012 > "$work/game-direct.out" &
 client_pids+=($!)
 direct_client=$!
 await 40 grep -q '^game over' "$work/game-tls.out" || { cat "$work/game-tls.out"; die "no full game over wss:// through nginx"; }
@@ -277,13 +277,13 @@ exit_code=$("${podman[@]}" inspect --format '{{.State.ExitCode}}' "$name")
 [ "$exit_code" = 0 ] || die "the server exited $exit_code after SIGTERM"
 pass "SIGTERM: the server exited 0 (podman stop took ${stop_ms} ms)"
 for pid in $tls_client $direct_client; do
-    wait "$pid" || { cat "$work/game-tls.out" "$work/game-direct.out"; die "a client did not see 1001"; }
+    wait "$pid" || { cat "$work/game-tls.out" "$work/game-direct.out"; die "a client did not see 1012"; }
 done
 client_pids=()
 grep -h 'closed by the server' "$work/game-tls.out" "$work/game-direct.out"
-grep -q "closed by the server: 1001 'server shutting down' (both)" "$work/game-tls.out" || die "wss:// client: no 1001"
-grep -q "closed by the server: 1001 'server shutting down' (both)" "$work/game-direct.out" || die "ws:// client: no 1001"
-pass "every client saw close code 1001 'server shutting down' (through nginx and direct)"
+grep -q "closed by the server: 1012 'server restarting' (both)" "$work/game-tls.out" || die "wss:// client: no 1012"
+grep -q "closed by the server: 1012 'server restarting' (both)" "$work/game-direct.out" || die "ws:// client: no 1012"
+pass "every client saw close code 1012 'server restarting' (through nginx and direct)"
 
 log "start again"
 quiet_podman start "$name" > /dev/null

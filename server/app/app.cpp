@@ -18,7 +18,6 @@ namespace quarto::server {
 
 namespace {
 constexpr auto shutdown_poll = std::chrono::milliseconds{50};
-constexpr std::string_view shutdown_close_reason = "server shutting down";
 } // namespace
 
 app::app(config settings)
@@ -143,10 +142,10 @@ void app::shut_down()
 {
     state_.shutting_down.store(true);
     listener_->stop();
-    spdlog::info("closing {} connections (1001 going away), waiting up to {} ms", state_.live_connections.load(),
+    spdlog::info("closing {} connections (1012 service restart), waiting up to {} ms", state_.live_connections.load(),
                  state_.settings.shutdown_grace.count());
     for (auto& shard : state_.shards)
-        shard->post([](shards::shard& s) { s.close_all(net::close_code::going_away, std::string{shutdown_close_reason}); });
+        shard->post([](shards::shard& s) { s.close_all(); });
     shutdown_deadline_ = std::chrono::steady_clock::now() + state_.settings.shutdown_grace;
     wait_for_clients();
 }

@@ -135,7 +135,7 @@ void shard::open_websocket(int fd, std::shared_ptr<void> ticket, std::string rem
     occupant->start();
     // A shutdown that began before this connection was counted has not told it.
     if (state_.shutting_down.load())
-        occupant->connection().close(net::close_code::going_away, "server shutting down", false);
+        occupant->connection().close(shutdown_code, shutdown_reason, false);
 }
 
 void shard::emigrate(client& c, std::uint16_t target, migrant m)
@@ -379,11 +379,11 @@ void shard::tick()
     if (index_ == 0) state_.players.forget_idle(at, forget_players_after);
 }
 
-void shard::close_all(net::close_code code, std::string reason)
+void shard::close_all()
 {
     flush_watchers(); // what they were to get comes before the close frame
     for (auto& s : slots_)
-        if (s.occupant) s.occupant->connection().close(code, reason, false);
+        if (s.occupant) s.occupant->connection().close(shutdown_code, shutdown_reason, false);
 }
 
 } // namespace quarto::server::shards

@@ -124,8 +124,11 @@ public:
     // A client of another shard has closed: it leaves `where`, which is here.
     void detach(const play::client_ref& c, const play::place& where);
 
-    // Shutdown: closes every connection with `code` after what is queued.
-    void close_all(net::close_code code, std::string reason);
+    // Shutdown: closes every connection with 1012 after what is queued. The server comes back
+    // (a restart, a deploy), so clients reconnect and resume rather than give up.
+    static constexpr net::close_code shutdown_code = net::close_code::service_restart;
+    static constexpr std::string_view shutdown_reason = "server restarting";
+    void close_all();
 
     // When the running turn began: one clock read serves every message of the turn.
     std::chrono::steady_clock::time_point turn_time() const { return loop_.turn_time(); }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Smoke test of quarto-smoke against a real quarto-server on 127.0.0.1 (port 0): one full game
-# over ws:// with a browser-like Origin, then SIGTERM; the client must see close code 1001 on
+# over ws:// with a browser-like Origin, then SIGTERM; the client must see close code 1012 on
 # both connections and the server must exit 0.
 # Usage: smoke.sh QUARTO_SERVER QUARTO_SMOKE
 set -euo pipefail
@@ -32,7 +32,7 @@ await "$work/server.log" 200 'listening on http://' || { echo "server did not st
 port=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$work/server.log" | head -n1)
 
 "$smoke_bin" --url "ws://127.0.0.1:$port/ws" --origin "http://127.0.0.1:$port" --timeout 20 \
-    --wait-close 20 --expect-close 1001 > "$work/smoke.out" &
+    --wait-close 20 --expect-close 1012 > "$work/smoke.out" &
 smoke_pid=$!
 if ! await "$work/smoke.out" 200 '^game over'; then
     echo "no game over:"; cat "$work/smoke.out"; exit 1
@@ -47,5 +47,5 @@ smoke_pid=
 cat "$work/smoke.out"
 if [[ $smoke_status -ne 0 ]]; then echo "quarto-smoke failed ($smoke_status)"; cat "$work/server.log"; exit 1; fi
 if [[ $server_status -ne 0 ]]; then echo "the server exited $server_status after SIGTERM"; exit 1; fi
-grep -q "closed by the server: 1001 'server shutting down' (both)" "$work/smoke.out"
-echo "ok: a full game, then 1001 on SIGTERM and exit 0"
+grep -q "closed by the server: 1012 'server restarting' (both)" "$work/smoke.out"
+echo "ok: a full game, then 1012 on SIGTERM and exit 0"

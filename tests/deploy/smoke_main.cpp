@@ -3,7 +3,7 @@
 // open until the server goes away and reports the close code it sent. deploy/test.sh drives
 // it against the container image and nginx; tests/deploy/smoke.sh against a local server.
 //
-//   quarto-smoke --url wss://localhost:8443/ws --ca cert.pem --wait-close 60 --expect-close 1001
+//   quarto-smoke --url wss://localhost:8443/ws --ca cert.pem --wait-close 60 --expect-close 1012
 //
 // Prints one line per stage on stdout ("game over: ..." once the game has ended) and exits 0
 // when everything expected happened, 1 otherwise, 2 for a bad command line.

@@ -1,4 +1,4 @@
-// Graceful shutdown: SIGTERM stops accepting at once, tells every client 1001 with a reason,
+// Graceful shutdown: SIGTERM stops accepting at once, tells every client 1012 with a reason,
 // lets queued writes drain for at most --shutdown-grace, and exits 0.
 #include <csignal>
 #include <optional>
@@ -29,7 +29,7 @@ void flood_unread(silent_client& client)
 
 } // namespace
 
-TEST_CASE("shutdown: every client gets 1001 'server shutting down', exit 0 as soon as all have closed")
+TEST_CASE("shutdown: every client gets 1012 'server restarting', exit 0 as soon as all have closed")
 {
     server_process server{{"--shutdown-grace", "30"}};
     player ann = connect_player(server, "Ann");
@@ -39,8 +39,8 @@ TEST_CASE("shutdown: every client gets 1001 'server shutting down', exit 0 as so
 
     for (player* p : {&ann, &bob}) {
         REQUIRE((*p)->wait_closed(in(milliseconds{3000})));
-        CHECK((*p)->close_code() == std::optional<std::uint16_t>{1001});
-        CHECK((*p)->close_reason() == "server shutting down");
+        CHECK((*p)->close_code() == std::optional<std::uint16_t>{1012});
+        CHECK((*p)->close_reason() == "server restarting");
     }
     // Healthy clients close at once: the 30 s grace is a bound, not a wait.
     const std::optional<int> status = server.wait_exit(milliseconds{10000});
@@ -49,7 +49,7 @@ TEST_CASE("shutdown: every client gets 1001 'server shutting down', exit 0 as so
     CHECK(server.log().find("did not close") == std::string::npos);
 }
 
-TEST_CASE("shutdown: a client that does not read is dropped after --shutdown-grace, the others get 1001 at once")
+TEST_CASE("shutdown: a client that does not read is dropped after --shutdown-grace, the others get 1012 at once")
 {
     // What matters is that the stuck client holds the exit up for the grace period and no
     // longer, and that the others do not wait for it. That Ann did not wait is told by the
@@ -65,7 +65,7 @@ TEST_CASE("shutdown: a client that does not read is dropped after --shutdown-gra
     const auto signalled = steady::now();
     ::kill(server.pid(), SIGTERM);
     REQUIRE(ann->wait_closed());
-    CHECK(ann->close_code() == std::optional<std::uint16_t>{1001});
+    CHECK(ann->close_code() == std::optional<std::uint16_t>{1012});
     REQUIRE(server.wait_log("closing 2 connections", in(default_wait)));
     CHECK_FALSE(tcp_connects(server.port())); // no longer accepting
 

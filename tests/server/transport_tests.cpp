@@ -104,13 +104,13 @@ TEST_CASE("http: /ws upgrades, other paths do not")
     CHECK(!ok.closed());
 }
 
-TEST_CASE("shutdown: SIGTERM closes clients with 1001 and exits 0")
+TEST_CASE("shutdown: SIGTERM closes clients with 1012 and exits 0")
 {
     server_process server;
     player p = connect_player(server, "Ann");
     ::kill(server.pid(), SIGTERM);
     REQUIRE(p->wait_closed(in(milliseconds{5000})));
-    CHECK(p->close_code() == std::optional<std::uint16_t>{1001});
+    CHECK(p->close_code() == std::optional<std::uint16_t>{1012});
     const std::optional<int> status = server.wait_exit();
     REQUIRE_MESSAGE(status.has_value(), "server did not exit within the grace period");
     CHECK(WIFEXITED(*status));

@@ -921,7 +921,7 @@ scenario('a server restart is announced, the page reconnects and goes on as a ne
   const port = Number(new URL(base).port);
   // A reconnect attempt while the server is down is refused, and Chromium logs that.
   ann.expectedErrors.push(/ERR_CONNECTION_REFUSED/);
-  await stopServer(); // SIGTERM: the page gets 1001 "server shutting down"
+  await stopServer(); // SIGTERM: the page gets 1012 "server restarting"
   await noticeShown(ann, 'notice', /The server is restarting/);
   await startServer(port);
   await noticeShown(ann, 'notice', /could not be resumed/);

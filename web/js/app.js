@@ -110,8 +110,9 @@ export class App extends EventTarget {
     this.tournaments.connectionLost();
     if (detail && detail.code === 1009) this.notify('A message was too large for the server; the connection was reset.');
     else if (detail && detail.code === 1008) this.notify('The server closed the connection after too many rejected messages.');
-    // A restart or upgrade: say so (the games go on once it is back), then reconnect as usual.
-    else if (detail && detail.code === 1001) this.notify('The server is restarting; reconnecting…', 'info');
+    // A restart or upgrade (1012; 1001 from a proxy or an older server): say so, then reconnect
+    // and resume as after any disconnect.
+    else if (detail && (detail.code === 1012 || detail.code === 1001)) this.notify('The server is restarting… reconnecting.', 'info');
     this.changed();
   }
 
