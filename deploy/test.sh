@@ -297,11 +297,12 @@ log "systemd unit"
 # The shipped unit, with ExecStart pointing at the binary built here (verify wants it to exist).
 sed "s|^ExecStart=/usr/local/bin/quarto-server|ExecStart=$host_server|" "$here/deploy/quarto-server.service" \
     > "$work/quarto-server.service"
-systemd-analyze verify "$work/quarto-server.service"
+cp "$here/deploy/quarto-server.socket" "$work/quarto-server.socket"
+systemd-analyze verify "$work/quarto-server.socket" "$work/quarto-server.service"
 exposure=$(systemd-analyze security --offline=true "$work/quarto-server.service" 2>&1 | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
 echo "systemd-analyze security: exposure $exposure"
 awk -v e="$exposure" 'BEGIN { exit !(e != "" && e + 0 <= 2.0) }' || die "the unit's exposure level is $exposure (want <= 2.0)"
-pass "systemd-analyze verify accepts deploy/quarto-server.service; exposure $exposure"
+pass "systemd-analyze verify accepts deploy/quarto-server.{socket,service}; exposure $exposure"
 
 log "Caddyfile"
 # Debian's caddy package, unpacked here only (installing it would start a web server).

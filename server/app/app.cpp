@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "http/http_session.hpp"
+#include "net/socket_activation.hpp"
 #include "quarto/protocol/encode.hpp"
 #include "quarto/protocol/encode_tournament.hpp"
 #include "quarto/protocol/stored_tournament.hpp"
@@ -94,6 +95,11 @@ int app::run()
         spdlog::critical("--host {}: not an IP address", s.host);
         return 2;
     }
+    const net::activation activated = net::inherited_listener();
+    if (!activated.problem.empty()) {
+        spdlog::critical("socket activation: {}", activated.problem);
+        return 2;
+    }
     if (!restore()) return 1;
 
     listener_ = std::make_shared<net::listener>(front_, state_.connections_per_address, !s.trust_proxy,
@@ -102,13 +108,19 @@ int app::run()
                                                                                          std::move(ticket))
                                                         ->run();
                                                 });
-    if (ec = listener_->open({address, s.port}); ec) {
+    if (activated.fd) {
+        if (ec = listener_->adopt(*activated.fd); ec) {
+            spdlog::critical("socket activation: cannot use fd {}: {}", *activated.fd, ec.message());
+            return 1;
+        }
+    } else if (ec = listener_->open({address, s.port}); ec) {
         spdlog::critical("cannot listen on {}:{}: {}", s.host, s.port, ec.message());
         return 1;
     }
     const auto bound = listener_->local_endpoint();
-    const std::string shown_host = address.is_v6() ? "[" + s.host + "]" : s.host;
-    spdlog::info("listening on http://{}:{}", shown_host, bound.port());
+    const std::string bound_host = bound.address().to_string();
+    spdlog::info("listening on http://{}:{}{}", bound.address().is_v6() ? "[" + bound_host + "]" : bound_host,
+                 bound.port(), activated.fd ? " (socket from systemd; --host and --port not used)" : "");
     spdlog::info("{} shards (one thread each), web root {}, rate {}/s burst {}", s.threads, s.web_root, s.rate_limit,
                  s.rate_burst);
     spdlog::info("WebSocket origins: {}; X-Forwarded-For: {}",

@@ -1,6 +1,9 @@
 #include "net/listener.hpp"
 
+#include <cerrno>
+
 #include <spdlog/spdlog.h>
+#include <sys/socket.h>
 
 namespace quarto::server::net {
 
@@ -26,6 +29,17 @@ beast::error_code listener::open(const tcp::endpoint& endpoint)
         beast::error_code ignored;
         acceptor_.close(ignored);
     }
+    return ec;
+}
+
+beast::error_code listener::adopt(int listening_fd)
+{
+    sockaddr_storage address{};
+    socklen_t size = sizeof address;
+    if (::getsockname(listening_fd, reinterpret_cast<sockaddr*>(&address), &size) != 0)
+        return {errno, beast::system_category()};
+    beast::error_code ec;
+    acceptor_.assign(address.ss_family == AF_INET6 ? tcp::v6() : tcp::v4(), listening_fd, ec);
     return ec;
 }
 

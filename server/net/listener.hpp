@@ -20,6 +20,8 @@ public:
              accept_handler on_accept);
     // Binds and listens; returns the error, if any, and leaves the acceptor closed.
     beast::error_code open(const tcp::endpoint& endpoint);
+    // Takes a socket that is listening already (socket activation); it is closed by stop().
+    beast::error_code adopt(int listening_fd);
     tcp::endpoint local_endpoint() const { return acceptor_.local_endpoint(); }
     void run();
     // On the io_context's thread: no connection is accepted after it returns.

@@ -33,7 +33,7 @@ namespace {
 
 // Starts `args` (args[0] is the binary) with `environment` added to ours; returns the pid and
 // the read end of a pipe that carries its stdout and stderr.
-std::pair<pid_t, int> spawn(std::vector<std::string> args, std::vector<std::string> environment)
+std::pair<pid_t, int> spawn(std::vector<std::string> args, std::vector<std::string> environment, int fd3 = -1)
 {
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
@@ -50,6 +50,7 @@ std::pair<pid_t, int> spawn(std::vector<std::string> args, std::vector<std::stri
     // dup2 clears FD_CLOEXEC on the targets, so the child keeps stdout/stderr only.
     posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
+    if (fd3 >= 0) posix_spawn_file_actions_adddup2(&actions, fd3, 3);
     pid_t pid = -1;
     const int rc = ::posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
@@ -99,10 +100,11 @@ finished_run run_to_exit(const std::vector<std::string>& args, const std::vector
     return result;
 }
 
-server_process::server_process(std::vector<std::string> extra_args, std::vector<std::string> environment)
+server_process::server_process(std::vector<std::string> extra_args, std::vector<std::string> environment,
+                               launch_options how)
 {
-    const std::string bin = server_binary();
-    std::vector<std::string> args{bin, "--host", "127.0.0.1", "--port", "0", "--log-level", "info"};
+    std::vector<std::string> args = std::move(how.prefix);
+    args.insert(args.end(), {server_binary(), "--host", "127.0.0.1", "--port", "0", "--log-level", "info"});
     for (std::size_t i = 0; i < extra_args.size(); ++i) {
         if (extra_args[i] == "--db" && i + 1 < extra_args.size()) db_path_ = extra_args[i + 1];
         else if (extra_args[i].rfind("--db=", 0) == 0) db_path_ = extra_args[i].substr(5);
@@ -116,7 +118,7 @@ server_process::server_process(std::vector<std::string> extra_args, std::vector<
     }
     args.insert(args.end(), extra_args.begin(), extra_args.end());
     try {
-        std::tie(pid_, out_fd_) = spawn(std::move(args), std::move(environment));
+        std::tie(pid_, out_fd_) = spawn(std::move(args), std::move(environment), how.listening_fd);
     } catch (...) {
         if (!scratch_dir_.empty()) {
             std::error_code ignored;

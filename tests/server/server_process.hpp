@@ -13,13 +13,20 @@
 
 namespace quarto_test {
 
+// How the binary is started, beyond its arguments.
+struct launch_options {
+    std::vector<std::string> prefix; // a launcher run instead, with the server's command line after it
+    int listening_fd = -1;           // handed to the child as fd 3 (socket activation)
+};
+
 class server_process {
 public:
     // Starts the server with `--host 127.0.0.1 --port 0 --log-level info` plus `extra_args`,
     // and waits (with a deadline) for its `listening on http://HOST:PORT` line. Without a `--db`
     // in `extra_args` the server archives into a fresh temporary directory, removed after it
     // has stopped. `environment` entries ("QUARTO_X=1") are added to the inherited environment.
-    explicit server_process(std::vector<std::string> extra_args = {}, std::vector<std::string> environment = {});
+    explicit server_process(std::vector<std::string> extra_args = {}, std::vector<std::string> environment = {},
+                            launch_options how = {});
     ~server_process();
     server_process(const server_process&) = delete;
     server_process& operator=(const server_process&) = delete;
