@@ -7,9 +7,11 @@
 #include <filesystem>
 #include <system_error>
 
+#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include "quarto/archive/move_text.hpp"
+#include "quarto/archive/token_hash.hpp"
 #include "sqlite_db.hpp"
 
 namespace quarto::archive {
@@ -65,6 +67,40 @@ bool fill_moves_column(sqlite::database& db)
     return !seq || store(*seq, text);
 }
 
+// Version 2 -> 3: the tournaments' people kept their tokens in plain text; they keep the
+// tokens' hashes instead ("token" becomes "token_hash", see token_hash.hpp). A state that is
+// not the tournament code's JSON is left as it was (loading it reports it, as before).
+bool replace_tokens_by_hashes(sqlite::database& db)
+{
+    auto states = db.prepare("SELECT id, state FROM tournaments");
+    auto update = db.prepare("UPDATE tournaments SET state = ?2 WHERE id = ?1");
+    if (!states || !update) return false;
+    sqlite::in_use s{*states};
+    for (;;) {
+        const step r = s->step();
+        if (r == step::error) return false;
+        if (r == step::done) return true;
+        nlohmann::json state = nlohmann::json::parse(s->text_at(1), nullptr, /*allow_exceptions=*/false);
+        if (!state.is_object() || !state.contains("people") || !state["people"].is_array()) continue;
+        for (auto& person : state["people"]) {
+            if (!person.is_object() || !person.contains("token") || !person["token"].is_string()) continue;
+            person["token_hash"] = token_hash(person["token"].get<std::string>());
+            person.erase("token");
+        }
+        sqlite::in_use u{*update};
+        u->bind(1, s->text_at(0)).bind(2, state.dump());
+        if (u->step() != step::done) return false;
+    }
+}
+
+// secure_delete zeroes the space the old states free, so no token outlives them in the file.
+bool hash_tournament_tokens(sqlite::database& db)
+{
+    if (!db.exec("PRAGMA secure_delete = ON")) return false;
+    const bool replaced = replace_tokens_by_hashes(db);
+    return db.exec("PRAGMA secure_delete = OFF") && replaced;
+}
+
 // Migrations by version: migrations[v] brings a file from user_version v to v + 1. A schema
 // change appends one; the existing ones never change.
 //
@@ -76,7 +112,8 @@ bool fill_moves_column(sqlite::database& db)
 // squares as a mask).
 // games.moves (from version 2): the same log as one text per game (move_text.hpp), so that a
 // game is one row insert instead of one per move.
-// tournaments: opaque JSON state by id for the tournament code.
+// tournaments: opaque JSON state by id for the tournament code (from version 3 its people's
+// tokens are hashed).
 constexpr std::array<migration, schema_version> migrations{{
     {R"sql(
 CREATE TABLE games (
@@ -159,6 +196,7 @@ ALTER TABLE games_v2 RENAME TO games;
 CREATE INDEX games_by_player0 ON games (player0_name COLLATE NOCASE, seq);
 CREATE INDEX games_by_player1 ON games (player1_name COLLATE NOCASE, seq);
 )sql"},
+    {"", hash_tournament_tokens},
 }};
 
 constexpr const char* game_columns =

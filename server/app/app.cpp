@@ -68,10 +68,11 @@ bool app::restore()
             continue;
         }
         for (const auto& person : document["people"]) {
-            if (!person.is_object() || !person.contains("id") || !person.contains("name") || !person.contains("token"))
+            if (!person.is_object() || !person.contains("id") || !person.contains("name") ||
+                !person.contains("token_hash"))
                 continue;
             state_.players.restore({{person["id"].get<std::string>(), person["name"].get<std::string>()},
-                                    person["token"].get<std::string>()});
+                                    person["token_hash"].get<std::string>()});
         }
         records.push_back(std::move(*record));
     }

@@ -5,11 +5,15 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "play/random_ids.hpp"
+#include "quarto/archive/token_hash.hpp"
 
 namespace quarto::server::play {
 
-std::shared_ptr<const player_record> player_registry::create(std::string name)
+std::shared_ptr<const player_record> player_registry::create(std::string name, std::string* token)
 {
+    std::string fresh = new_token();
+    std::string hash = archive::token_hash(fresh);
+    if (token) *token = std::move(fresh);
     std::lock_guard lock{mutex_};
     std::string id;
     do { // "p" + 8 random characters, written in place: g++ 12 -O2 reports a false
@@ -17,8 +21,8 @@ std::shared_ptr<const player_record> player_registry::create(std::string name)
         id = new_short_id(9);
         id[0] = 'p';
     } while (by_id_.contains(id));
-    auto record = std::make_shared<const player_record>(player_record{{id, std::move(name)}, new_token()});
-    id_by_token_.emplace(record->token, id);
+    auto record = std::make_shared<const player_record>(player_record{{id, std::move(name)}, std::move(hash)});
+    id_by_token_hash_.emplace(record->token_hash, id);
     by_id_.emplace(id, entry{record, {}, {}, 0, std::chrono::steady_clock::now()});
     return record;
 }
@@ -28,7 +32,7 @@ std::shared_ptr<const player_record> player_registry::restore(const player_recor
     std::lock_guard lock{mutex_};
     if (const auto it = by_id_.find(known.info.id); it != by_id_.end()) return it->second.record;
     auto record = std::make_shared<const player_record>(known);
-    id_by_token_.emplace(record->token, record->info.id);
+    id_by_token_hash_.emplace(record->token_hash, record->info.id);
     by_id_.emplace(record->info.id, entry{record, {}, {}, 0, std::chrono::steady_clock::now()});
     return record;
 }
@@ -40,11 +44,12 @@ std::shared_ptr<const player_record> player_registry::find_by_id(const std::stri
     return it == by_id_.end() ? nullptr : it->second.record;
 }
 
-std::shared_ptr<const player_record> player_registry::find_by_token(const std::string& token) const
+std::shared_ptr<const player_record> player_registry::find_by_token(std::string_view token) const
 {
+    const std::string hash = archive::token_hash(token);
     std::lock_guard lock{mutex_};
-    const auto id = id_by_token_.find(token);
-    if (id == id_by_token_.end()) return nullptr;
+    const auto id = id_by_token_hash_.find(hash);
+    if (id == id_by_token_hash_.end()) return nullptr;
     return by_id_.at(id->second).record;
 }
 
@@ -120,7 +125,7 @@ std::size_t player_registry::forget_idle(std::chrono::steady_clock::time_point n
     return std::erase_if(by_id_, [&](const auto& item) {
         const entry& e = item.second;
         const bool forget = e.connections == 0 && e.rooms.empty() && e.tournaments.empty() && now - e.last_seen >= idle;
-        if (forget) id_by_token_.erase(e.record->token);
+        if (forget) id_by_token_hash_.erase(e.record->token_hash);
         return forget;
     });
 }

@@ -1,11 +1,14 @@
-// Guest players: created by hello with a name, found again by their secret token. Touched on
-// hello, join and leave only, never per game message, so one mutex suffices.
+// Guest players: created by hello with a name, found again by their secret token. Only the
+// token's hash is kept (archive/token_hash.hpp): the token itself goes to its player once, in
+// welcome, and is never stored or logged. Touched on hello, join and leave only, never per game
+// message, so one mutex suffices.
 #pragma once
 
 #include <chrono>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -15,15 +18,16 @@ namespace quarto::server::play {
 
 struct player_record {
     protocol::player_info info;
-    std::string token;
+    std::string token_hash;
 };
 
 class player_registry {
 public:
-    std::shared_ptr<const player_record> create(std::string name);
-    std::shared_ptr<const player_record> find_by_token(const std::string& token) const;
+    // A new player with a fresh token, written to `token` when given (the caller sends it).
+    std::shared_ptr<const player_record> create(std::string name, std::string* token = nullptr);
+    std::shared_ptr<const player_record> find_by_token(std::string_view token) const;
     std::shared_ptr<const player_record> find_by_id(const std::string& id) const;
-    // A player known before a restart (from a stored tournament): same id, name and token.
+    // A player known before a restart (from a stored tournament): same id, name and token hash.
     std::shared_ptr<const player_record> restore(const player_record& record);
 
     // The rooms a player is in (seated or watching), so that a resumed player gets them back.
@@ -52,7 +56,7 @@ private:
     };
     mutable std::mutex mutex_;
     std::unordered_map<std::string, entry> by_id_;
-    std::unordered_map<std::string, std::string> id_by_token_;
+    std::unordered_map<std::string, std::string> id_by_token_hash_;
 };
 
 } // namespace quarto::server::play

@@ -161,17 +161,19 @@ void client::hello(const protocol::hello& h, const json& req)
 {
     auto& players = home_.players();
     if (player_) return reply_error(error_code::bad_message, "This connection has already said hello.", req);
+    std::string token; // the player's secret, known here only as they present it or get it
     if (h.token) {
         auto known = players.find_by_token(*h.token);
         if (!known) return reply_error(error_code::unknown_token, protocol::default_message(error_code::unknown_token), req);
         player_ = std::move(known);
+        token = *h.token;
     } else {
-        player_ = players.create(*h.name);
+        player_ = players.create(*h.name, &token);
     }
     players.connected(player_->info.id);
     spdlog::info("ws {}: {} is {} ({})", connection_.remote(), h.token ? "resumed" : "hello", player_->info.id,
                  player_->info.name);
-    reply(protocol::welcome(player_->info, player_->token, req));
+    reply(protocol::welcome(player_->info, token, req));
     if (!h.token) return;
 
     // Where the player's places are: if on one other shard, the connection moves there first.

@@ -435,13 +435,13 @@ void tournament::send_error(const play::client_ref& c, error_code code, std::str
     host_.send(c, net::make_frame(protocol::error_reply(code, message, req)));
 }
 
-// The record and the tokens of its people: after a restart they can resume as themselves.
+// The record and its people's token hashes: after a restart they can resume as themselves.
 void tournament::persist()
 {
     json people = json::array();
     const auto add = [&](const std::string& player_id) {
         if (const auto p = host_.players().find_by_id(player_id))
-            people.push_back({{"id", p->info.id}, {"name", p->info.name}, {"token", p->token}});
+            people.push_back({{"id", p->info.id}, {"name", p->info.name}, {"token_hash", p->token_hash}});
     };
     add(record_.director);
     for (const auto& entrant : record_.players)

@@ -3,8 +3,12 @@
 // every game and move as it was stored, in one transaction that leaves the file untouched when
 // it cannot finish.
 #include <fstream>
+#include <iterator>
+
+#include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "quarto/archive/token_hash.hpp"
 #include "support.hpp"
 
 using namespace quarto;
@@ -137,4 +141,80 @@ TEST_CASE("a version 1 move the v1 code could not read still fails its own game 
     const std::vector<game_record> expected = v1_games();
     CHECK(*store.find_game("v1-quarto").value == expected[0]);
     CHECK(*store.find_game("v1-timeout").value == expected[3]);
+}
+
+// ---- version 2 -> 3: the tournaments' tokens become their hashes --------------------------
+
+namespace {
+
+void write_v2_file(const std::string& path)
+{
+    const std::string fixture = std::string{QUARTO_ARCHIVE_FIXTURES} + "/archive_v2.sql";
+    std::ifstream in{fixture};
+    REQUIRE_MESSAGE(in, "cannot read " << fixture);
+    std::ostringstream sql;
+    sql << in.rdbuf();
+    sql_exec(path, sql.str());
+    REQUIRE(sql_text(path, "PRAGMA user_version") == "2");
+}
+
+// The file's bytes, its write-ahead log's included.
+std::string file_bytes(const std::string& path)
+{
+    std::string all;
+    for (const std::string& p : {path, path + "-wal"}) {
+        std::ifstream in{p, std::ios::binary};
+        all.append(std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{});
+    }
+    return all;
+}
+
+} // namespace
+
+TEST_CASE("a version 2 file keeps its tournaments, with each token replaced by its SHA-256")
+{
+    scratch_dir dir;
+    const std::string path = dir.file("quarto.db");
+    write_v2_file(path);
+    const std::string before = sql_text(path, "SELECT state FROM tournaments");
+    // The fixture's tokens, as v2 stored them (see fixtures/archive_v2.sql).
+    const std::vector<std::pair<std::string, std::string>> tokens{
+        {"Dee", "9c5a8aefae8e405fd59e11cfa54e67d7"},
+        {"Ann", "42ea81f90619bf8a7698799db5ceb33c"},
+        {"Bo", "ba6681c1c15d1ea209e51c7006750299"}};
+    for (const auto& [name, token] : tokens) REQUIRE(before.find(token) != std::string::npos);
+
+    {
+        archive_store store = open_store(path);
+        CHECK(store.version() == schema_version);
+        const auto loaded = store.load_tournaments();
+        REQUIRE_FALSE(loaded.failed);
+        REQUIRE(loaded.value.size() == 1);
+        const stored_tournament& t = loaded.value[0];
+        CHECK(t.id == "tbv2v8sgm");
+        CHECK(t.name == "Club night");
+        CHECK(t.status == "registering");
+        const auto state = nlohmann::json::parse(t.state);
+        const auto old_state = nlohmann::json::parse(before);
+        CHECK(state["tournament"] == old_state["tournament"]); // the tournament itself untouched
+        REQUIRE(state["people"].size() == tokens.size());
+        for (std::size_t i = 0; i < tokens.size(); ++i) {
+            const auto& person = state["people"][i];
+            CAPTURE(tokens[i].first);
+            CHECK(person["name"] == tokens[i].first);
+            CHECK(person["id"] == old_state["people"][i]["id"]);
+            CHECK_FALSE(person.contains("token"));
+            CHECK(person["token_hash"] == token_hash(tokens[i].second));
+        }
+    }
+    // Not a token left in the file.
+    const std::string bytes = file_bytes(path);
+    for (const auto& [name, token] : tokens) CHECK_MESSAGE(bytes.find(token) == std::string::npos, name);
+}
+
+TEST_CASE("token_hash is SHA-256 in lowercase hex")
+{
+    // FIPS 180-2's test vectors.
+    CHECK(token_hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    CHECK(token_hash("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 }

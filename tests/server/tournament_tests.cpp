@@ -3,9 +3,13 @@
 // games per pairing, and a player who never shows up.
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <unistd.h>
+
+#include <sqlite3.h>
 
 #include "helpers.hpp"
 
@@ -225,6 +229,33 @@ std::filesystem::path temp_db(const std::string& name)
     return path;
 }
 
+// The bytes of an archive file and of its write-ahead log.
+std::string file_bytes(const std::filesystem::path& db)
+{
+    std::string all;
+    for (const auto& p : {db, std::filesystem::path{db.string() + "-wal"}}) {
+        std::ifstream in{p, std::ios::binary};
+        all.append(std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{});
+    }
+    return all;
+}
+
+// An archive file made from SQL text (a fixture of an older schema).
+void write_db(const std::filesystem::path& db, const std::string& sql_file)
+{
+    std::ifstream in{sql_file};
+    REQUIRE_MESSAGE(in, "cannot read " << sql_file);
+    const std::string sql{std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{}};
+    sqlite3* handle = nullptr;
+    REQUIRE(sqlite3_open(db.c_str(), &handle) == SQLITE_OK);
+    char* error = nullptr;
+    const int rc = sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, &error);
+    const std::string message = error ? error : "";
+    sqlite3_free(error);
+    sqlite3_close(handle);
+    REQUIRE_MESSAGE(rc == SQLITE_OK, message);
+}
+
 } // namespace
 
 TEST_CASE("tournament: a 4-player round robin is played over WebSockets to its final standings")
@@ -274,6 +305,35 @@ TEST_CASE("tournament: a 4-player round robin is played over WebSockets to its f
     CHECK(http_get(server.port(), "/api/tournaments/tnothere").status == 404);
 }
 
+TEST_CASE("tournament: people stored before tokens were hashed (archive schema 2) resume with their tokens")
+{
+    // fixtures/archive_v2.sql: "Club night", directed by Dee, Ann and Bo registered.
+    const auto db = temp_db("v2.db");
+    write_db(db, std::string{QUARTO_ARCHIVE_FIXTURES} + "/archive_v2.sql");
+    server_process server{{"--db", db.string()}};
+    CHECK(server.log().find("schema version 3") != std::string::npos);
+
+    ws_client dee{server.port()};
+    dee.send({{"type", "hello"}, {"token", "9c5a8aefae8e405fd59e11cfa54e67d7"}});
+    const json welcome = expect(dee, "welcome");
+    CHECK(welcome["player"] == "phum7t4fz");
+    CHECK(welcome["name"] == "Dee");
+    CHECK(welcome["token"] == "9c5a8aefae8e405fd59e11cfa54e67d7");
+    const json snapshot = expect(dee, "tournament");
+    CHECK(snapshot["tournament"] == "tbv2v8sgm");
+    CHECK(snapshot["director"] == "phum7t4fz");
+    CHECK(snapshot["players"].size() == 2);
+
+    ws_client ann{server.port()};
+    ann.send({{"type", "hello"}, {"token", "42ea81f90619bf8a7698799db5ceb33c"}});
+    CHECK(expect(ann, "welcome")["player"] == "pz7sjakx6");
+
+    // Dee's token hash, as stored, is no token: presenting it resumes nobody.
+    ws_client thief{server.port()};
+    thief.send({{"type", "hello"}, {"token", "5c82370ec2ee4ad0b551973c513ec429333adf6eaba7cd7b2c17d2ff4c31ed2a"}});
+    expect_error(thief, "unknown_token");
+}
+
 TEST_CASE("tournament: a restart in the middle loses nothing, and the director carries on")
 {
     const auto db = temp_db("restart.db");
@@ -310,6 +370,10 @@ TEST_CASE("tournament: a restart in the middle loses nothing, and the director c
         CHECK(WIFEXITED(*status));
         CHECK(WEXITSTATUS(*status) == 0);
     }
+    // What lets the players resume is in the file, but only as hashes: no token is.
+    const std::string stored = file_bytes(db);
+    CHECK(stored.find(director_token) == std::string::npos);
+    for (const auto& token : tokens) CHECK(stored.find(token) == std::string::npos);
 
     server_process server{{"--db", db.string()}};
     // The director comes back with the same token: same identity, tournament paused.

@@ -165,7 +165,8 @@ TEST_CASE("tournament: creation subscribes the director and stores the record")
     CHECK(e.host.stored()[0].id == tid);
     CHECK(e.host.stored()[0].name == "Club night");
     CHECK(e.host.stored()[0].status == "registering");
-    CHECK(e.host.stored()[0].state["people"][0]["token"] == e.dee->token);
+    CHECK(e.host.stored()[0].state["people"][0]["token_hash"] == e.dee->token_hash);
+    CHECK_FALSE(e.host.stored()[0].state["people"][0].contains("token"));
     CHECK(e.host.players().tournaments_of(e.dee->info.id) == strings{tid});
     CHECK(e.views->summary()["status"] == "registering");
 }
@@ -729,7 +730,7 @@ TEST_CASE("tournament: a running record reopened comes back paused - resuming re
     fake_host host;
     for (const auto& person : state["people"])
         host.players().restore(
-            {{person["id"].get<std::string>(), person["name"].get<std::string>()}, person["token"].get<std::string>()});
+            {{person["id"].get<std::string>(), person["name"].get<std::string>()}, person["token_hash"].get<std::string>()});
     auto record = protocol::read_stored_tournament(state["tournament"]);
     REQUIRE(record);
     auto views = std::make_shared<tournaments::tournament_views>();

@@ -18,13 +18,14 @@ namespace quarto::archive {
 
 // The schema version this build writes (PRAGMA user_version). Older files are migrated on
 // open; newer ones are refused.
-inline constexpr int schema_version = 2;
+inline constexpr int schema_version = 3;
 
 // Answers up to this many games per player query.
 inline constexpr int max_games_per_query = 100;
 
 // A tournament's stored state. The archive does not read `state`: it is the JSON document the
-// tournament code defines, stored and returned as text.
+// tournament code defines, stored and returned as text (only the migration to schema version 3
+// rewrote it once, to hash its people's tokens).
 struct stored_tournament {
     std::string id;
     std::string name;
