@@ -197,6 +197,16 @@ CREATE INDEX games_by_player0 ON games (player0_name COLLATE NOCASE, seq);
 CREATE INDEX games_by_player1 ON games (player1_name COLLATE NOCASE, seq);
 )sql"},
     {"", hash_tournament_tokens},
+    // journal (from version 4): the live rooms' changes, in order per room (see journal.hpp).
+    {R"sql(
+CREATE TABLE journal (
+  room   TEXT NOT NULL,
+  n      INTEGER NOT NULL,
+  change TEXT NOT NULL,
+  event  TEXT,
+  PRIMARY KEY (room, n)
+) WITHOUT ROWID;
+)sql"},
 }};
 
 constexpr const char* game_columns =

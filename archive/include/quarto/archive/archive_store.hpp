@@ -18,7 +18,7 @@ namespace quarto::archive {
 
 // The schema version this build writes (PRAGMA user_version). Older files are migrated on
 // open; newer ones are refused.
-inline constexpr int schema_version = 3;
+inline constexpr int schema_version = 4;
 
 // Answers up to this many games per player query.
 inline constexpr int max_games_per_query = 100;

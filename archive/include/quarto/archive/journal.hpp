@@ -1,0 +1,88 @@
+// The journal of the live rooms: every accepted change of a room, in order, in the archive's
+// SQLite file, so that the games in progress survive the process (kill -9, a crash, a
+// restart). The archive stores the entries and knows nothing of what they mean: `change` is
+// the server's encoding of the change, `event` the event text that announced it (if any).
+//
+// Writes come in batches (a shard's turn) from any thread and are committed on the journal's
+// own thread: everything waiting when a transaction begins shares it (group commit: the next
+// batch waits at most for the transaction before it, a few hundred microseconds, never a
+// timer). Each batch's callback runs once its transaction has committed; only then may the
+// events it holds reach a client. The connection runs in WAL mode with synchronous=NORMAL: a
+// committed batch survives the process dying at any instant; the write-ahead log is also
+// flushed to the disk at least once a second (`sync_interval`), so a power cut loses at most
+// the last second.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <variant>
+#include <vector>
+
+#include "quarto/archive/archive_store.hpp"
+
+namespace quarto::archive {
+
+inline constexpr std::chrono::milliseconds sync_interval{1000};
+
+struct journal_entry {
+    std::string room;
+    std::int64_t n = 0;  // the entry's place in its room's journal: increasing, from 1
+    std::string change;  // the server's encoding (never empty)
+    std::string event;   // the event text sent for it; empty: none
+    friend bool operator==(const journal_entry&, const journal_entry&) = default;
+};
+
+// One step of a batch: append an entry, or drop a room's entries below `below_n` (the room
+// wrote a fresh summary at `below_n`, or closed: then below_n is all_entries).
+struct journal_step {
+    enum class kind : std::uint8_t { append, cut };
+    static constexpr std::int64_t all_entries = INT64_MAX;
+
+    static journal_step append(journal_entry e) { return {kind::append, std::move(e)}; }
+    static journal_step cut(std::string room, std::int64_t below_n)
+    {
+        return {kind::cut, journal_entry{std::move(room), below_n, {}, {}}};
+    }
+
+    enum kind what;
+    journal_entry entry; // for a cut: room and n (the first entry kept)
+};
+
+class journal {
+public:
+    // Opens the file that archive_store::open has brought to the current schema.
+    static std::variant<std::unique_ptr<journal>, open_error> open(const std::string& path);
+    ~journal(); // close()s
+    journal(const journal&) = delete;
+    journal& operator=(const journal&) = delete;
+
+    // Every entry, by room and then n: what restore reads at startup. Synchronous.
+    archive_result<std::vector<journal_entry>> load();
+
+    // Queues the steps, carried out in order after those queued before. `committed` runs on the
+    // journal thread when their transaction has ended: true once committed, false if it failed
+    // (then none of the transaction's steps were written; logged). After close(): false at once.
+    void write(std::vector<journal_step> steps, std::function<void(bool committed)> committed);
+
+    // Blocks until everything written before has been committed.
+    void flush();
+    // Commits what is queued, flushes the log to the disk, stops the thread. Idempotent.
+    void close();
+
+    // Transactions committed and disk flushes of the log so far (from any thread).
+    std::uint64_t commits() const;
+    std::uint64_t syncs() const;
+
+private:
+    struct impl;
+    explicit journal(std::unique_ptr<impl> i);
+    std::unique_ptr<impl> impl_;
+};
+
+} // namespace quarto::archive

@@ -1,0 +1,198 @@
+// The journal of live rooms: batches written in order on the journal's own thread, each
+// acknowledged once committed, cuts that compact a room, everything read back in order at
+// startup; what was acknowledged survives kill -9.
+#include <atomic>
+#include <csignal>
+#include <future>
+#include <map>
+#include <thread>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "quarto/archive/journal.hpp"
+#include "support.hpp"
+
+using namespace quarto::archive;
+using namespace archive_tests;
+
+namespace {
+
+std::unique_ptr<journal> open_journal(const std::string& path)
+{
+    auto opened = journal::open(path);
+    if (auto* error = std::get_if<open_error>(&opened)) FAIL(error->message);
+    return std::move(std::get<std::unique_ptr<journal>>(opened));
+}
+
+journal_step entry(const std::string& room, std::int64_t n, const std::string& event = {})
+{
+    return journal_step::append({room, n, "change " + room + " " + std::to_string(n), event});
+}
+
+// Writes and waits for the acknowledgement.
+bool write_now(journal& j, std::vector<journal_step> steps)
+{
+    std::promise<bool> acked;
+    auto result = acked.get_future();
+    j.write(std::move(steps), [&](bool committed) { acked.set_value(committed); });
+    return result.get();
+}
+
+std::vector<std::pair<std::string, std::int64_t>> keys(const std::vector<journal_entry>& entries)
+{
+    std::vector<std::pair<std::string, std::int64_t>> k;
+    for (const auto& e : entries) k.emplace_back(e.room, e.n);
+    return k;
+}
+
+using key_list = std::vector<std::pair<std::string, std::int64_t>>;
+
+} // namespace
+
+TEST_CASE("journal: entries read back by room and order, cuts drop a room's older ones")
+{
+    scratch_dir dir;
+    const std::string path = dir.file("quarto.db");
+    open_store(path);
+    auto j = open_journal(path);
+    CHECK(j->load().value.empty());
+
+    REQUIRE(write_now(*j, {entry("r2", 1, R"({"type":"joined","seq":1})"), entry("r1", 1), entry("r1", 2)}));
+    REQUIRE(write_now(*j, {entry("r1", 3, R"({"type":"given","seq":7})"), journal_step::cut("r1", 3), entry("r1", 4)}));
+    const auto loaded = j->load();
+    REQUIRE_FALSE(loaded.failed);
+    CHECK(keys(loaded.value) == key_list{{"r1", 3}, {"r1", 4}, {"r2", 1}});
+    CHECK(loaded.value[0] == journal_entry{"r1", 3, "change r1 3", R"({"type":"given","seq":7})"});
+    CHECK(loaded.value[1].event.empty()); // no event: stored as NULL, read back empty
+    CHECK(sql_text(path, "SELECT count(*) FROM journal WHERE event IS NULL") == "1");
+
+    // A room that closes is cut whole; the others stay.
+    REQUIRE(write_now(*j, {journal_step::cut("r1", journal_step::all_entries)}));
+    CHECK(keys(j->load().value) == key_list{{"r2", 1}});
+
+    // Another open of the file finds the same.
+    j.reset();
+    CHECK(keys(open_journal(path)->load().value) == key_list{{"r2", 1}});
+}
+
+TEST_CASE("journal: a batch is acknowledged only once it is committed, and a failed one writes nothing")
+{
+    scratch_dir dir;
+    const std::string path = dir.file("quarto.db");
+    open_store(path);
+    auto j = open_journal(path);
+    std::promise<std::string> seen;
+    // Another connection, from inside the acknowledgement: the batch is there already.
+    j->write({entry("r", 1), entry("r", 2)},
+             [&](bool committed) { seen.set_value(committed ? sql_text(path, "SELECT count(*) FROM journal") : "no"); });
+    CHECK(seen.get_future().get() == "2");
+
+    // (r, 2) again breaks the key: the whole transaction fails, (r, 3) is not written either.
+    CHECK_FALSE(write_now(*j, {entry("r", 3), entry("r", 2)}));
+    CHECK(keys(j->load().value) == key_list{{"r", 1}, {"r", 2}});
+    CHECK(write_now(*j, {entry("r", 3)})); // and the journal goes on
+}
+
+TEST_CASE("journal: batches from several threads: each acknowledged once, each room's entries in order")
+{
+    scratch_dir dir;
+    const std::string path = dir.file("quarto.db");
+    open_store(path);
+    auto j = open_journal(path);
+    constexpr int writers = 4, batches = 300;
+    std::atomic<int> acks{0}, failures{0};
+    std::vector<std::thread> threads;
+    for (int w = 0; w < writers; ++w)
+        threads.emplace_back([&, w] {
+            const std::string room = "room" + std::to_string(w);
+            for (int b = 0; b < batches; ++b)
+                j->write({entry(room, 2 * b + 1), entry(room, 2 * b + 2)}, [&](bool committed) {
+                    ++acks;
+                    if (!committed) ++failures;
+                });
+        });
+    for (auto& t : threads) t.join();
+    j->flush();
+    CHECK(acks == writers * batches);
+    CHECK(failures == 0);
+    const auto loaded = j->load().value;
+    REQUIRE(loaded.size() == std::size_t{writers * batches * 2});
+    std::map<std::string, std::int64_t> last;
+    for (const auto& e : loaded) {
+        CHECK(e.n == last[e.room] + 1);
+        last[e.room] = e.n;
+    }
+    // Batches that waited for a transaction shared the next one (the writers queue far faster
+    // than one commit each).
+    INFO("commits " << j->commits());
+    CHECK(j->commits() < std::uint64_t{writers * batches});
+}
+
+TEST_CASE("journal: the log reaches the disk within sync_interval of a commit, and at close")
+{
+    scratch_dir dir;
+    const std::string path = dir.file("quarto.db");
+    open_store(path);
+    auto j = open_journal(path);
+    const auto before = j->syncs();
+    REQUIRE(write_now(*j, {entry("r", 1)}));
+    const auto deadline = std::chrono::steady_clock::now() + 3 * sync_interval;
+    while (j->syncs() == before && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds{20}); // waiting on a background flush
+    CHECK(j->syncs() > before);
+
+    const auto synced = j->syncs();
+    REQUIRE(write_now(*j, {entry("r", 2)}));
+    j->close();
+    CHECK(j->syncs() == synced + 1);
+}
+
+TEST_CASE("journal: every acknowledged batch survives kill -9")
+{
+    scratch_dir dir;
+    const std::string path = dir.file("quarto.db");
+    open_store(path);
+    int acks[2];
+    REQUIRE(::pipe(acks) == 0);
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) { // writes as fast as it can; tells the parent each batch acknowledged
+        ::close(acks[0]);
+        auto opened = journal::open(path);
+        if (!std::holds_alternative<std::unique_ptr<journal>>(opened)) ::_exit(3);
+        auto& j = *std::get<std::unique_ptr<journal>>(opened);
+        for (std::int64_t b = 1;; ++b)
+            j.write({journal_step::append({"r", 2 * b - 1, "c", "e"}), journal_step::append({"r", 2 * b, "c", {}})},
+                    [fd = acks[1], b](bool committed) {
+                        if (committed) (void)::write(fd, &b, sizeof b);
+                    });
+    }
+    ::close(acks[1]);
+    std::int64_t acknowledged = 0;
+    while (acknowledged < 200) REQUIRE(::read(acks[0], &acknowledged, sizeof acknowledged) == sizeof acknowledged);
+    ::kill(child, SIGKILL); // mid-batch, as likely as not
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    std::int64_t later = 0; // acknowledgements that reached the pipe before the kill
+    while (::read(acks[0], &later, sizeof later) == sizeof later) acknowledged = std::max(acknowledged, later);
+    ::close(acks[0]);
+    CHECK(WIFSIGNALED(status));
+
+    auto j = open_journal(path);
+    const auto loaded = j->load().value;
+    // Every acknowledged batch, whole, and nothing but whole batches in order after it.
+    REQUIRE(loaded.size() >= std::size_t(2 * acknowledged));
+    CHECK(loaded.size() % 2 == 0);
+    for (std::size_t i = 0; i < loaded.size(); ++i) CHECK(loaded[i].n == std::int64_t(i) + 1);
+}
+
+TEST_CASE("journal: a file the archive has not brought to the current schema is refused")
+{
+    scratch_dir dir;
+    const std::string path = dir.file("old.db");
+    sql_exec(path, "PRAGMA user_version = 2");
+    auto opened = journal::open(path);
+    REQUIRE(std::holds_alternative<open_error>(opened));
+    CHECK(std::get<open_error>(opened).message.find("schema version 2") != std::string::npos);
+}
