@@ -76,4 +76,16 @@ void passed_event(std::string& out, const event_stamp& stamp, const game& g, sea
     t.put('}');
 }
 
+void resumed_event(std::string& out, const event_stamp& stamp, room_status status, const game* g, instant now)
+{
+    json_text t = start_event(out, "{\"type\":\"resumed\",\"room\":", stamp);
+    t.lit(",\"status\":").str(to_string(status)).lit(",\"clock\":");
+    if (g) fields::write_clock(t, *g, now);
+    else t.null();
+    t.lit(",\"claim\":");
+    if (g) fields::write_claim(t, *g, now);
+    else t.null();
+    t.put('}');
+}
+
 } // namespace quarto::protocol

@@ -84,6 +84,41 @@ bool app::restore()
     if (!stored.value.empty())
         spdlog::info("{} tournaments restored{}", stored.value.size() - unreadable,
                      unreadable ? fmt::format(", {} unreadable (skipped)", unreadable) : std::string{});
+    return !s.journal || restore_rooms();
+}
+
+bool app::restore_rooms()
+{
+    const auto& s = state_.settings;
+    const auto started = std::chrono::steady_clock::now();
+    auto opened = archive::journal::open(s.db_path);
+    if (const auto* error = std::get_if<archive::open_error>(&opened)) {
+        spdlog::critical("cannot open the journal (--db {}): {}", s.db_path, error->message);
+        return false;
+    }
+    state_.journal = std::move(std::get<std::unique_ptr<archive::journal>>(opened));
+    auto loaded = state_.journal->load();
+    if (loaded.failed) {
+        spdlog::critical("cannot read the journal (--db {})", s.db_path);
+        return false;
+    }
+    // Entries come by room, then in order: each run of one room's entries is that room.
+    const auto& entries = loaded.value;
+    std::size_t rooms = 0, lost = 0;
+    for (std::size_t begin = 0; begin < entries.size();) {
+        std::size_t end = begin + 1;
+        while (end < entries.size() && entries[end].room == entries[begin].room) ++end;
+        const auto& id = entries[begin].room;
+        auto& owner = *state_.shards[shards::shard_of(id, state_.shards.size())];
+        if (owner.restore_room(id, std::span{entries}.subspan(begin, end - begin))) ++rooms;
+        else ++lost;
+        begin = end;
+    }
+    for (auto& shard : state_.shards) shard->write_journal(); // the rooms' `resumed` events
+    state_.journal->flush();
+    const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+    spdlog::info("journal: {} rooms restored from {} entries in {} ms{}", rooms, entries.size(), took.count(),
+                 lost ? fmt::format(", {} could not be restored (logged)", lost) : std::string{});
     return true;
 }
 
@@ -145,7 +180,9 @@ int app::run()
     for (auto& shard : state_.shards) shard->stop();
     for (auto& t : threads_) t.join();
     threads_.clear();
-    // Every game that finished is on disk before the process reports success.
+    // Every game that finished is on disk before the process reports success, and every
+    // room change journaled.
+    if (state_.journal) state_.journal->close();
     state_.archive->close();
     spdlog::info("stopped");
     return 0;

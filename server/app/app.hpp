@@ -39,6 +39,8 @@ public:
 private:
     // Opens the archive and brings the stored tournaments back; false (logged) when it cannot.
     bool restore();
+    // The live rooms, from the journal (--journal on).
+    bool restore_rooms();
     void shut_down();
     void wait_for_clients();
 

@@ -124,6 +124,10 @@ flag_result apply(config& c, const std::string& flag, const std::string& value, 
         const auto on = boolean(value);
         if (!on) return bad("on or off (true/false, 1/0, yes/no) is required");
         c.shard_migration = *on;
+    } else if (flag == "--journal") {
+        const auto on = boolean(value);
+        if (!on) return bad("on or off (true/false, 1/0, yes/no) is required");
+        c.journal = *on;
     } else {
         return flag_result::unknown;
     }
@@ -170,6 +174,9 @@ std::string usage_text()
   --shard-migration on|off     move a client that joins a room on another shard, while it
                                is in nothing else, to that shard (default on; off keeps every
                                client where it was accepted: for measuring the cross-shard path)
+  --journal on|off             keep a journal of every live room in the --db file, so that
+                               games in progress survive a crash or a restart (default on;
+                               off: for measuring what it costs)
   --help                       this text
 
 Every option can also be set in the environment: QUARTO_PORT=9000 is --port 9000,

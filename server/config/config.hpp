@@ -34,6 +34,8 @@ struct config {
     bool trust_proxy = false; // take the client address from X-Forwarded-For
     // A client in nothing that joins a room (or tournament) on another shard moves there.
     bool shard_migration = true;
+    // Every room's changes go to the journal before their events go out; restored on start.
+    bool journal = true;
 };
 
 struct usage_request {};               // --help

@@ -143,6 +143,10 @@ std::string prometheus_text(std::span<const shard_counters* const> shards, const
     line(out, "quarto_shard_migrations_total", "", total(shards, &s::migrations_in));
     header(out, "quarto_shard_batches_total", "counter", "Batches of messages passed from one shard to another.");
     line(out, "quarto_shard_batches_total", "", total(shards, &s::batches_out));
+    header(out, "quarto_journal_batches_total", "counter", "Batches of room changes written to the journal (one per shard turn that changed a room).");
+    line(out, "quarto_journal_batches_total", "", total(shards, &s::journal_batches));
+    header(out, "quarto_journal_failures_total", "counter", "Journal batches that could not be written (their events went out anyway).");
+    line(out, "quarto_journal_failures_total", "", total(shards, &s::journal_failures));
 
     header(out, "quarto_message_handling_seconds", "histogram", "Server-side handling time per message, by stage.");
     write_histogram(out, shards, &s::session_handling, "quarto_message_handling_seconds", "stage=\"session\"");

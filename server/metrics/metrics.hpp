@@ -61,6 +61,8 @@ struct alignas(64) shard_counters {
     std::array<gauge, 3> rooms{}; // by protocol::room_status
     counter migrations_in{0};      // connections moved onto this shard
     counter batches_out{0};        // batches of messages sent to other shards
+    counter journal_batches{0};    // batches of room changes written to the journal
+    counter journal_failures{0};   // of those, batches the journal could not write (logged)
     latency_histogram session_handling; // reading and dispatching a client message
     latency_histogram room_handling;    // a room's part of it
 

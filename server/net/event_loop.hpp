@@ -56,6 +56,8 @@ public:
     timer_queue& timers() { return timers_; }
     // When the running turn began: one clock read serves every event of the turn.
     clock::time_point turn_time() const { return turn_time_; }
+    // Reads the clock again, for work done before the loop runs (restoring rooms at startup).
+    void refresh_turn_time() { turn_time_ = clock::now(); }
 
     // Runs turns until stop().
     void run(owner& o);

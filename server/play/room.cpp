@@ -46,7 +46,8 @@ room::room(room_host& host, protocol::room_id id, room_settings settings)
       settings_{std::move(settings)},
       deadline_{host.make_alarm([this] { on_deadline(); })},
       coin_{std::random_device{}()},
-      last_activity_{host.now()}
+      last_activity_{host.now()},
+      journaled_{host.journaling() && !settings_.tournament}
 {
     host_.counters().room_status_changed(std::nullopt, status_);
 }
@@ -109,9 +110,10 @@ void room::subscribe(const client_ref& c, const player_record& p)
 
 void room::seat_creator(const client_ref& c, const player_record& p)
 {
+    journal_summary(); // the room's first entry
     seats_[0] = p.info;
     subscribe(c, p);
-    publish(protocol::joined_event(next_stamp(), p.info, false, seat{0}), &c);
+    publish(protocol::joined_event(next_stamp(), p.info, false, seat{0}), change::take_seat{0, {p.info, p.token_hash}}, &c);
     lobby_changed();
 }
 
@@ -129,8 +131,10 @@ void room::forfeit(const std::string& player_id)
     const auto s = seat_of(player_id);
     if (closed_ || !s || status_ != room_status::playing) return;
     const instant now = host_.now();
-    if (game_->expire(now) != time_event::game_over) (void)game_->resign(*s, now);
-    game_finished();
+    const auto t = game_time();
+    if (game_->expire(now) == time_event::game_over) return game_finished(change::time_passed{*t});
+    (void)game_->resign(*s, now);
+    game_finished(change::act{{move_kind::resign, *s}, *t});
 }
 
 // ---- client messages -----------------------------------------------------------------------
@@ -172,7 +176,7 @@ void room::join(const client_ref& c, const player_record& p, bool as_spectator, 
     if (as_spectator) {
         spectators_.push_back(p.info);
         subscribe(c, p);
-        publish(protocol::joined_event(next_stamp(), p.info, true, std::nullopt), &c);
+        publish(protocol::joined_event(next_stamp(), p.info, true, std::nullopt), event_only(), &c);
         send_snapshot(c, id, req);
         return lobby_changed();
     }
@@ -184,7 +188,7 @@ void room::join(const client_ref& c, const player_record& p, bool as_spectator, 
     std::erase_if(spectators_, [&](const auto& w) { return w.id == id; });
     seats_[*free] = p.info;
     subscribe(c, p);
-    publish(protocol::joined_event(next_stamp(), p.info, false, free), &c);
+    publish(protocol::joined_event(next_stamp(), p.info, false, free), change::take_seat{*free, {p.info, p.token_hash}}, &c);
     send_snapshot(c, id, req);
     if (seats_[0] && seats_[1] && status_ != room_status::playing) start_game();
     lobby_changed();
@@ -200,18 +204,13 @@ void room::leave(const client_ref& c, const player_record& p, const json& req)
 
     if (s && status_ == room_status::playing) { // leaving a game in progress resigns it
         const instant now = host_.now();
-        if (game_->expire(now) == time_event::game_over) game_finished();
-        if (game_->resign(*s, now).ok()) game_finished();
+        const auto t = game_time();
+        if (game_->expire(now) == time_event::game_over) game_finished(change::time_passed{*t});
+        if (game_->resign(*s, now).ok()) game_finished(change::act{{move_kind::resign, *s}, *t});
     }
-    publish(protocol::left_event(next_stamp(), p.info, watcher, s));
-    if (s) {
-        seats_[*s].reset();
-        rematch_wanted_ = {};
-        if (status_ != room_status::playing) { // the next opponent starts a fresh game
-            game_.reset();
-            set_status(room_status::waiting);
-        }
-    }
+    if (s) publish(protocol::left_event(next_stamp(), p.info, watcher, s), change::leave_seat{*s});
+    else publish(protocol::left_event(next_stamp(), p.info, watcher, s), event_only());
+    if (s) vacate(*s);
     std::erase_if(spectators_, [&](const auto& w) { return w.id == id; });
     std::erase_if(subscribers_, [&](const subscriber& sub) {
         if (sub.player_id != id) return false;
@@ -229,7 +228,7 @@ void room::sync(const client_ref& c, const player_record& p, std::uint64_t since
         return send_error(c, error_code::not_in_room, protocol::default_message(error_code::not_in_room), req);
     subscribe(c, p);
     const std::uint64_t kept = std::min<std::uint64_t>(seq_, ring_capacity);
-    const std::uint64_t oldest_kept = seq_ - kept + 1;
+    const std::uint64_t oldest_kept = std::max(seq_ - kept + 1, ring_start_);
     if (since + 1 < oldest_kept) {
         send_snapshot(c, id, nullptr);
     } else {
@@ -245,11 +244,11 @@ void room::resume(const client_ref& c, const player_record& p)
     if (!seat_of(id)) { // a watcher who went away had left; come back as one
         if (!spectating(id)) {
             spectators_.push_back(p.info);
-            publish(protocol::joined_event(next_stamp(), p.info, true, std::nullopt), &c);
+            publish(protocol::joined_event(next_stamp(), p.info, true, std::nullopt), event_only(), &c);
             lobby_changed();
         }
     } else if (!has_connection(id)) {
-        publish(protocol::connection_event(next_stamp(), p.info, true), &c);
+        publish(protocol::connection_event(next_stamp(), p.info, true), event_only(), &c);
     }
     subscribe(c, p);
     send_snapshot(c, id, nullptr);
@@ -264,10 +263,10 @@ void room::detach(const client_ref& c)
     if (has_connection(player_id)) return;
 
     if (const auto s = seat_of(player_id)) {
-        publish(protocol::connection_event(next_stamp(), *seats_[*s], false));
+        publish(protocol::connection_event(next_stamp(), *seats_[*s], false), event_only());
     } else if (spectating(player_id)) { // watchers do not keep a place while away
         const auto w = std::find_if(spectators_.begin(), spectators_.end(), [&](const auto& x) { return x.id == player_id; });
-        publish(protocol::left_event(next_stamp(), *w, true, std::nullopt));
+        publish(protocol::left_event(next_stamp(), *w, true, std::nullopt), event_only());
         spectators_.erase(w);
         lobby_changed();
     }
@@ -283,7 +282,8 @@ void room::rematch(const client_ref& c, seat s, const json& req)
         return send_error(c, error_code::wrong_phase, "A rematch can be asked for once the game is over.", req);
     if (!rematch_wanted_[s]) {
         rematch_wanted_[s] = true;
-        publish(event_frame([&](std::string& out) { protocol::rematch_requested_event(out, next_stamp(), s); }));
+        publish(event_frame([&](std::string& out) { protocol::rematch_requested_event(out, next_stamp(), s); }),
+                change::rematch{s});
     }
     if (rematch_wanted_[0] && rematch_wanted_[1] && seats_[0] && seats_[1]) start_game();
 }
@@ -295,8 +295,9 @@ void room::act(const client_ref& c, seat s, const protocol::room_action& action,
                           status_ == room_status::waiting ? "The game has not started yet." : "The game is over.", req);
 
     const instant now = host_.now();
+    const std::int64_t t = *game_time();
     if (game_->expire(now) == time_event::game_over) { // a deadline passed before the timer fired
-        game_finished();
+        game_finished(change::time_passed{t});
         return send_error(c, error_code::wrong_phase, "The game is over.", req);
     }
 
@@ -320,16 +321,23 @@ void room::act(const client_ref& c, seat s, const protocol::room_action& action,
         return send_error(c, code, text, req);
     }
 
+    const move_record& accepted = g.moves().back();
+    const change::act done{{accepted.kind, accepted.by, accepted.value, accepted.line}, t};
+    bool announced = true; // calls and resignations have no event but game_over
     if (const auto* give = std::get_if<protocol::give>(&action)) {
-        publish(event_frame([&](std::string& out) { protocol::given_event(out, next_stamp(), g, s, give->what, now); }));
+        publish(event_frame([&](std::string& out) { protocol::given_event(out, next_stamp(), g, s, give->what, now); }),
+                done);
     } else if (const auto* place = std::get_if<protocol::place>(&action)) {
         const piece placed = *g.board().at(place->where);
         publish(event_frame(
-            [&](std::string& out) { protocol::placed_event(out, next_stamp(), g, s, place->where, placed, now); }));
+                    [&](std::string& out) { protocol::placed_event(out, next_stamp(), g, s, place->where, placed, now); }),
+                done);
     } else if (std::holds_alternative<protocol::pass>(action)) {
-        publish(event_frame([&](std::string& out) { protocol::passed_event(out, next_stamp(), g, s, now); }));
+        publish(event_frame([&](std::string& out) { protocol::passed_event(out, next_stamp(), g, s, now); }), done);
+    } else {
+        announced = false;
     }
-    if (g.finished()) game_finished();
+    if (g.finished()) game_finished(announced ? room_change{change::event_only{t}} : room_change{done});
     else arm_timer();
 }
 
@@ -337,6 +345,7 @@ void room::start_game()
 {
     const instant now = host_.now();
     const seat first = settings_.tournament && settings_.tournament->first ? *settings_.tournament->first : flip_coin(coin_);
+    journal_summary(); // what came before this game is no longer needed to restore the room
     game_.emplace(settings_.game_rules, settings_.clock, first, now);
     // 12 characters of base32 (60 bits): unique across rooms, rematches and restarts alike,
     // which room ids (reused once a room is reclaimed) are not.
@@ -348,14 +357,15 @@ void room::start_game()
     rematch_wanted_ = {};
     lobby_changed(); // before the event: whoever has seen it finds the lobby agree
     publish(event_frame([&](std::string& out) {
-        protocol::game_started_event(out, next_stamp(), *game_, game_players_, now);
-    }));
+                protocol::game_started_event(out, next_stamp(), *game_, game_players_, now);
+            }),
+            change::start{first, game_started_unix_ms_, game_id_});
     spdlog::info("room {}: game started, {} vs {}, {} gives first", id_, seats_[0]->name, seats_[1]->name,
                  seats_[first]->name);
     arm_timer();
 }
 
-void room::game_finished()
+void room::game_finished(const room_change& cause)
 {
     deadline_->cancel();
     set_status(room_status::finished);
@@ -364,7 +374,8 @@ void room::game_finished()
     archive_game();
     lobby_changed(); // before the event: whoever has seen it finds the lobby agree
     const instant now = host_.now();
-    publish(event_frame([&](std::string& out) { protocol::game_over_event(out, next_stamp(), *game_, game_id_, now); }));
+    publish(event_frame([&](std::string& out) { protocol::game_over_event(out, next_stamp(), *game_, game_id_, now); }),
+            cause);
     if (r.winner)
         spdlog::info("room {}: game over, {} wins by {}", id_, seats_[*r.winner] ? seats_[*r.winner]->name : "?",
                      to_string(r.reason));
@@ -391,7 +402,8 @@ void room::on_deadline()
 {
     if (closed_ || status_ != room_status::playing) return;
     // Trust the game, not the timer: ask what is due now.
-    if (game_->expire(host_.now()) == time_event::game_over) game_finished();
+    const std::int64_t t = *game_time();
+    if (game_->expire(host_.now()) == time_event::game_over) game_finished(change::time_passed{t});
     else arm_timer();
 }
 
@@ -403,6 +415,7 @@ bool room::reclaim_if_idle(std::chrono::milliseconds idle)
     const bool empty = !seats_[0] && !seats_[1] && spectators_.empty();
     if (!(empty || (idle_enough && (deserted || status_ == room_status::finished)))) return false;
     closed_ = true;
+    if (journaled_) host_.journal(archive::journal_step::cut(id_, archive::journal_step::all_entries));
     host_.counters().room_status_changed(status_, std::nullopt);
     deadline_->cancel();
     const net::frame_ptr closing = net::make_frame(protocol::room_closed(id_));
@@ -418,10 +431,154 @@ bool room::reclaim_if_idle(std::chrono::milliseconds idle)
     return true;
 }
 
+void room::vacate(seat s)
+{
+    seats_[s].reset();
+    rematch_wanted_ = {};
+    if (status_ != room_status::playing) { // the next opponent starts a fresh game
+        game_.reset();
+        set_status(room_status::waiting);
+    }
+}
+
+// ---- the journal ---------------------------------------------------------------------------
+
+std::optional<std::int64_t> room::game_time() const
+{
+    if (!game_ || status_ != room_status::playing) return std::nullopt;
+    return (host_.now() - game_->started_at()).count();
+}
+
+void room::journal(const room_change& c, std::string_view event)
+{
+    if (!journaled_) return;
+    host_.journal(archive::journal_step::append({id_, ++journal_n_, encode(c), std::string{event}}));
+}
+
+void room::journal_summary()
+{
+    if (!journaled_) return;
+    change::summary s{settings_.name, settings_.game_rules, settings_.clock, settings_.is_private, {}, seq_};
+    for (seat i = 0; i < 2; ++i) {
+        if (!seats_[i]) continue;
+        const auto known = host_.players().find_by_id(seats_[i]->id);
+        s.seats[i] = seated_player{*seats_[i], known ? known->token_hash : std::string{}};
+    }
+    journal(s);
+    host_.journal(archive::journal_step::cut(id_, journal_n_));
+}
+
+std::unique_ptr<room> room::restore(room_host& host, protocol::room_id id,
+                                    std::span<const archive::journal_entry> entries, std::string& problem)
+{
+    std::vector<room_change> changes;
+    changes.reserve(entries.size());
+    for (const auto& e : entries) {
+        auto c = decode(e.change);
+        if (!c) {
+            problem = "entry " + std::to_string(e.n) + " cannot be read: " + e.change;
+            return nullptr;
+        }
+        changes.push_back(std::move(*c));
+    }
+    const auto* first = changes.empty() ? nullptr : std::get_if<change::summary>(&changes.front());
+    if (!first) {
+        problem = "the first entry is not a summary of the room";
+        return nullptr;
+    }
+    // The game's clock resumes where the room's last entry left it: the time the server was
+    // down is nobody's.
+    std::int64_t last_time = 0;
+    for (auto it = changes.rbegin(); it != changes.rend(); ++it) {
+        if (const auto t = play::game_time(*it)) last_time = std::max(last_time, *t);
+        if (std::holds_alternative<change::start>(*it)) break;
+    }
+    const instant base = host.now() - milliseconds{last_time};
+
+    auto r = std::make_unique<room>(host, id, room_settings{first->name, first->game_rules, first->clock, first->is_private, {}});
+    r->seq_ = first->seq;
+    r->ring_start_ = first->seq + 1; // the events before the summary were cut
+    for (std::size_t i = 0; i < changes.size(); ++i) {
+        if (!r->replay(changes[i], base)) {
+            problem = "entry " + std::to_string(entries[i].n) + " does not fit the room: " + entries[i].change;
+            return nullptr;
+        }
+        if (!entries[i].event.empty()) {
+            ++r->seq_;
+            r->recent_[r->seq_ % ring_capacity] = net::make_frame(entries[i].event);
+        }
+    }
+    r->journal_n_ = entries.back().n;
+    r->arm_timer();
+    const instant now = host.now();
+    r->publish(event_frame([&](std::string& out) {
+                   protocol::resumed_event(out, r->next_stamp(), r->status_, r->game_ ? &*r->game_ : nullptr, now);
+               }),
+               r->event_only());
+    return r;
+}
+
+bool room::replay(const room_change& c, instant base)
+{
+    return std::visit(
+        [&](const auto& x) -> bool {
+            using T = std::decay_t<decltype(x)>;
+            if constexpr (std::is_same_v<T, change::summary>) {
+                for (seat s = 0; s < 2; ++s) {
+                    seats_[s].reset();
+                    if (!x.seats[s]) continue;
+                    seats_[s] = x.seats[s]->info;
+                    host_.players().restore({x.seats[s]->info, x.seats[s]->token_hash});
+                    host_.players().add_room(x.seats[s]->info.id, id_);
+                }
+                return true;
+            } else if constexpr (std::is_same_v<T, change::take_seat>) {
+                if (seats_[x.s]) return false;
+                seats_[x.s] = x.player.info;
+                host_.players().restore({x.player.info, x.player.token_hash});
+                host_.players().add_room(x.player.info.id, id_);
+                return true;
+            } else if constexpr (std::is_same_v<T, change::leave_seat>) {
+                if (!seats_[x.s]) return false;
+                host_.players().remove_room(seats_[x.s]->id, id_);
+                vacate(x.s);
+                return true;
+            } else if constexpr (std::is_same_v<T, change::start>) {
+                if (!seats_[0] || !seats_[1]) return false;
+                game_.emplace(settings_.game_rules, settings_.clock, x.first, base);
+                game_id_ = x.game_id;
+                game_players_ = {*seats_[0], *seats_[1]};
+                game_started_unix_ms_ = x.unix_ms;
+                rematch_wanted_ = {};
+                set_status(room_status::playing);
+                return true;
+            } else if constexpr (std::is_same_v<T, change::act>) {
+                if (status_ != room_status::playing) return false;
+                const instant at = base + milliseconds{x.t};
+                (void)game_->expire(at);
+                if (!game_->apply(x.what, at).ok()) return false;
+                if (game_->finished()) set_status(room_status::finished);
+                return true;
+            } else if constexpr (std::is_same_v<T, change::time_passed>) {
+                if (status_ != room_status::playing) return false;
+                if (game_->expire(base + milliseconds{x.t}) != time_event::game_over) return false;
+                set_status(room_status::finished);
+                return true;
+            } else if constexpr (std::is_same_v<T, change::rematch>) {
+                rematch_wanted_[x.s] = true;
+                return true;
+            } else {
+                return true; // only an event
+            }
+        },
+        c);
+}
+
 // ---- sending -------------------------------------------------------------------------------
 
-void room::publish(net::frame_ptr event, const client_ref* except)
+void room::publish(net::frame_ptr event, const room_change& change, const client_ref* except)
 {
+    journal(change, event->payload());
     for (const auto& s : subscribers_) {
         if (except && s.client == *except) continue;
         // Players get each event at once; watchers' may wait to share a write with the next.
@@ -431,7 +588,10 @@ void room::publish(net::frame_ptr event, const client_ref* except)
     recent_[seq_ % ring_capacity] = std::move(event);
 }
 
-void room::publish(std::string event, const client_ref* except) { publish(net::make_frame(event), except); }
+void room::publish(std::string event, const room_change& change, const client_ref* except)
+{
+    publish(net::make_frame(event), change, except);
+}
 
 std::array<std::optional<protocol::seat_info>, 2> room::seat_view() const
 {

@@ -9,9 +9,11 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "play/room_change.hpp"
 #include "play/room_host.hpp"
 #include "quarto/core/game.hpp"
 #include "quarto/protocol/encode.hpp"
@@ -45,6 +47,11 @@ public:
     static constexpr std::size_t ring_capacity = 256;
 
     room(room_host& host, protocol::room_id id, room_settings settings);
+    // A room brought back from its journal entries (in order), as it stood at the last one,
+    // its game's clocks as they were then; then everyone gets `resumed`. Null, with `problem`
+    // said, for entries this code cannot replay.
+    static std::unique_ptr<room> restore(room_host& host, protocol::room_id id,
+                                         std::span<const archive::journal_entry> entries, std::string& problem);
     room(const room&) = delete;
     room& operator=(const room&) = delete;
 
@@ -92,16 +99,30 @@ private:
     void rematch(const client_ref& c, seat s, const json& req);
 
     void start_game();
-    void game_finished();
+    // `cause`: the change that ended the game, journaled with game_over; an event_only when the
+    // change that ended it has been journaled with its own event already.
+    void game_finished(const room_change& cause);
+    // Seat `s` empties; between games the room waits for a new opponent.
+    void vacate(seat s);
     void archive_game();
     void arm_timer();
     void on_deadline();
 
     // A frame for the next event, stamped with the room and the next seq.
     protocol::event_stamp next_stamp() { return {id_, ++seq_}; }
-    // Keeps the event for `sync` and sends it to every subscriber but `except`.
-    void publish(net::frame_ptr event, const client_ref* except = nullptr);
-    void publish(std::string event, const client_ref* except = nullptr);
+    // Journals `change` with the event, keeps the event for `sync` and sends it to every
+    // subscriber but `except`.
+    void publish(net::frame_ptr event, const room_change& change, const client_ref* except = nullptr);
+    void publish(std::string event, const room_change& change, const client_ref* except = nullptr);
+    // The game's time now (ms since it started), while a game is on.
+    std::optional<std::int64_t> game_time() const;
+    change::event_only event_only() const { return {game_time()}; }
+    // Journaling: a step for this room (nothing when it keeps no journal).
+    void journal(const room_change& c, std::string_view event = {});
+    // A summary of the room as it stands, and the cut of every entry before it.
+    void journal_summary();
+    // Replays one journal entry (restore); `base` is the instant the game's time counts from.
+    bool replay(const room_change& c, instant base);
     void send_snapshot(const client_ref& c, const std::string& player_id, const json& req);
     void send_error(const client_ref& c, protocol::error_code code, std::string_view message, const json& req);
     std::array<std::optional<protocol::seat_info>, 2> seat_view() const;
@@ -128,10 +149,14 @@ private:
     std::array<bool, 2> rematch_wanted_{};
     std::uint64_t seq_ = 0;
     std::array<net::frame_ptr, ring_capacity> recent_; // event n at recent_[n % ring_capacity]
+    std::uint64_t ring_start_ = 1; // no event before it is kept (a restored room's start)
     std::mt19937 coin_;
     instant last_activity_;
     lobby_state shown_; // what the lobby was last told
     bool closed_ = false;
+    // Tournament games are not journaled: their tournament replays them (see restore).
+    const bool journaled_;
+    std::int64_t journal_n_ = 0; // the last journal entry's n
 };
 
 } // namespace quarto::server::play

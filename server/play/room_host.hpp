@@ -15,6 +15,7 @@
 #include "play/place.hpp"
 #include "play/player_registry.hpp"
 #include "quarto/archive/game_record.hpp"
+#include "quarto/archive/journal.hpp"
 
 namespace quarto::server::play {
 
@@ -43,6 +44,10 @@ public:
 
     // Stores a finished game (on the archive's own thread).
     virtual void archive_game(archive::game_record record) = 0;
+    // The journal of live rooms (archive/journal.hpp): whether rooms keep one, and a step of it.
+    // Once a room has journaled a change, what it sends waits for the step's commit.
+    virtual bool journaling() const { return false; }
+    virtual void journal(archive::journal_step step) { (void)step; }
     // What the lobby shows of the room has changed.
     virtual void lobby_changed(const protocol::room_id& room, const lobby_state& state) = 0;
 

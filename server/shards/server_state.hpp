@@ -13,6 +13,7 @@
 #include "play/player_registry.hpp"
 #include "play/server_clock.hpp"
 #include "quarto/archive/game_archive.hpp"
+#include "quarto/archive/journal.hpp"
 #include "shards/tournament_directory.hpp"
 
 namespace quarto::server::shards {
@@ -28,6 +29,8 @@ struct server_state {
     play::player_registry players;
     // Opened before the shards run; closed (every queued game written) after they have stopped.
     std::unique_ptr<archive::game_archive> archive;
+    // The live rooms' journal (with --journal on): opened and read before the shards run.
+    std::unique_ptr<archive::journal> journal;
     metrics::shared_counters shared_counters;
     // Counted at accept, or with --trust-proxy at the WebSocket upgrade (the TCP peer is then
     // the proxy, the client is named by X-Forwarded-For).

@@ -55,12 +55,13 @@ void shard::run()
 
 void shard::end_of_turn()
 {
-    while (!deferred_.empty() || !dirty_.empty()) {
+    while (!deferred_.empty() || !dirty_.empty() || !journal_steps_.empty() || !held_.empty()) {
         while (!deferred_.empty()) {
             auto tasks = std::move(deferred_);
             deferred_.clear();
             for (auto& t : tasks) guarded(t);
         }
+        seal_journal_batch();
         // A flush can end a connection (a write fails), whose client then leaves its rooms,
         // which queue frames for others: take the list until it stays empty.
         for (std::size_t i = 0; i < dirty_.size(); ++i) dirty_[i]->flush();
@@ -176,6 +177,28 @@ void shard::reap() { ended_.clear(); }
 void shard::send_to_watcher(const play::client_ref& to, const net::frame_ptr& f)
 {
     metrics::bump(counters_.messages_out);
+    if (holding()) held_.push_back({to, f, true});
+    else deliver(to, f, true);
+}
+
+void shard::send(const play::client_ref& to, const net::frame_ptr& f)
+{
+    metrics::bump(counters_.messages_out);
+    if (holding()) held_.push_back({to, f, false});
+    else deliver(to, f, false);
+}
+
+void shard::deliver(const play::client_ref& to, const net::frame_ptr& f, bool to_watcher)
+{
+    if (!to_watcher) {
+        if (to.shard == index_) {
+            if (client* c = find_client(to)) c->connection().send(f);
+            return;
+        }
+        if (outboxes_.size() < state_.shards.size()) outboxes_.resize(state_.shards.size());
+        outboxes_[to.shard].emplace_back(delivery{to, f});
+        return;
+    }
     if (to.shard == index_) {
         if (client* c = find_client(to)) queue_for_watcher(*c, f);
         return;
@@ -204,15 +227,66 @@ void shard::flush_watchers()
     watchers_.clear();
 }
 
-void shard::send(const play::client_ref& to, const net::frame_ptr& f)
+// ---- the journal ---------------------------------------------------------------------------
+
+void shard::journal(archive::journal_step step) { journal_steps_.push_back(std::move(step)); }
+
+void shard::seal_journal_batch()
 {
-    metrics::bump(counters_.messages_out);
-    if (to.shard == index_) {
-        if (client* c = find_client(to)) c->connection().send(f);
-        return;
+    if (journal_steps_.empty() && held_.empty()) return;
+    const std::uint64_t number = next_batch_++;
+    const bool writes = !journal_steps_.empty();
+    pending_.push_back({number, std::move(held_), !writes});
+    held_ = {};
+    if (writes) {
+        metrics::bump(counters_.journal_batches);
+        state_.journal->write(std::exchange(journal_steps_, {}), [this, number](bool ok) {
+            post([number, ok](shard& s) { s.journal_committed(number, ok); });
+        });
     }
-    if (outboxes_.size() < state_.shards.size()) outboxes_.resize(state_.shards.size());
-    outboxes_[to.shard].emplace_back(delivery{to, f});
+    release_committed();
+}
+
+void shard::journal_committed(std::uint64_t number, bool ok)
+{
+    if (!ok) {
+        // The rooms have changed already: their events go out, but a restart would not have them.
+        metrics::bump(counters_.journal_failures);
+        spdlog::error("shard {}: journal batch {} was not written; its events go out anyway", index_, number);
+    }
+    for (auto& b : pending_)
+        if (b.number == number) b.committed = true;
+    release_committed();
+}
+
+void shard::release_committed()
+{
+    while (!pending_.empty() && pending_.front().committed) {
+        const pending_batch b = std::move(pending_.front());
+        pending_.pop_front();
+        for (const auto& s : b.sends) deliver(s.to, s.frame, s.to_watcher);
+    }
+    if (close_when_released_ && pending_.empty()) {
+        close_when_released_ = false;
+        close_all();
+    }
+}
+
+bool shard::restore_room(const protocol::room_id& id, std::span<const archive::journal_entry> entries)
+{
+    loop_.refresh_turn_time(); // the room's clocks resume from now
+    std::string problem;
+    auto restored = play::room::restore(*this, id, entries, problem);
+    if (!restored) {
+        // Kept in the log (the entries are dropped, so that the id is free again).
+        spdlog::error("journal: room {} NOT restored: {}", id, problem);
+        for (const auto& e : entries) spdlog::error("journal: room {} entry {}: {} | {}", id, e.n, e.change, e.event);
+        journal(archive::journal_step::cut(id, archive::journal_step::all_entries));
+        return false;
+    }
+    auto& r = *rooms_.emplace(id, std::move(restored)).first->second;
+    lobby_.add(r.listing(), r.lobby());
+    return true;
 }
 
 // ---- places --------------------------------------------------------------------------------
@@ -381,6 +455,12 @@ void shard::tick()
 
 void shard::close_all()
 {
+    // Events still waiting for their journal commit go before the close frames.
+    seal_journal_batch();
+    if (!pending_.empty()) {
+        close_when_released_ = true;
+        return;
+    }
     flush_watchers(); // what they were to get comes before the close frame
     for (auto& s : slots_)
         if (s.occupant) s.occupant->connection().close(shutdown_code, shutdown_reason, false);

@@ -13,8 +13,10 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <variant>
@@ -111,6 +113,11 @@ public:
     tournaments::tournament* find_tournament(const protocol::tournament_id& id);
     // A new room on this shard, its creator seated and subscribed.
     play::room& create_room(play::room_settings settings, const play::client_ref& creator, const play::player_record& p);
+    // A room of this shard brought back from its journal (startup, before the loops run).
+    // False when the entries cannot be replayed (logged; the room is lost, the server goes on).
+    bool restore_room(const protocol::room_id& id, std::span<const archive::journal_entry> entries);
+    // Startup: writes what restoring the rooms journaled (their `resumed` events).
+    void write_journal() { seal_journal_batch(); }
     // A new tournament on this shard (not yet opened: its creator's reply goes first).
     tournaments::tournament& create_tournament(protocol::tournament_settings settings, const play::player_record& director);
     // A tournament loaded from the archive (startup, before the loops run).
@@ -148,6 +155,8 @@ public:
     std::unique_ptr<play::alarm> make_alarm(std::function<void()> on_time) override;
     void defer(std::function<void()> t) override { deferred_.push_back(std::move(t)); }
     void archive_game(archive::game_record record) override;
+    bool journaling() const override { return state_.journal != nullptr; }
+    void journal(archive::journal_step step) override;
     void lobby_changed(const protocol::room_id& room, const play::lobby_state& state) override;
     play::player_registry& players() override { return state_.players; }
     metrics::shard_counters& counters() override { return counters_; }
@@ -163,6 +172,26 @@ private:
     };
 
     void send_outboxes();
+    // The journal: what a turn journals goes out as one batch at its end, and what rooms sent
+    // in that turn (or while earlier batches wait) is held until the batch has committed, so
+    // no event reaches anyone before its change is on disk. Batches are released in order.
+    struct held_send {
+        play::client_ref to;
+        net::frame_ptr frame;
+        bool to_watcher;
+    };
+    struct pending_batch {
+        std::uint64_t number;
+        std::vector<held_send> sends;
+        bool committed; // a batch with nothing to write is committed at once
+    };
+    bool holding() const { return !journal_steps_.empty() || !pending_.empty(); }
+    // The turn's steps and held sends become a batch (steps go to the journal's thread).
+    void seal_journal_batch();
+    // On this shard, from the journal's acknowledgement.
+    void journal_committed(std::uint64_t number, bool ok);
+    void release_committed();
+    void deliver(const play::client_ref& to, const net::frame_ptr& f, bool to_watcher);
     // Queues `f` for a local client of this shard, to be written within watcher_delay.
     void queue_for_watcher(client& c, const net::frame_ptr& f);
     void flush_watchers();
@@ -192,6 +221,12 @@ private:
     std::unique_ptr<play::alarm> watchers_due_;   // when the oldest of them must go
     std::vector<std::function<void()>> deferred_; // run at the end of the turn, before writing
     std::vector<std::unique_ptr<client>> ended_;  // freed at the end of the turn, when no event can name them
+
+    std::vector<archive::journal_step> journal_steps_; // this turn's
+    std::vector<held_send> held_;                      // this turn's sends, while holding()
+    std::deque<pending_batch> pending_;                // sealed, oldest first
+    std::uint64_t next_batch_ = 1;
+    bool close_when_released_ = false; // close_all() waits for the pending batches
 };
 
 template <class F>

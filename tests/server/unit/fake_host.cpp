@@ -227,6 +227,37 @@ protocol::room_id fake_host::new_room_id()
     return "h" + std::to_string(host_number_) + "room" + std::to_string(++next_room_);
 }
 
+// ---- the journal ---------------------------------------------------------------------------
+
+void fake_host::journal(archive::journal_step step)
+{
+    ++journal_steps_;
+    auto& e = step.entry;
+    if (step.what == archive::journal_step::kind::cut) {
+        std::erase_if(journal_, [&](const auto& item) { return item.first.first == e.room && item.first.second < e.n; });
+        return;
+    }
+    const auto key = std::make_pair(e.room, e.n);
+    REQUIRE_MESSAGE(!journal_.contains(key), "entry " << e.n << " of room " << e.room << " written twice");
+    journal_.emplace(key, std::move(e));
+}
+
+std::vector<archive::journal_entry> fake_host::journal_of(const protocol::room_id& room) const
+{
+    std::vector<archive::journal_entry> out;
+    for (const auto& [key, e] : journal_)
+        if (key.first == room) out.push_back(e);
+    return out;
+}
+
+play::room& fake_host::restore_room(const protocol::room_id& id, const std::vector<archive::journal_entry>& entries)
+{
+    std::string problem;
+    auto r = play::room::restore(*this, id, entries, problem);
+    REQUIRE_MESSAGE(r, problem);
+    return *rooms_.insert_or_assign(id, std::move(r)).first->second;
+}
+
 play::room& fake_host::create_room(play::room_settings settings, const play::client_ref& creator,
                                    const play::player_record& p)
 {

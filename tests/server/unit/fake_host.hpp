@@ -108,6 +108,18 @@ public:
     // The room ids in the order open_game_room made them.
     const std::vector<protocol::room_id>& game_rooms() const { return game_rooms_; }
 
+    // ---- the journal --------------------------------------------------------------------------
+    // Rooms made from now on keep a journal (as with --journal on); the steps are applied to an
+    // in-memory table as the archive's journal applies them to its file.
+    void enable_journal() { journaling_ = true; }
+    // The room's entries as the journal holds them now, in order.
+    std::vector<archive::journal_entry> journal_of(const protocol::room_id& room) const;
+    std::size_t journal_steps() const { return journal_steps_; }
+    // A room brought back from entries (another host: another process), and kept here.
+    play::room& restore_room(const protocol::room_id& id, const std::vector<archive::journal_entry>& entries);
+    // Moves the clock to `t` without firing anything (a new process's clock).
+    void set_clock(instant t) { now_ = t; }
+
     // ---- room_host and tournament_host --------------------------------------------------------
     instant now() const override { return now_; }
     std::int64_t unix_ms() const override { return unix_at_zero + now_.time_since_epoch().count(); }
@@ -119,6 +131,8 @@ public:
     std::unique_ptr<play::alarm> make_alarm(std::function<void()> on_time) override;
     void defer(std::function<void()> task) override { deferred_.push_back(std::move(task)); }
     void archive_game(archive::game_record record) override { archived_.push_back(std::move(record)); }
+    bool journaling() const override { return journaling_; }
+    void journal(archive::journal_step step) override;
     void lobby_changed(const protocol::room_id& room, const play::lobby_state& state) override
     {
         lobby_updates_.push_back({room, state});
@@ -170,6 +184,10 @@ private:
     std::uint32_t next_room_ = 0;
     std::map<protocol::room_id, std::unique_ptr<play::room>> rooms_;
     std::vector<protocol::room_id> game_rooms_;
+
+    bool journaling_ = false;
+    std::map<std::pair<protocol::room_id, std::int64_t>, archive::journal_entry> journal_;
+    std::size_t journal_steps_ = 0;
 };
 
 // The types of a list of frames, for short assertions: {"given", "placed"}.

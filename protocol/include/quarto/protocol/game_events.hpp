@@ -1,4 +1,5 @@
-// The events of a game (game_started, given, placed, passed, game_over, rematch_requested),
+// The events of a game (game_started, given, placed, passed, game_over, rematch_requested,
+// resumed),
 // appended to a caller's string with their "room" and "seq": the server writes them on every
 // move into a buffer it reuses, so no allocation is needed per event. Their fields are those
 // PROTOCOL.md gives these events; "clock", "claim", "line" and the result members come from
@@ -23,5 +24,8 @@ void passed_event(std::string& out, const event_stamp& stamp, const game& g, sea
 // `game_id`: the id under which the archive keeps this game (GET /api/games/{id}).
 void game_over_event(std::string& out, const event_stamp& stamp, const game& g, std::string_view game_id, instant now);
 void rematch_requested_event(std::string& out, const event_stamp& stamp, seat by);
+// A room restored after a restart: its status, and the clocks and claim window as they now
+// stand (`g`: the room's game, null before its first).
+void resumed_event(std::string& out, const event_stamp& stamp, room_status status, const game* g, instant now);
 
 } // namespace quarto::protocol

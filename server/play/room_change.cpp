@@ -1,0 +1,182 @@
+#include "play/room_change.hpp"
+
+#include <charconv>
+#include <vector>
+
+#include "quarto/protocol/parse.hpp"
+
+namespace quarto::server::play {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::array move_kinds{move_kind::give, move_kind::place, move_kind::call, move_kind::pass, move_kind::resign};
+
+std::string_view kind_name(move_kind k)
+{
+    switch (k) {
+    case move_kind::give: return "give";
+    case move_kind::place: return "place";
+    case move_kind::call: return "call";
+    case move_kind::pass: return "pass";
+    case move_kind::resign: return "resign";
+    }
+    return "?";
+}
+
+// Splits off the next word (up to a space); the rest stays in `line`.
+std::string_view word(std::string_view& line)
+{
+    const auto end = line.find(' ');
+    const std::string_view w = line.substr(0, end);
+    line = end == std::string_view::npos ? std::string_view{} : line.substr(end + 1);
+    return w;
+}
+
+template <class T>
+std::optional<T> number(std::string_view w)
+{
+    T value{};
+    const auto [end, error] = std::from_chars(w.data(), w.data() + w.size(), value);
+    if (error != std::errc{} || end != w.data() + w.size() || w.empty()) return std::nullopt;
+    return value;
+}
+
+std::optional<seat> seat_word(std::string_view w)
+{
+    const auto s = number<int>(w);
+    if (!s || (*s != 0 && *s != 1)) return std::nullopt;
+    return static_cast<seat>(*s);
+}
+
+json summary_json(const change::summary& s)
+{
+    json seats = json::array();
+    for (const auto& p : s.seats)
+        seats.push_back(p ? json{{"id", p->info.id}, {"name", p->info.name}, {"token_hash", p->token_hash}} : json(nullptr));
+    return {{"name", s.name},       {"rules", protocol::encode_rules(s.game_rules)},
+            {"clock", protocol::encode_clock_settings(s.clock)},
+            {"private", s.is_private}, {"seats", std::move(seats)}, {"seq", s.seq}};
+}
+
+std::optional<change::summary> read_summary(std::string_view text)
+{
+    const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object()) return std::nullopt;
+    try {
+        change::summary s;
+        s.name = j.at("name").get<std::string>();
+        const auto r = protocol::read_rules(j.at("rules"));
+        const auto c = protocol::read_clock_settings(j.at("clock"));
+        if (!r || !c) return std::nullopt;
+        s.game_rules = *r;
+        s.clock = *c;
+        s.is_private = j.at("private").get<bool>();
+        const json& seats = j.at("seats");
+        if (!seats.is_array() || seats.size() != 2) return std::nullopt;
+        for (std::size_t i = 0; i < 2; ++i) {
+            if (seats[i].is_null()) continue;
+            s.seats[i] = seated_player{{seats[i].at("id").get<std::string>(), seats[i].at("name").get<std::string>()},
+                                       seats[i].at("token_hash").get<std::string>()};
+        }
+        s.seq = j.at("seq").get<std::uint64_t>();
+        return s;
+    } catch (const json::exception&) {
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+std::string encode(const room_change& c)
+{
+    return std::visit(
+        [](const auto& x) -> std::string {
+            using T = std::decay_t<decltype(x)>;
+            if constexpr (std::is_same_v<T, change::summary>) {
+                return "room " + summary_json(x).dump();
+            } else if constexpr (std::is_same_v<T, change::take_seat>) {
+                return "seat " + std::to_string(x.s) + ' ' + x.player.token_hash + ' ' + x.player.info.id + ' ' +
+                       x.player.info.name;
+            } else if constexpr (std::is_same_v<T, change::leave_seat>) {
+                return "unseat " + std::to_string(x.s);
+            } else if constexpr (std::is_same_v<T, change::start>) {
+                return "start " + std::to_string(x.first) + ' ' + std::to_string(x.unix_ms) + ' ' + x.game_id;
+            } else if constexpr (std::is_same_v<T, change::act>) {
+                return "act " + std::string{kind_name(x.what.kind)} + ' ' + std::to_string(x.what.by) + ' ' +
+                       std::to_string(x.what.value) + ' ' + std::to_string(x.what.line) + ' ' + std::to_string(x.t);
+            } else if constexpr (std::is_same_v<T, change::time_passed>) {
+                return "time " + std::to_string(x.t);
+            } else if constexpr (std::is_same_v<T, change::rematch>) {
+                return "rematch " + std::to_string(x.s);
+            } else {
+                return x.t ? "ev " + std::to_string(*x.t) : std::string{"ev"};
+            }
+        },
+        c);
+}
+
+std::optional<room_change> decode(std::string_view line)
+{
+    const std::string_view kind = word(line);
+    if (kind == "room") return read_summary(line);
+    if (kind == "seat") {
+        const auto s = seat_word(word(line));
+        const std::string_view hash = word(line), id = word(line);
+        if (!s || hash.empty() || id.empty() || line.empty()) return std::nullopt;
+        return change::take_seat{*s, {{std::string{id}, std::string{line}}, std::string{hash}}};
+    }
+    if (kind == "unseat") {
+        const auto s = seat_word(word(line));
+        if (!s || !line.empty()) return std::nullopt;
+        return change::leave_seat{*s};
+    }
+    if (kind == "start") {
+        const auto first = seat_word(word(line));
+        const auto unix_ms = number<std::int64_t>(word(line));
+        if (!first || !unix_ms || line.empty()) return std::nullopt;
+        return change::start{*first, *unix_ms, std::string{line}};
+    }
+    if (kind == "act") {
+        const std::string_view name = word(line);
+        const auto by = seat_word(word(line));
+        const auto value = number<int>(word(line));
+        const auto mask = number<unsigned>(word(line));
+        const auto t = number<std::int64_t>(word(line));
+        std::optional<move_kind> k;
+        for (const move_kind m : move_kinds)
+            if (kind_name(m) == name) k = m;
+        if (!k || !by || !value || *value < 0 || *value > 15 || !mask || *mask > 0xFFFF || !t || !line.empty())
+            return std::nullopt;
+        return change::act{{*k, *by, static_cast<std::uint8_t>(*value), static_cast<square_mask>(*mask)}, *t};
+    }
+    if (kind == "time") {
+        const auto t = number<std::int64_t>(word(line));
+        if (!t || !line.empty()) return std::nullopt;
+        return change::time_passed{*t};
+    }
+    if (kind == "rematch") {
+        const auto s = seat_word(word(line));
+        if (!s || !line.empty()) return std::nullopt;
+        return change::rematch{*s};
+    }
+    if (kind == "ev") {
+        if (line.empty()) return change::event_only{};
+        const auto t = number<std::int64_t>(word(line));
+        if (!t || !line.empty()) return std::nullopt;
+        return change::event_only{*t};
+    }
+    return std::nullopt;
+}
+
+std::optional<std::int64_t> game_time(const room_change& c)
+{
+    if (const auto* a = std::get_if<change::act>(&c)) return a->t;
+    if (const auto* t = std::get_if<change::time_passed>(&c)) return t->t;
+    if (const auto* e = std::get_if<change::event_only>(&c)) return e->t;
+    if (std::holds_alternative<change::start>(c)) return 0;
+    return std::nullopt;
+}
+
+} // namespace quarto::server::play

@@ -1,0 +1,382 @@
+// The room's journal in process: every change a room accepts becomes an entry (with the event
+// that announced it), and a room restored from its entries, on another host as in another
+// process, stands where the original stood at its last entry: seats, game, clocks, claim window,
+// the seq and the recent events byte for byte. The codec of the entries round-trips.
+#include <doctest/doctest.h>
+
+#include <initializer_list>
+
+#include "fake_host.hpp"
+#include "play/room_change.hpp"
+
+namespace {
+
+using namespace quarto::server;
+namespace protocol = quarto::protocol;
+using testing::fake_host;
+using testing::json;
+using testing::types_of;
+using quarto::instant;
+using quarto::milliseconds;
+using quarto::seat;
+using strings = std::vector<std::string>;
+
+constexpr milliseconds move_ms{60'000};
+constexpr milliseconds claim_ms{10'000};
+
+quarto::square_mask mask(std::initializer_list<int> squares)
+{
+    quarto::square_mask m = 0;
+    for (int s : squares) m = static_cast<quarto::square_mask>(m | quarto::bit(static_cast<quarto::square>(s)));
+    return m;
+}
+
+// Ann creates a journaled room; start() seats Bo and the game begins.
+struct journaled_duel {
+    fake_host host;
+    play::client_ref a = host.connect();
+    play::client_ref b = host.connect();
+    std::string ann_token, bo_token;
+    std::shared_ptr<const play::player_record> ann, bo;
+    play::room* room = nullptr;
+    std::string id;
+    seat first = 0;
+
+    journaled_duel()
+    {
+        host.enable_journal();
+        ann = host.players().create("Ann", &ann_token);
+        bo = host.players().create("Bo", &bo_token);
+        play::room_settings s;
+        s.name = "Friday night";
+        s.clock = {move_ms, claim_ms};
+        room = &host.create_room(std::move(s), a, *ann);
+        id = room->id();
+        host.run_deferred();
+    }
+    void start()
+    {
+        act(b, *bo, protocol::join{false});
+        const auto to_b = host.take(b);
+        REQUIRE(types_of(to_b) == strings{"room", "game_started"});
+        first = to_b[1]["first"].get<seat>();
+        host.take(a);
+    }
+    seat second() const { return quarto::opponent(first); }
+    const play::client_ref& conn(seat s) const { return s == 0 ? a : b; }
+    const play::player_record& player(seat s) const { return s == 0 ? *ann : *bo; }
+    void act(const play::client_ref& c, const play::player_record& p, protocol::room_action action)
+    {
+        room->handle(c, p, action, nullptr);
+        host.run_deferred();
+    }
+    void act(seat s, protocol::room_action action) { act(conn(s), player(s), action); }
+    void give(seat s, int piece) { act(s, protocol::give{quarto::piece{static_cast<std::uint8_t>(piece)}}); }
+    void place(seat s, int square) { act(s, protocol::place{static_cast<quarto::square>(square)}); }
+
+    // Seat s's view of the room now (a connection it has already: no event).
+    json snapshot(seat s)
+    {
+        host.take(conn(s));
+        room->resume(conn(s), player(s));
+        const auto got = host.take(conn(s));
+        REQUIRE(types_of(got) == strings{"room"});
+        return got[0];
+    }
+};
+
+// The room of `d`, restored on a new host whose clock reads `at`; `c` is a fresh connection
+// for `p` there, resumed, and the snapshot it got.
+struct restored {
+    fake_host host;
+    play::room* room = nullptr;
+    play::client_ref c;
+    json snapshot;
+
+    restored(const journaled_duel& d, const play::player_record& p, instant at = instant{milliseconds{7'000'000}})
+    {
+        host.enable_journal();
+        host.set_clock(at);
+        room = &host.restore_room(d.id, d.host.journal_of(d.id));
+        c = host.connect();
+        room->resume(c, p);
+        const auto got = host.take(c);
+        REQUIRE(!got.empty());
+        snapshot = got.back();
+        REQUIRE(snapshot["type"] == "room");
+    }
+};
+
+} // namespace
+
+TEST_CASE("room journal: every change encodes to one line and decodes back, and other lines are refused")
+{
+    using namespace play;
+    quarto::rules squares;
+    squares.squares = true;
+    const std::vector<room_change> changes{
+        change::summary{"Ann's room", squares, {std::nullopt, milliseconds{5000}}, true,
+                        {seated_player{{"pAnn", "Ann"}, std::string(64, 'a')}, std::nullopt}, 42},
+        change::summary{"Room with spaces", {}, {move_ms, claim_ms}, false, {}, 0},
+        change::take_seat{1, {{"pBo", "Bo the Second"}, std::string(64, 'b')}},
+        change::leave_seat{0},
+        change::start{1, 1'795'000'000'123, "abcdefghjk12"},
+        change::act{{quarto::move_kind::give, 0, 15, 0}, 1234},
+        change::act{{quarto::move_kind::call, 1, 0, mask({0, 1, 2, 3})}, 99'999},
+        change::act{{quarto::move_kind::resign, 1, 0, 0}, 0},
+        change::time_passed{60'001},
+        change::rematch{1},
+        change::event_only{},
+        change::event_only{5},
+    };
+    for (const auto& c : changes) {
+        const std::string line = encode(c);
+        CAPTURE(line);
+        CHECK(line.find('\n') == std::string::npos);
+        const auto back = decode(line);
+        REQUIRE(back.has_value());
+        CHECK(*back == c);
+    }
+    for (const std::string bad : {"", "room", "room {\"name\":1}", "seat 2 h id Ann", "seat 0 h id", "unseat 0 1",
+                                  "start 0 12", "start 3 12 g", "act give 0 16 0 5", "act jump 0 1 0 5",
+                                  "act give 0 1 0", "time", "time 1x", "rematch", "ev 1 2", "hello"}) {
+        CAPTURE(bad);
+        CHECK_FALSE(decode(bad).has_value());
+    }
+}
+
+TEST_CASE("room journal: a waiting room comes back waiting, its creator seated and able to resume by token")
+{
+    journaled_duel d;
+    const auto entries = d.host.journal_of(d.id);
+    REQUIRE(entries.size() == 2); // the summary, then Ann's seat
+    CHECK(entries[0].change.rfind("room ", 0) == 0);
+    CHECK(entries[1].change.rfind("seat 0 ", 0) == 0);
+    CHECK(entries[1].change.find(d.ann_token) == std::string::npos); // only the token's hash
+
+    restored r{d, *d.ann};
+    CHECK(r.snapshot["status"] == "waiting");
+    CHECK(r.snapshot["players"][0]["id"] == d.ann->info.id);
+    CHECK(r.snapshot["players"][1].is_null());
+    CHECK(r.snapshot["you"]["seat"] == 0);
+    // The restored host knows Ann by her token, and her room.
+    const auto known = r.host.players().find_by_token(d.ann_token);
+    REQUIRE(known);
+    CHECK(known->info == d.ann->info);
+    CHECK(r.host.players().rooms_of(d.ann->info.id) == strings{d.id});
+
+    // Bo joins the restored room: the game starts there.
+    const auto bo = r.host.players().create("Bo");
+    const auto cb = r.host.connect();
+    r.room->handle(cb, *bo, protocol::join{false}, nullptr);
+    CHECK(types_of(r.host.take(cb)) == strings{"room", "game_started"});
+}
+
+TEST_CASE("room journal: a game in progress comes back as it stood at the last entry, the mover's clock too")
+{
+    journaled_duel d;
+    d.start();
+    d.host.advance(milliseconds{5'000});
+    d.give(d.first, 7);
+    d.host.advance(milliseconds{12'000});
+    d.place(d.second(), 5);
+    d.host.advance(milliseconds{3'000});
+    d.give(d.second(), 9); // the last entry: first now has 60 s to place piece 9
+    const json before = d.snapshot(d.first);
+    d.host.advance(milliseconds{20'000}); // thinking, then the crash: no entry for it
+
+    restored r{d, d.player(d.first)};
+    INFO(r.snapshot.dump());
+    CHECK(r.snapshot["status"] == "playing");
+    CHECK(r.snapshot["game"] == before["game"]); // board, pieces, moves and their times, clock
+    CHECK(r.snapshot["game"]["clock"]["remaining_ms"][d.first] == move_ms.count());
+    CHECK(r.snapshot["game"]["clock"]["running"] == d.first);
+    // The opponent's claim window on that placement is back whole too (it opened with the
+    // give), and the restored timer is set for its end.
+    CHECK(r.snapshot["game"]["claim"]["remaining_ms"] == claim_ms.count());
+    REQUIRE(r.host.next_alarm());
+    CHECK(*r.host.next_alarm() == r.host.now() + claim_ms);
+
+    // The game goes on there: the mover places, and the seq continues.
+    const std::uint64_t seq = r.snapshot["seq"].get<std::uint64_t>();
+    r.room->handle(r.c, d.player(d.first), protocol::place{3}, nullptr);
+    const auto got = r.host.take(r.c);
+    REQUIRE(types_of(got) == strings{"placed"});
+    CHECK(got[0]["seq"] == seq + 1);
+}
+
+TEST_CASE("room journal: an open claim window reopens for the rest of its length, and the claim wins")
+{
+    journaled_duel d;
+    d.start();
+    const seat f = d.first, o = d.second();
+    // Pieces 0..3 share short, round and solid: row 0 completed by f, who gives without calling.
+    d.give(f, 0);
+    d.place(o, 0);
+    d.give(o, 1);
+    d.place(f, 1);
+    d.give(f, 2);
+    d.place(o, 2);
+    d.give(o, 3);
+    d.place(f, 3);
+    d.host.advance(milliseconds{2'000});
+    d.give(f, 8); // the window opens for o
+    d.host.advance(milliseconds{4'000});
+    d.host.take(d.conn(o));
+
+    restored r{d, d.player(o)};
+    INFO(r.snapshot.dump());
+    REQUIRE(r.snapshot["game"]["claim"].is_object());
+    CHECK(r.snapshot["game"]["claim"]["seat"] == o);
+    CHECK(r.snapshot["game"]["claim"]["remaining_ms"] == claim_ms.count()); // as at the give
+
+    r.host.advance(milliseconds{9'000}); // within what is left of it
+    r.room->handle(r.c, d.player(o), protocol::call_quarto{mask({0, 1, 2, 3})}, nullptr);
+    const auto got = r.host.take(r.c);
+    REQUIRE(types_of(got) == strings{"game_over"});
+    CHECK(got[0]["winner"] == o);
+    CHECK(got[0]["reason"] == "missed_quarto");
+}
+
+TEST_CASE("room journal: a finished game with a rematch asked comes back finished, the rematch still asked")
+{
+    journaled_duel d;
+    d.start();
+    const seat f = d.first, o = d.second();
+    d.give(f, 0);
+    d.place(o, 0);
+    d.give(o, 1);
+    d.place(f, 1);
+    d.give(f, 2);
+    d.place(o, 2);
+    d.give(o, 3);
+    d.place(f, 3);
+    d.act(f, protocol::call_quarto{mask({0, 1, 2, 3})});
+    d.act(o, protocol::rematch{});
+    const json before = d.snapshot(f);
+    REQUIRE(before["status"] == "finished");
+
+    restored r{d, d.player(f)};
+    CHECK(r.snapshot["status"] == "finished");
+    CHECK(r.snapshot["game"] == before["game"]);
+    r.room->handle(r.c, d.player(f), protocol::rematch{}, nullptr);
+    CHECK(types_of(r.host.take(r.c)) == strings{"rematch_requested", "game_started"});
+}
+
+TEST_CASE("room journal: a game lost on time, and a game left mid-way, come back over")
+{
+    SUBCASE("on time")
+    {
+        journaled_duel d;
+        d.start();
+        d.host.advance(move_ms + milliseconds{1});
+        REQUIRE(d.snapshot(d.first)["status"] == "finished");
+        restored r{d, d.player(d.first)};
+        CHECK(r.snapshot["status"] == "finished");
+        CHECK(r.snapshot["game"]["result"]["reason"] == "timeout");
+        CHECK(r.snapshot["game"]["result"]["winner"] == d.second());
+        CHECK_FALSE(r.host.next_alarm());
+    }
+    SUBCASE("left: the leaver resigned, and their seat is free for the next opponent")
+    {
+        journaled_duel d;
+        d.start();
+        d.give(d.first, 4);
+        d.act(d.conn(1), *d.bo, protocol::leave{});
+        restored r{d, *d.ann};
+        CHECK(r.snapshot["status"] == "waiting");
+        CHECK(r.snapshot["players"][1].is_null());
+        CHECK(r.host.players().rooms_of(d.bo->info.id).empty());
+    }
+}
+
+TEST_CASE("room journal: the restored room's recent events are the journaled ones byte for byte, then resumed")
+{
+    journaled_duel d;
+    d.start();
+    d.give(d.first, 7);
+    d.place(d.second(), 5);
+    // What Bo received of the room's events, as sent.
+    std::vector<std::string> bo_events;
+    for (const auto& p : d.host.payloads(d.b))
+        if (p.find("\"seq\"") != std::string::npos && p.find("\"type\":\"room\"") == std::string::npos)
+            bo_events.push_back(p);
+    std::vector<std::string> journaled;
+    for (const auto& e : d.host.journal_of(d.id))
+        if (!e.event.empty()) journaled.push_back(e.event);
+    // Everything Bo got is journaled (he missed only the events before his join).
+    REQUIRE(bo_events.size() <= journaled.size());
+    CHECK(std::equal(bo_events.rbegin(), bo_events.rend(), journaled.rbegin()));
+
+    fake_host host;
+    host.enable_journal();
+    host.set_clock(instant{milliseconds{9'000'000}});
+    auto& room = host.restore_room(d.id, d.host.journal_of(d.id));
+    const auto c = host.connect();
+    // The events before the game started were compacted away: a sync from before them gets a
+    // snapshot; one from the game's start gets every event since, as first sent.
+    const std::uint64_t oldest = json::parse(journaled.front())["seq"].get<std::uint64_t>();
+    room.handle(c, *d.bo, protocol::sync{oldest - 2}, "old");
+    CHECK(types_of(host.take(c)) == strings{"room", "synced"});
+    room.handle(c, *d.bo, protocol::sync{oldest - 1}, "s");
+    const auto& all = host.payloads(c);
+    const std::vector<std::string> got(all.begin() + 2, all.end());
+    REQUIRE(got.size() == journaled.size() + 2); // the events, resumed, synced
+    CHECK(std::equal(journaled.begin(), journaled.end(), got.begin()));
+    const json resumed = json::parse(got[journaled.size()]);
+    CHECK(resumed["type"] == "resumed");
+    CHECK(resumed["seq"] == oldest + journaled.size());
+    CHECK(resumed["status"] == "playing");
+    CHECK(resumed["clock"]["running"] == d.second()); // who placed gives next
+    // resumed is journaled too: a second restart keeps it in the history.
+    const auto again = host.journal_of(d.id);
+    CHECK(again.back().event == got[journaled.size()]);
+}
+
+TEST_CASE("room journal: a new game cuts what came before it, and a closed room leaves nothing")
+{
+    journaled_duel d;
+    d.start();
+    d.act(d.first, protocol::resign{});
+    const auto after_first_game = d.host.journal_of(d.id).size();
+    d.act(d.a, *d.ann, protocol::rematch{});
+    d.act(d.b, *d.bo, protocol::rematch{});
+    const auto entries = d.host.journal_of(d.id);
+    // The summary the new game wrote, then the game's start: all the room needs.
+    REQUIRE(entries.size() == 2);
+    CHECK(entries[0].change.rfind("room ", 0) == 0);
+    CHECK(entries[1].change.rfind("start ", 0) == 0);
+    CHECK(after_first_game > 2);
+
+    d.act(d.a, *d.ann, protocol::leave{});
+    d.act(d.b, *d.bo, protocol::leave{});
+    d.host.sweep(milliseconds{0});
+    CHECK(d.host.journal_of(d.id).empty());
+}
+
+TEST_CASE("room journal: entries this code cannot replay are refused with the reason")
+{
+    journaled_duel d;
+    d.start();
+    auto entries = d.host.journal_of(d.id);
+    fake_host host;
+    std::string problem;
+    SUBCASE("an unreadable change")
+    {
+        entries.back().change = "act give 9 9 9 9";
+        CHECK_FALSE(play::room::restore(host, d.id, entries, problem));
+        CHECK(problem.find("cannot be read") != std::string::npos);
+    }
+    SUBCASE("no summary first")
+    {
+        entries.erase(entries.begin());
+        CHECK_FALSE(play::room::restore(host, d.id, entries, problem));
+        CHECK(problem.find("summary") != std::string::npos);
+    }
+    SUBCASE("an action the game refuses")
+    {
+        entries.push_back({d.id, entries.back().n + 1, "act place 0 3 0 10", ""});
+        CHECK_FALSE(play::room::restore(host, d.id, entries, problem));
+        CHECK(problem.find("does not fit") != std::string::npos);
+    }
+}
