@@ -54,6 +54,7 @@ struct ws_client::impl {
     std::string close_error_;
     std::deque<json> pending_;
     std::vector<json> history_;
+    std::vector<std::string> raw_history_;
 
     void connect(unsigned short port, const std::string& target, const header_list& headers,
                  steady::time_point deadline);
@@ -69,6 +70,7 @@ std::optional<std::uint16_t> ws_client::close_code() const { return impl_->close
 std::string ws_client::close_reason() const { return impl_->close_reason_; }
 std::string ws_client::close_error() const { return impl_->close_error_; }
 const std::vector<json>& ws_client::history() const { return impl_->history_; }
+const std::vector<std::string>& ws_client::raw_history() const { return impl_->raw_history_; }
 const std::deque<json>& ws_client::pending() const { return impl_->pending_; }
 
 ws_client::ws_client(unsigned short port, const std::string& target, steady::time_point deadline)
@@ -140,6 +142,7 @@ void ws_client::impl::start_read()
         json message = json::parse(text, nullptr, false);
         if (message.is_discarded()) message = json{{"type", "<not json>"}, {"raw", text}};
         history_.push_back(message);
+        raw_history_.push_back(std::move(text));
         pending_.push_back(std::move(message));
         start_read();
     });
@@ -188,6 +191,13 @@ std::optional<json> ws_client::wait_for(const std::function<bool(const json&)>& 
 std::optional<json> ws_client::wait_type(const std::string& type, steady::time_point deadline)
 {
     return wait_for([&](const json& m) { return m.value("type", "") == type; }, deadline);
+}
+
+void ws_client::poll()
+{
+    auto& ioc = impl_->ioc_;
+    if (ioc.stopped()) ioc.restart();
+    ioc.poll();
 }
 
 void ws_client::pump(milliseconds d)

@@ -54,6 +54,8 @@ public:
     std::optional<json> wait_type(const std::string& type, steady::time_point deadline = in(default_wait));
     // Reads whatever arrives within `d` without consuming it (pending() shows it).
     void pump(milliseconds d);
+    // Reads what has arrived already, without waiting (pending() shows it).
+    void poll();
 
     // Waits until the server has closed the connection; false at the deadline.
     bool wait_closed(steady::time_point deadline = in(default_wait));
@@ -72,6 +74,8 @@ public:
 
     // Everything received, in order, including consumed messages.
     const std::vector<json>& history() const;
+    // The same, as the text the server sent.
+    const std::vector<std::string>& raw_history() const;
     const std::deque<json>& pending() const;
 
 private:
