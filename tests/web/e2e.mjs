@@ -33,9 +33,9 @@ function startServer(port = 0) {
   return new Promise((resolve, reject) => {
     if (!SERVER || !fs.existsSync(SERVER)) return reject(new Error(`QUARTO_SERVER is not a file: ${SERVER}`));
     if (!WEB_ROOT || !fs.existsSync(path.join(WEB_ROOT, 'index.html'))) return reject(new Error(`QUARTO_WEB_ROOT has no index.html: ${WEB_ROOT}`));
-    // A fresh archive for each run, kept beside the screenshots.
+    // A fresh archive for each run, kept beside the screenshots (and kept across a restart).
     const db = path.join(OUT, 'e2e.db');
-    for (const f of [db, `${db}-wal`, `${db}-shm`]) fs.rmSync(f, { force: true });
+    if (!port) for (const f of [db, `${db}-wal`, `${db}-shm`]) fs.rmSync(f, { force: true });
     const args = ['--host', '127.0.0.1', '--port', String(port), '--web-root', WEB_ROOT, '--log-level', 'info',
       '--rate-limit', '1000', '--rate-burst', '1000', '--db', db];
     const proc = spawn(SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -913,23 +913,40 @@ scenario('a finished game replays move by move, from its screen and from Recent 
   assert(/no game/i.test(await second.locator('[data-role="replay-error"]').textContent()), 'an unknown game is explained');
 });
 
-// Last: it restarts the server, which forgets every player and room.
-scenario('a server restart is announced, the page reconnects and goes on as a new player', async () => {
-  const ann = await newPage('Ann');
-  await enter(ann, 'Ann');
-  const before = await ann.evaluate(() => window.quarto.me.id);
+// Last: it restarts the server. The game in progress survives it (the journal).
+scenario('a server restart is announced, the pages reconnect and the game goes on where it stood', async () => {
+  const [ann, bob] = await Promise.all([newPage('Ann'), newPage('Bob')]);
+  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob')]);
+  const id = await createRoom(ann, { moveSeconds: '90' });
+  await joinAsPlayer(bob, id);
+  const { first, second } = await started(ann, bob);
+  await give(first, 8);
+  await place(second, 5);
+  await give(second, 11);
+  await caughtUp(first, second);
+  const before = await board(first);
+  const ids = await Promise.all([ann, bob].map((p) => p.evaluate(() => window.quarto.me.id)));
   const port = Number(new URL(base).port);
   // A reconnect attempt while the server is down is refused, and Chromium logs that.
-  ann.expectedErrors.push(/ERR_CONNECTION_REFUSED/);
-  await stopServer(); // SIGTERM: the page gets 1012 "server restarting"
-  await noticeShown(ann, 'notice', /The server is restarting/);
+  for (const p of [ann, bob]) p.expectedErrors.push(/ERR_CONNECTION_REFUSED/);
+  await stopServer(); // SIGTERM: the pages get 1012 "server restarting"
+  await Promise.all([ann, bob].map((p) => noticeShown(p, 'notice', /The server is restarting/)));
   await startServer(port);
-  await noticeShown(ann, 'notice', /could not be resumed/);
-  await ann.waitForFunction((old) => window.quarto.welcomed && window.quarto.me.id && window.quarto.me.id !== old,
-    before, { timeout: 20000 });
-  assertEqual(await ann.locator('[data-role="me"]').textContent(), 'Ann', 'the name is kept');
-  await ann.locator('[data-action="create-room"]').waitFor();
-  await shot(ann, 'after-restart');
+  // Both come back as themselves, by their tokens, with the room as it stood.
+  await Promise.all([ann, bob].map((p, i) => p.waitForFunction((old) => window.quarto.welcomed && window.quarto.me.id === old,
+    ids[i], { timeout: 20000 })));
+  await waitGame(first, () => document.querySelector('[data-role="game"]')?.dataset.phase === 'place', 'the restored game');
+  assertEqual(await board(first), before, 'the board after the restart');
+  const hand = await first.locator('[data-role="in-hand"] [data-hand-piece]').getAttribute('data-hand-piece');
+  assertEqual(Number(hand), 11, 'the piece in hand after the restart');
+  // And the game goes on.
+  await place(first, 6);
+  await give(first, 4);
+  await caughtUp(second, first);
+  const expected = new Array(16).fill(null);
+  expected[5] = 8; expected[6] = 11;
+  assertEqual(await board(second), expected, 'the opponent sees the move made after the restart');
+  await shot(first, 'after-restart');
 });
 
 // ---------------------------------------------------------------- runner ----

@@ -4,7 +4,7 @@
 
 export const ROOM_EVENTS = new Set([
   'game_started', 'given', 'placed', 'passed', 'rematch_requested', 'game_over',
-  'joined', 'left', 'disconnected', 'reconnected',
+  'joined', 'left', 'disconnected', 'reconnected', 'resumed',
 ]);
 
 const now = () => performance.now();
@@ -217,6 +217,14 @@ export class Room {
           this.moves.push({ kind: 'resign', seat: 1 - ev.winner });
         }
         return 'Game over.';
+      }
+      case 'resumed': {
+        // The server restarted and restored the room: the clocks as they now stand (the time
+        // it was down counted for nobody).
+        if (ev.clock) this.clock = makeClock(ev.clock, t);
+        if (ev.claim !== undefined) this.claim = this.claimFrom(ev.claim, t);
+        if (this.status === 'finished') this.freezeClock();
+        return 'The server restarted; the game goes on.';
       }
       case 'rematch_requested': {
         if (ev.seat === 0 || ev.seat === 1) this.rematch[ev.seat] = true;
