@@ -25,7 +25,9 @@ server_label() {
 
 # server_command SERVER ARCHIVE_BASE [THREADS] [MIGRATION]: sets server_cmd to SERVER's command
 # line. MIGRATION: quarto-server's --shard-migration (on or off; empty: its default).
+# cpp_extra_args: more options for quarto-server (bench/journal.sh sets --journal).
 server_cmd=()
+cpp_extra_args=()
 server_command() {
     local kind=$1 base=$2 threads=${3:-} migration=${4:-}
     local limits=(--rate-limit 100000 --rate-burst 100000)
@@ -34,7 +36,7 @@ server_command() {
             server_cmd=("$server_bin" --host 127.0.0.1 --port 0 "${limits[@]}" --log-level warn)
             [[ -n $threads ]] && server_cmd+=(--threads "$threads")
             [[ -n $migration ]] && server_cmd+=(--shard-migration "$migration")
-            server_cmd+=(--db "$base.db") ;;
+            server_cmd+=("${cpp_extra_args[@]}" --db "$base.db") ;;
         node) server_cmd=(node "$node_script" --port 0 "${limits[@]}" --archive "$base.jsonl") ;;
         go) server_cmd=("$go_bin" --port 0 "${limits[@]}" --archive "$base.jsonl") ;;
         *) return 1 ;;

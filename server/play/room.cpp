@@ -510,6 +510,13 @@ std::unique_ptr<room> room::restore(room_host& host, protocol::room_id id,
     }
     r->journal_n_ = entries.back().n;
     r->arm_timer();
+    if (r->status_ == room_status::finished && r->game_) {
+        // Its end time as well as the journal knows it: the last move's.
+        const auto moves = r->game_->moves();
+        const std::int64_t ended = r->game_started_unix_ms_ + (moves.empty() ? 0 : moves.back().at_ms);
+        archive::game_origin origin{r->game_id_, id, r->settings_.name, r->game_players_, r->game_started_unix_ms_, ended};
+        host.archive_game_if_missing(archive::make_game_record(std::move(origin), *r->game_));
+    }
     const instant now = host.now();
     r->publish(event_frame([&](std::string& out) {
                    protocol::resumed_event(out, r->next_stamp(), r->status_, r->game_ ? &*r->game_ : nullptr, now);

@@ -44,6 +44,9 @@ public:
 
     // Stores a finished game (on the archive's own thread).
     virtual void archive_game(archive::game_record record) = 0;
+    // The same for a game restored finished: stored unless the archive has it already (the
+    // process may have died between the game's end and its archive commit).
+    virtual void archive_game_if_missing(archive::game_record record) { archive_game(std::move(record)); }
     // The journal of live rooms (archive/journal.hpp): whether rooms keep one, and a step of it.
     // Once a room has journaled a change, what it sends waits for the step's commit.
     virtual bool journaling() const { return false; }

@@ -424,6 +424,21 @@ void shard::archive_game(archive::game_record record)
     });
 }
 
+void shard::archive_game_if_missing(archive::game_record record)
+{
+    if (!state_.archive) return;
+    auto* archive = state_.archive.get();
+    const std::string id = record.id;
+    // The answer comes on the archive's thread, which may enqueue the save itself.
+    archive->find_game(id, [archive, record = std::move(record), &counters = state_.shared_counters](auto found) mutable {
+        if (found.failed || found.value) return;
+        spdlog::info("archive: game {} was not stored before the restart; storing it now", record.id);
+        archive->save_game(std::move(record), [&counters](bool stored) {
+            (stored ? counters.games_archived : counters.archive_failures).fetch_add(1, std::memory_order_relaxed);
+        });
+    });
+}
+
 void shard::store(const protocol::tournament_id& id, std::string name, std::string status, std::string state)
 {
     if (state_.archive) state_.archive->save_tournament(id, std::move(name), std::move(status), std::move(state));

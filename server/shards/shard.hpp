@@ -155,6 +155,7 @@ public:
     std::unique_ptr<play::alarm> make_alarm(std::function<void()> on_time) override;
     void defer(std::function<void()> t) override { deferred_.push_back(std::move(t)); }
     void archive_game(archive::game_record record) override;
+    void archive_game_if_missing(archive::game_record record) override;
     bool journaling() const override { return state_.journal != nullptr; }
     void journal(archive::journal_step step) override;
     void lobby_changed(const protocol::room_id& room, const play::lobby_state& state) override;

@@ -152,3 +152,26 @@ TEST_CASE("journal: with --journal off nothing is kept, and a restart forgets th
     back.send({{"type", "hello"}, {"token", d.creator.token}});
     CHECK(must(back.wait_type("error"), "error")["code"] == "unknown_token");
 }
+
+TEST_CASE("journal: a game that ended just before a kill -9 is in the archive after the restart")
+{
+    const auto db = fresh_db("ended.db");
+    const std::vector<std::string> args{"--db", db.string()};
+    auto server = std::make_unique<server_process>(args);
+    duel d = start_duel(*server);
+    d.act(d.first, "resign");
+    const json over = d.expect_all("game_over");
+    ::kill(server->pid(), SIGKILL); // within the archive's commit window (20 ms), as likely as not
+    server->wait_exit();
+
+    server = std::make_unique<server_process>(args);
+    const std::string id = over["game"];
+    const auto deadline = in(milliseconds{5000});
+    http_response r;
+    do r = http_get(server->port(), "/api/games/" + id);
+    while (r.status != 200 && steady::now() < deadline);
+    REQUIRE(r.status == 200);
+    const json game = json::parse(r.body);
+    CHECK(game["result"]["reason"] == "resign");
+    CHECK(game["result"]["winner"] == 1 - d.first);
+}

@@ -259,6 +259,13 @@ TEST_CASE("room journal: a finished game with a rematch asked comes back finishe
     restored r{d, d.player(f)};
     CHECK(r.snapshot["status"] == "finished");
     CHECK(r.snapshot["game"] == before["game"]);
+    // The finished game is offered to the archive again (stored unless it is there already:
+    // the process may have died before its archive commit), the same record but its end time.
+    REQUIRE(d.host.archived().size() == 1);
+    REQUIRE(r.host.archived().size() == 1);
+    auto again = r.host.archived()[0];
+    again.ended_ms = d.host.archived()[0].ended_ms;
+    CHECK(again == d.host.archived()[0]);
     r.room->handle(r.c, d.player(f), protocol::rematch{}, nullptr);
     CHECK(types_of(r.host.take(r.c)) == strings{"rematch_requested", "game_started"});
 }
