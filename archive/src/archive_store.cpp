@@ -197,14 +197,18 @@ CREATE INDEX games_by_player0 ON games (player0_name COLLATE NOCASE, seq);
 CREATE INDEX games_by_player1 ON games (player1_name COLLATE NOCASE, seq);
 )sql"},
     {"", hash_tournament_tokens},
-    // journal (from version 4): the live rooms' changes, in order per room (see journal.hpp).
+    // journal (from version 4): the live rooms' changes as a log, one row per commit holding
+    // its entries (journal.cpp's format), in `seq` order; journal_cuts: per room, the entries
+    // below `below_n` are no longer needed (rows left with none are deleted later). See
+    // journal.hpp.
     {R"sql(
 CREATE TABLE journal (
-  room   TEXT NOT NULL,
-  n      INTEGER NOT NULL,
-  change TEXT NOT NULL,
-  event  TEXT,
-  PRIMARY KEY (room, n)
+  seq     INTEGER PRIMARY KEY,
+  entries BLOB NOT NULL
+);
+CREATE TABLE journal_cuts (
+  room    TEXT PRIMARY KEY,
+  below_n INTEGER NOT NULL
 ) WITHOUT ROWID;
 )sql"},
 }};

@@ -1,11 +1,15 @@
 #include "quarto/archive/journal.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <deque>
 #include <future>
 #include <span>
+#include <unordered_map>
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <spdlog/spdlog.h>
@@ -17,10 +21,112 @@ namespace quarto::archive {
 using sqlite::statement;
 using step_result = sqlite::statement::step_result;
 
+namespace {
+// Batches whose entries a cut has all made dead are deleted a few at a time, in the
+// transactions that write new ones.
+constexpr std::size_t deletes_per_commit = 64;
+
+bool configure(sqlite::database& db) { return db.exec("PRAGMA busy_timeout = 5000"); }
+
+// A transaction's entries, one after the other: room, n, change, event, each string preceded
+// by its length (4 bytes, little-endian) and n in 8 bytes, little-endian.
+void put_u32(std::string& out, std::uint32_t v)
+{
+    for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+void put_i64(std::string& out, std::int64_t v)
+{
+    const auto u = static_cast<std::uint64_t>(v);
+    for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((u >> (8 * i)) & 0xFF));
+}
+void put_string(std::string& out, std::string_view s)
+{
+    put_u32(out, static_cast<std::uint32_t>(s.size()));
+    out.append(s);
+}
+void put_entry(std::string& out, const journal_entry& e)
+{
+    put_string(out, e.room);
+    put_i64(out, e.n);
+    put_string(out, e.change);
+    put_string(out, e.event);
+}
+
+// Reads what put_entry wrote; false when the bytes end early.
+class entry_reader {
+public:
+    explicit entry_reader(std::string_view bytes) : rest_{bytes} {}
+    bool done() const { return rest_.empty(); }
+    bool next(journal_entry& e)
+    {
+        return string(e.room) && i64(e.n) && string(e.change) && string(e.event);
+    }
+
+private:
+    bool take(std::size_t n, std::string_view& out)
+    {
+        if (rest_.size() < n) return false;
+        out = rest_.substr(0, n);
+        rest_.remove_prefix(n);
+        return true;
+    }
+    bool u64(int bytes, std::uint64_t& v)
+    {
+        std::string_view b;
+        if (!take(static_cast<std::size_t>(bytes), b)) return false;
+        v = 0;
+        for (int i = 0; i < bytes; ++i) v |= static_cast<std::uint64_t>(static_cast<unsigned char>(b[i])) << (8 * i);
+        return true;
+    }
+    bool i64(std::int64_t& v)
+    {
+        std::uint64_t u = 0;
+        if (!u64(8, u)) return false;
+        v = static_cast<std::int64_t>(u);
+        return true;
+    }
+    bool string(std::string& s)
+    {
+        std::uint64_t size = 0;
+        std::string_view b;
+        if (!u64(4, size) || !take(size, b)) return false;
+        s.assign(b);
+        return true;
+    }
+    std::string_view rest_;
+};
+} // namespace
+
+// The table is a log of transactions: each commit appends one row holding all the entries it
+// wrote (so a commit writes a few pages at the b-tree's right edge, however many rooms and
+// moves it holds), and a cut is a row of journal_cuts, written in the same transaction. A row
+// whose entries are all hidden by cuts is deleted later, a few per transaction; the journal
+// thread knows which from its map of every room's entries (read from the file at load()).
+// Checkpoints and the flushes to the disk run on a second connection and thread, so a commit
+// never waits for the disk.
 struct journal::impl {
     std::string path;
     sqlite::database db; // before the statements: they are finalized first
-    statement insert, cut, select_all;
+    statement insert, upsert_cut, delete_cut, delete_batch, select_cuts, select_batches;
+
+    struct room_state {
+        std::int64_t cut = 0;                                       // entries below it are dead
+        std::vector<std::pair<std::int64_t, std::int64_t>> live;    // (n, batch)
+        std::size_t batches = 0; // rows of the table holding any of its entries, live or dead
+    };
+    struct batch_state {
+        std::size_t live = 0;
+        std::vector<std::string> rooms; // each once
+    };
+    std::unordered_map<std::string, room_state> rooms;
+    std::unordered_map<std::int64_t, batch_state> batches;
+    std::deque<std::int64_t> dead_batches; // rows to delete, oldest first
+    // Closed rooms none of whose entries is left: their cut rows go in the next transaction.
+    std::vector<std::string> forget_cuts;
+
+    // A transaction's own changes to those maps, applied once it has committed.
+    std::vector<const journal_step*> effects;
+    std::string blob; // the transaction's entries
 
     // Steps to write, or a task to run on the thread (a read, a flush) once what was queued
     // before it has been committed.
@@ -32,21 +138,30 @@ struct journal::impl {
     std::mutex mutex;
     std::condition_variable wake;
     std::vector<request> queue;
+    std::chrono::steady_clock::time_point first_queued; // when queue last became non-empty
     bool closing = false;
     std::thread thread;
 
+    // The syncer: its own connection, flushing the log and checkpointing.
+    sqlite::database sync_db;
+    std::mutex sync_mutex;
+    std::condition_variable sync_wake;
+    bool sync_closing = false;
+    std::thread syncer;
+
     std::atomic<std::uint64_t> commits{0}, syncs{0};
-    std::uint64_t synced_commits = 0; // commits when the log was last flushed
-    std::chrono::steady_clock::time_point last_sync = std::chrono::steady_clock::now();
 
     void run();
     bool enqueue(request&& r);
-    // Runs `task` on the thread after what is queued, and waits for it.
     void run_and_wait(std::function<void()> task);
-    // Consecutive writes share one transaction; each task runs between them, in order.
     void carry_out(std::vector<request>& taken);
     bool write_all(std::span<request> group);
-    bool write_step(const journal_step& s);
+    void note_entry(const std::string& room, std::int64_t n, std::int64_t batch, bool is_live);
+    void apply(std::int64_t batch, std::size_t deleted);
+    void batch_gone(std::int64_t batch);
+    archive_result<std::vector<journal_entry>> read_all();
+
+    void run_syncer();
     void sync_log();
 };
 
@@ -58,7 +173,7 @@ std::variant<std::unique_ptr<journal>, open_error> journal::open(const std::stri
     const auto fail = [&](std::string_view what) {
         return open_error{"journal: " + std::string{what} + " " + path + ": " + db->last_error()};
     };
-    if (!db->exec("PRAGMA busy_timeout = 5000")) return fail("cannot configure");
+    if (!configure(*db)) return fail("cannot configure");
     const auto version = db->query_text("PRAGMA user_version");
     if (!version) return fail("cannot read");
     if (*version != std::to_string(schema_version))
@@ -66,17 +181,29 @@ std::variant<std::unique_ptr<journal>, open_error> journal::open(const std::stri
                           std::to_string(schema_version) + " (the archive opens the file first)"};
     const auto mode = db->query_text("PRAGMA journal_mode = WAL");
     if (!mode || *mode != "wal") return fail("cannot switch to WAL mode:");
-    // NORMAL: a commit does not wait for the disk (the log is flushed by sync_log, and before
-    // each checkpoint); it survives the process dying, which is what the journal is for.
-    if (!db->exec("PRAGMA synchronous = NORMAL")) return fail("cannot configure");
+    // NORMAL: a commit does not wait for the disk (the syncer flushes the log); it survives
+    // the process dying, which is what the journal is for. No checkpoint on commit either: the
+    // syncer runs them.
+    if (!db->exec("PRAGMA synchronous = NORMAL") || !db->exec("PRAGMA wal_autocheckpoint = 0"))
+        return fail("cannot configure");
+
+    auto sync_db = sqlite::database::open(path, error);
+    if (!sync_db || !configure(*sync_db) || !sync_db->exec("PRAGMA synchronous = NORMAL") ||
+        !sync_db->exec("PRAGMA journal_size_limit = 67108864")) // the log file shrinks back to 64 MiB
+        return open_error{"journal: cannot open a second connection to " + path};
 
     auto i = std::make_unique<impl>();
     i->path = path;
     i->db = std::move(*db);
+    i->sync_db = std::move(*sync_db);
     const std::pair<statement*, const char*> queries[] = {
-        {&i->insert, "INSERT INTO journal (room, n, change, event) VALUES (?1, ?2, ?3, ?4)"},
-        {&i->cut, "DELETE FROM journal WHERE room = ?1 AND n < ?2"},
-        {&i->select_all, "SELECT room, n, change, event FROM journal ORDER BY room, n"},
+        {&i->insert, "INSERT INTO journal (entries) VALUES (?1)"},
+        {&i->upsert_cut, "INSERT INTO journal_cuts (room, below_n) VALUES (?1, ?2) "
+                         "ON CONFLICT (room) DO UPDATE SET below_n = max(below_n, excluded.below_n)"},
+        {&i->delete_cut, "DELETE FROM journal_cuts WHERE room = ?1"},
+        {&i->delete_batch, "DELETE FROM journal WHERE seq = ?1"},
+        {&i->select_cuts, "SELECT room, below_n FROM journal_cuts"},
+        {&i->select_batches, "SELECT seq, entries FROM journal ORDER BY seq"},
     };
     for (const auto& [target, sql] : queries) {
         auto s = i->db.prepare(sql);
@@ -89,6 +216,7 @@ std::variant<std::unique_ptr<journal>, open_error> journal::open(const std::stri
 journal::journal(std::unique_ptr<impl> i) : impl_{std::move(i)}
 {
     impl_->thread = std::thread{[m = impl_.get()] { m->run(); }};
+    impl_->syncer = std::thread{[m = impl_.get()] { m->run_syncer(); }};
 }
 
 journal::~journal() { close(); }
@@ -96,21 +224,7 @@ journal::~journal() { close(); }
 archive_result<std::vector<journal_entry>> journal::load()
 {
     archive_result<std::vector<journal_entry>> out{{}, true};
-    impl_->run_and_wait([&] {
-        out.failed = false;
-        sqlite::in_use s{impl_->select_all};
-        for (;;) {
-            const step_result r = s->step();
-            if (r == step_result::done) return;
-            if (r == step_result::error) {
-                spdlog::error("journal {}: cannot read: {}", impl_->path, impl_->db.last_error());
-                out = {{}, true};
-                return;
-            }
-            out.value.push_back(
-                {s->text_at(0), s->int_at(1), s->text_at(2), s->null_at(3) ? std::string{} : s->text_at(3)});
-        }
-    });
+    impl_->run_and_wait([&] { out = impl_->read_all(); });
     return out;
 }
 
@@ -126,13 +240,37 @@ void journal::flush()
     impl_->run_and_wait([] {});
 }
 
+void journal::close()
+{
+    {
+        std::lock_guard lock{impl_->mutex};
+        impl_->closing = true;
+    }
+    impl_->wake.notify_one();
+    if (impl_->thread.joinable()) impl_->thread.join();
+    {
+        std::lock_guard lock{impl_->sync_mutex};
+        impl_->sync_closing = true;
+    }
+    impl_->sync_wake.notify_one();
+    if (impl_->syncer.joinable()) impl_->syncer.join();
+}
+
+std::uint64_t journal::commits() const { return impl_->commits.load(std::memory_order_relaxed); }
+std::uint64_t journal::syncs() const { return impl_->syncs.load(std::memory_order_relaxed); }
+
+// ---- the journal thread ----------------------------------------------------------------------
+
 bool journal::impl::enqueue(request&& r)
 {
     {
         std::lock_guard lock{mutex};
         if (!closing) {
             queue.push_back(std::move(r));
-            if (queue.size() == 1) wake.notify_one();
+            if (queue.size() == 1) {
+                first_queued = std::chrono::steady_clock::now();
+                wake.notify_one();
+            }
             return true;
         }
     }
@@ -152,19 +290,6 @@ void journal::impl::run_and_wait(std::function<void()> task)
     finished.wait();
 }
 
-void journal::close()
-{
-    {
-        std::lock_guard lock{impl_->mutex};
-        impl_->closing = true;
-    }
-    impl_->wake.notify_one();
-    if (impl_->thread.joinable()) impl_->thread.join();
-}
-
-std::uint64_t journal::commits() const { return impl_->commits.load(std::memory_order_relaxed); }
-std::uint64_t journal::syncs() const { return impl_->syncs.load(std::memory_order_relaxed); }
-
 void journal::impl::run()
 {
     pthread_setname_np(pthread_self(), "quarto-journal");
@@ -172,19 +297,13 @@ void journal::impl::run()
         std::vector<request> taken;
         {
             std::unique_lock lock{mutex};
-            const auto due = last_sync + sync_interval;
-            wake.wait_until(lock, due, [this] { return closing || !queue.empty(); });
+            wake.wait(lock, [this] { return closing || !queue.empty(); });
+            if (queue.empty()) return; // closing, and everything has been written
+            // What comes within the window shares the transaction: one commit for many turns.
+            wake.wait_until(lock, first_queued + journal_commit_window, [this] { return closing; });
             taken.swap(queue);
-            if (taken.empty()) {
-                lock.unlock();
-                if (commits.load() != synced_commits) sync_log();
-                else last_sync = std::chrono::steady_clock::now();
-                if (closing) return;
-                continue;
-            }
         }
         carry_out(taken);
-        if (std::chrono::steady_clock::now() - last_sync >= sync_interval) sync_log();
     }
 }
 
@@ -216,49 +335,214 @@ bool journal::impl::write_all(std::span<request> group)
     std::size_t steps = 0;
     for (const auto& r : group) steps += r.steps.size();
     if (steps == 0) return true;
+    effects.clear();
+    blob.clear();
     sqlite::transaction t{db};
     bool ok = t.began();
-    for (const auto& r : group)
-        for (const auto& s : r.steps)
-            if (ok) ok = write_step(s);
+    for (const auto& r : group) {
+        for (const auto& s : r.steps) {
+            if (!ok) break;
+            effects.push_back(&s);
+            if (s.what == journal_step::kind::append) {
+                put_entry(blob, s.entry);
+                continue;
+            }
+            sqlite::in_use u{upsert_cut};
+            u->bind(1, s.entry.room).bind(2, s.entry.n);
+            ok = u->step() == step_result::done;
+        }
+    }
+    std::int64_t batch = 0;
+    if (ok && !blob.empty()) {
+        sqlite::in_use u{insert};
+        u->bind_blob(1, blob);
+        ok = u->step() == step_result::done;
+        batch = db.last_insert_rowid();
+    }
+    std::size_t deleted = 0;
+    for (; ok && deleted < deletes_per_commit && deleted < dead_batches.size(); ++deleted) {
+        sqlite::in_use u{delete_batch};
+        u->bind(1, dead_batches[deleted]);
+        ok = u->step() == step_result::done;
+    }
+    for (const auto& room : forget_cuts) {
+        if (!ok) break;
+        if (rooms.contains(room)) continue; // the id is in use again: its cut is the new room's
+        sqlite::in_use u{delete_cut};
+        u->bind(1, room);
+        ok = u->step() == step_result::done;
+    }
     ok = ok && t.commit();
     if (!ok) {
         spdlog::error("journal {}: a batch of {} steps NOT written: {}", path, steps, db.last_error());
+        effects.clear();
         return false;
     }
+    forget_cuts.clear();
+    apply(batch, deleted);
     commits.fetch_add(1, std::memory_order_relaxed);
     return true;
 }
 
-bool journal::impl::write_step(const journal_step& s)
+void journal::impl::note_entry(const std::string& room, std::int64_t n, std::int64_t batch, bool is_live)
 {
-    const journal_entry& e = s.entry;
-    if (s.what == journal_step::kind::cut) {
-        sqlite::in_use u{cut};
-        u->bind(1, e.room).bind(2, e.n);
-        return u->step() == step_result::done;
+    auto& r = rooms[room];
+    auto& b = batches[batch];
+    if (std::find(b.rooms.begin(), b.rooms.end(), room) == b.rooms.end()) {
+        b.rooms.push_back(room);
+        ++r.batches;
     }
-    sqlite::in_use u{insert};
-    u->bind(1, e.room).bind(2, e.n).bind(3, e.change);
-    if (e.event.empty()) u->bind_null(4);
-    else u->bind(4, e.event);
-    return u->step() == step_result::done;
+    if (!is_live) return;
+    r.live.emplace_back(n, batch);
+    ++b.live;
 }
 
-// The log's own file, flushed through a descriptor of our own: SQLite with synchronous=NORMAL
-// flushes it only before a checkpoint.
+void journal::impl::apply(std::int64_t batch, std::size_t deleted)
+{
+    for (const journal_step* s : effects) {
+        const journal_entry& e = s->entry;
+        if (s->what == journal_step::kind::append) {
+            note_entry(e.room, e.n, batch, true);
+            continue;
+        }
+        auto& r = rooms[e.room];
+        r.cut = std::max(r.cut, e.n);
+        const auto dying = std::partition(r.live.begin(), r.live.end(), [&](const auto& x) { return x.first >= r.cut; });
+        for (auto it = dying; it != r.live.end(); ++it) {
+            auto& b = batches[it->second];
+            if (b.live > 0 && --b.live == 0) dead_batches.push_back(it->second);
+        }
+        r.live.erase(dying, r.live.end());
+        if (r.cut == journal_step::all_entries && r.batches == 0) {
+            forget_cuts.push_back(e.room);
+            rooms.erase(e.room);
+        }
+    }
+    effects.clear();
+    for (std::size_t i = 0; i < deleted; ++i) {
+        batch_gone(dead_batches.front());
+        dead_batches.pop_front();
+    }
+}
+
+// A row deleted: the rooms it held entries of hold one row fewer; a closed room left with
+// none can forget its cut.
+void journal::impl::batch_gone(std::int64_t batch)
+{
+    const auto it = batches.find(batch);
+    if (it == batches.end()) return;
+    for (const auto& room : it->second.rooms) {
+        const auto r = rooms.find(room);
+        if (r == rooms.end()) continue;
+        if (r->second.batches > 0) --r->second.batches;
+        if (r->second.batches == 0 && r->second.live.empty() && r->second.cut == journal_step::all_entries) {
+            forget_cuts.push_back(room);
+            rooms.erase(r);
+        }
+    }
+    batches.erase(it);
+}
+
+archive_result<std::vector<journal_entry>> journal::impl::read_all()
+{
+    rooms.clear();
+    batches.clear();
+    dead_batches.clear();
+    forget_cuts.clear();
+    const auto failed = [&] {
+        spdlog::error("journal {}: cannot read: {}", path, db.last_error());
+        return archive_result<std::vector<journal_entry>>{{}, true};
+    };
+    {
+        sqlite::in_use s{select_cuts};
+        for (;;) {
+            const step_result r = s->step();
+            if (r == step_result::done) break;
+            if (r == step_result::error) return failed();
+            rooms[s->text_at(0)].cut = s->int_at(1);
+        }
+    }
+    std::unordered_map<std::string, std::vector<journal_entry>> live;
+    {
+        sqlite::in_use s{select_batches};
+        for (;;) {
+            const step_result r = s->step();
+            if (r == step_result::done) break;
+            if (r == step_result::error) return failed();
+            const std::int64_t batch = s->int_at(0);
+            entry_reader reader{s->bytes_at(1)};
+            batches[batch]; // known, even when every entry in it is dead
+            while (!reader.done()) {
+                journal_entry e;
+                if (!reader.next(e)) {
+                    spdlog::error("journal {}: row {} is cut short; the rest of it is skipped", path, batch);
+                    break;
+                }
+                const bool is_live = e.n >= rooms[e.room].cut;
+                note_entry(e.room, e.n, batch, is_live);
+                if (is_live) live[e.room].push_back(std::move(e));
+            }
+            if (batches[batch].live == 0) dead_batches.push_back(batch);
+        }
+    }
+    for (auto it = rooms.begin(); it != rooms.end();) { // closed rooms with nothing left
+        if (it->second.batches == 0 && it->second.live.empty() && it->second.cut == journal_step::all_entries) {
+            forget_cuts.push_back(it->first);
+            it = rooms.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    archive_result<std::vector<journal_entry>> out;
+    std::vector<std::string> names;
+    names.reserve(live.size());
+    for (const auto& [room, entries] : live) names.push_back(room);
+    std::sort(names.begin(), names.end());
+    for (const auto& room : names) {
+        auto& entries = live[room];
+        std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.n < b.n; });
+        for (auto& e : entries) out.value.push_back(std::move(e));
+    }
+    return out;
+}
+
+// ---- the syncer ------------------------------------------------------------------------------
+
+void journal::impl::run_syncer()
+{
+    pthread_setname_np(pthread_self(), "quarto-jsync");
+    std::uint64_t synced = commits.load();
+    for (;;) {
+        {
+            std::unique_lock lock{sync_mutex};
+            sync_wake.wait_for(lock, sync_interval, [this] { return sync_closing; });
+        }
+        const bool last = [this] {
+            std::lock_guard lock{sync_mutex};
+            return sync_closing;
+        }();
+        const std::uint64_t now = commits.load();
+        if (now != synced) {
+            sync_log();
+            synced = now;
+        }
+        if (last) return;
+    }
+}
+
+// The log's own file, flushed through a descriptor of our own (with synchronous=NORMAL SQLite
+// flushes it only when checkpointing), then a checkpoint that does not wait for the writer.
 void journal::impl::sync_log()
 {
-    const std::uint64_t done = commits.load();
     const std::string log = path + "-wal";
     const int fd = ::open(log.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd >= 0) {
         if (::fdatasync(fd) != 0) spdlog::error("journal {}: cannot flush the log to the disk", path);
         ::close(fd);
     }
-    synced_commits = done;
-    last_sync = std::chrono::steady_clock::now();
     syncs.fetch_add(1, std::memory_order_relaxed);
+    if (!sync_db.exec("PRAGMA wal_checkpoint(PASSIVE)"))
+        spdlog::warn("journal {}: checkpoint: {}", path, sync_db.last_error());
 }
 
 } // namespace quarto::archive

@@ -40,6 +40,13 @@ statement& statement::bind(int index, std::string_view text)
     return *this;
 }
 
+statement& statement::bind_blob(int index, std::string_view bytes)
+{
+    const int rc = sqlite3_bind_blob64(handle_, index, bytes.data(), bytes.size(), SQLITE_TRANSIENT);
+    if (rc != SQLITE_OK && !bind_error_) bind_error_ = rc;
+    return *this;
+}
+
 statement& statement::bind_null(int index)
 {
     if (const int rc = sqlite3_bind_null(handle_, index); rc != SQLITE_OK && !bind_error_) bind_error_ = rc;
@@ -66,6 +73,13 @@ std::string statement::text_at(int column) const
     const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(handle_, column));
     const int bytes = sqlite3_column_bytes(handle_, column);
     return text ? std::string{text, static_cast<std::size_t>(bytes)} : std::string{};
+}
+
+std::string_view statement::bytes_at(int column) const
+{
+    const void* data = sqlite3_column_blob(handle_, column);
+    const int bytes = sqlite3_column_bytes(handle_, column);
+    return data ? std::string_view{static_cast<const char*>(data), static_cast<std::size_t>(bytes)} : std::string_view{};
 }
 
 bool statement::null_at(int column) const

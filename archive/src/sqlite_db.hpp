@@ -30,11 +30,15 @@ public:
     statement& bind(int index, std::int64_t value);
     statement& bind(int index, std::string_view text);
     statement& bind_null(int index);
+    // Bytes, stored as a BLOB (copied, as text is).
+    statement& bind_blob(int index, std::string_view bytes);
 
     step_result step();
     // Columns are 0-based; valid after step() returned row.
     std::int64_t int_at(int column) const;
     std::string text_at(int column) const;
+    // A BLOB (or text) column's bytes, valid until the next step() or reset().
+    std::string_view bytes_at(int column) const;
     bool null_at(int column) const;
 
     // Ready for the next use: the statement's read or write is finished and bindings cleared.

@@ -64,8 +64,7 @@ TEST_CASE("journal: entries read back by room and order, cuts drop a room's olde
     REQUIRE_FALSE(loaded.failed);
     CHECK(keys(loaded.value) == key_list{{"r1", 3}, {"r1", 4}, {"r2", 1}});
     CHECK(loaded.value[0] == journal_entry{"r1", 3, "change r1 3", R"({"type":"given","seq":7})"});
-    CHECK(loaded.value[1].event.empty()); // no event: stored as NULL, read back empty
-    CHECK(sql_text(path, "SELECT count(*) FROM journal WHERE event IS NULL") == "1");
+    CHECK(loaded.value[1].event.empty()); // no event
 
     // A room that closes is cut whole; the others stay.
     REQUIRE(write_now(*j, {journal_step::cut("r1", journal_step::all_entries)}));
@@ -86,10 +85,13 @@ TEST_CASE("journal: a batch is acknowledged only once it is committed, and a fai
     // Another connection, from inside the acknowledgement: the batch is there already.
     j->write({entry("r", 1), entry("r", 2)},
              [&](bool committed) { seen.set_value(committed ? sql_text(path, "SELECT count(*) FROM journal") : "no"); });
-    CHECK(seen.get_future().get() == "2");
+    CHECK(seen.get_future().get() == "1"); // one row holds the batch
 
-    // (r, 2) again breaks the key: the whole transaction fails, (r, 3) is not written either.
-    CHECK_FALSE(write_now(*j, {entry("r", 3), entry("r", 2)}));
+    // A write the database refuses (here a trigger an operator might have left): the whole
+    // transaction fails, (r, 3) before it is not written either.
+    sql_exec(path, "CREATE TRIGGER refuse BEFORE INSERT ON journal_cuts WHEN NEW.room = 'refused' "
+                   "BEGIN SELECT RAISE(ABORT, 'refused'); END");
+    CHECK_FALSE(write_now(*j, {entry("r", 3), journal_step::cut("refused", 1)}));
     CHECK(keys(j->load().value) == key_list{{"r", 1}, {"r", 2}});
     CHECK(write_now(*j, {entry("r", 3)})); // and the journal goes on
 }
@@ -185,6 +187,47 @@ TEST_CASE("journal: every acknowledged batch survives kill -9")
     REQUIRE(loaded.size() >= std::size_t(2 * acknowledged));
     CHECK(loaded.size() % 2 == 0);
     for (std::size_t i = 0; i < loaded.size(); ++i) CHECK(loaded[i].n == std::int64_t(i) + 1);
+}
+
+TEST_CASE("journal: a row whose entries cuts have all hidden is deleted by a later commit, then the closed rooms' cuts")
+{
+    scratch_dir dir;
+    const std::string path = dir.file("quarto.db");
+    open_store(path);
+    auto j = open_journal(path);
+    const auto rows = [&] { return sql_text(path, "SELECT count(*) FROM journal"); };
+    const auto cuts = [&] { return sql_text(path, "SELECT count(*) FROM journal_cuts"); };
+    std::vector<journal_step> game;
+    for (int n = 1; n <= 40; ++n) game.push_back(entry("r", n));
+    REQUIRE(write_now(*j, game));                                                        // row 1
+    REQUIRE(write_now(*j, {entry("r", 41), journal_step::cut("r", 41), entry("o", 1)})); // row 2
+    CHECK(keys(j->load().value) == key_list{{"o", 1}, {"r", 41}});
+    CHECK(rows() == "2"); // row 1 is all hidden, not yet deleted
+    REQUIRE(write_now(*j, {entry("o", 2)}));                                             // row 3
+    CHECK(rows() == "2"); // row 1 went with it
+
+    // Both rooms close: their rows go, then their cut rows.
+    REQUIRE(write_now(*j, {journal_step::cut("r", journal_step::all_entries),
+                           journal_step::cut("o", journal_step::all_entries)}));
+    CHECK(cuts() == "2");
+    REQUIRE(write_now(*j, {entry("x", 1)})); // deletes rows 2 and 3
+    REQUIRE(write_now(*j, {entry("x", 2)})); // and the two cuts
+    CHECK(rows() == "2");
+    CHECK(cuts() == "0");
+    CHECK(keys(j->load().value) == key_list{{"x", 1}, {"x", 2}});
+
+    // A new room of a closed room's id starts from 1.
+    REQUIRE(write_now(*j, {entry("r", 1)}));
+    CHECK(keys(j->load().value) == key_list{{"r", 1}, {"x", 1}, {"x", 2}});
+
+    // After a restart hidden entries stay hidden, and the new process deletes their rows.
+    REQUIRE(write_now(*j, {entry("r", 2), journal_step::cut("r", 2)}));
+    j.reset();
+    auto again = open_journal(path);
+    CHECK(keys(again->load().value) == key_list{{"r", 2}, {"x", 1}, {"x", 2}});
+    const auto before = std::stoi(rows());
+    REQUIRE(write_now(*again, {entry("x", 3)}));
+    CHECK(std::stoi(rows()) == before); // one row more, the one of {r 1} less
 }
 
 TEST_CASE("journal: a file the archive has not brought to the current schema is refused")
