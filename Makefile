@@ -33,7 +33,7 @@ test-deploy:
 
 test-tsan: deps
 	cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUARTO_TSAN=ON -DQUARTO_WERROR=ON -DQUARTO_BROWSER_TESTS=OFF
-	cmake --build build/tsan -j $(JOBS) --target quarto-server quarto-load server_tests server_unit_tests server_net_tests
+	cmake --build build/tsan -j $(JOBS) --target quarto-server quarto-load archive_tests server_tests server_unit_tests server_net_tests
 	tests/tsan.sh build/tsan
 
 clean:

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make test-tsan: the server under ThreadSanitizer. Runs the server's in-process and black-box
+# make test-tsan: the server under ThreadSanitizer. Runs the archive's tests (the game archive's
+# and the journal's threads), the server's in-process and black-box
 # tests (whose server is the TSan build, with its shards moving clients, and again with every
 # client left on the shard that accepted it, so that rooms reach clients across shards), then a
 # short load of bot games on 4 shards in both modes. Any data race fails the run: TSan makes
@@ -18,6 +19,8 @@ cleanup() {
 trap cleanup EXIT
 started=$(date +%s)
 
+echo "== the archive and the journal (their threads and callbacks)"
+"$bin/archive_tests"
 echo "== in-process server tests"
 "$bin/server_unit_tests"
 "$bin/server_net_tests"
