@@ -13,18 +13,6 @@ using nlohmann::json;
 
 constexpr std::array move_kinds{move_kind::give, move_kind::place, move_kind::call, move_kind::pass, move_kind::resign};
 
-std::string_view kind_name(move_kind k)
-{
-    switch (k) {
-    case move_kind::give: return "give";
-    case move_kind::place: return "place";
-    case move_kind::call: return "call";
-    case move_kind::pass: return "pass";
-    case move_kind::resign: return "resign";
-    }
-    return "?";
-}
-
 // Splits off the next word (up to a space); the rest stays in `line`.
 std::string_view word(std::string_view& line)
 {
@@ -104,7 +92,7 @@ std::string encode(const room_change& c)
             } else if constexpr (std::is_same_v<T, change::start>) {
                 return "start " + std::to_string(x.first) + ' ' + std::to_string(x.unix_ms) + ' ' + x.game_id;
             } else if constexpr (std::is_same_v<T, change::act>) {
-                return "act " + std::string{kind_name(x.what.kind)} + ' ' + std::to_string(x.what.by) + ' ' +
+                return "act " + std::string{to_string(x.what.kind)} + ' ' + std::to_string(x.what.by) + ' ' +
                        std::to_string(x.what.value) + ' ' + std::to_string(x.what.line) + ' ' + std::to_string(x.t);
             } else if constexpr (std::is_same_v<T, change::time_passed>) {
                 return "time " + std::to_string(x.t);
@@ -146,7 +134,7 @@ std::optional<room_change> decode(std::string_view line)
         const auto t = number<std::int64_t>(word(line));
         std::optional<move_kind> k;
         for (const move_kind m : move_kinds)
-            if (kind_name(m) == name) k = m;
+            if (to_string(m) == name) k = m;
         if (!k || !by || !value || *value < 0 || *value > 15 || !mask || *mask > 0xFFFF || !t || !line.empty())
             return std::nullopt;
         return change::act{{*k, *by, static_cast<std::uint8_t>(*value), static_cast<square_mask>(*mask)}, *t};

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -189,6 +190,14 @@ private:
     std::map<std::pair<protocol::room_id, std::int64_t>, archive::journal_entry> journal_;
     std::size_t journal_steps_ = 0;
 };
+
+// The squares of a line, as a mask: mask({0, 1, 2, 3}) is row 0.
+inline square_mask mask(std::initializer_list<int> squares)
+{
+    square_mask m = 0;
+    for (int s : squares) m = static_cast<square_mask>(m | bit(static_cast<square>(s)));
+    return m;
+}
 
 // The types of a list of frames, for short assertions: {"given", "placed"}.
 std::vector<std::string> types_of(const std::vector<json>& frames);

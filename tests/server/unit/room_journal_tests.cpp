@@ -15,6 +15,7 @@ using namespace quarto::server;
 namespace protocol = quarto::protocol;
 using testing::fake_host;
 using testing::json;
+using testing::mask;
 using testing::types_of;
 using quarto::instant;
 using quarto::milliseconds;
@@ -23,13 +24,6 @@ using strings = std::vector<std::string>;
 
 constexpr milliseconds move_ms{60'000};
 constexpr milliseconds claim_ms{10'000};
-
-quarto::square_mask mask(std::initializer_list<int> squares)
-{
-    quarto::square_mask m = 0;
-    for (int s : squares) m = static_cast<quarto::square_mask>(m | quarto::bit(static_cast<quarto::square>(s)));
-    return m;
-}
 
 // Ann creates a journaled room; start() seats Bo and the game begins.
 struct journaled_duel {
@@ -73,6 +67,16 @@ struct journaled_duel {
     void act(seat s, protocol::room_action action) { act(conn(s), player(s), action); }
     void give(seat s, int piece) { act(s, protocol::give{quarto::piece{static_cast<std::uint8_t>(piece)}}); }
     void place(seat s, int square) { act(s, protocol::place{static_cast<quarto::square>(square)}); }
+    // Pieces 0..3 (short, round and solid alike) on row 0, the first giver placing the last.
+    void fill_row0()
+    {
+        const seat f = first, o = second();
+        for (int i = 0; i < 4; ++i) {
+            const seat giver = i % 2 == 0 ? f : o;
+            give(giver, i);
+            place(quarto::opponent(giver), i);
+        }
+    }
 
     // Seat s's view of the room now (a connection it has already: no event).
     json snapshot(seat s)
@@ -210,15 +214,7 @@ TEST_CASE("room journal: an open claim window reopens for the rest of its length
     journaled_duel d;
     d.start();
     const seat f = d.first, o = d.second();
-    // Pieces 0..3 share short, round and solid: row 0 completed by f, who gives without calling.
-    d.give(f, 0);
-    d.place(o, 0);
-    d.give(o, 1);
-    d.place(f, 1);
-    d.give(f, 2);
-    d.place(o, 2);
-    d.give(o, 3);
-    d.place(f, 3);
+    d.fill_row0(); // f completed row 0, and gives without calling
     d.host.advance(milliseconds{2'000});
     d.give(f, 8); // the window opens for o
     d.host.advance(milliseconds{4'000});
@@ -243,14 +239,7 @@ TEST_CASE("room journal: a finished game with a rematch asked comes back finishe
     journaled_duel d;
     d.start();
     const seat f = d.first, o = d.second();
-    d.give(f, 0);
-    d.place(o, 0);
-    d.give(o, 1);
-    d.place(f, 1);
-    d.give(f, 2);
-    d.place(o, 2);
-    d.give(o, 3);
-    d.place(f, 3);
+    d.fill_row0();
     d.act(f, protocol::call_quarto{mask({0, 1, 2, 3})});
     d.act(o, protocol::rematch{});
     const json before = d.snapshot(f);

@@ -15,6 +15,7 @@ namespace protocol = quarto::protocol;
 using testing::check_seq;
 using testing::fake_host;
 using testing::json;
+using testing::mask;
 using testing::of_type;
 using testing::types_of;
 using quarto::instant;
@@ -73,13 +74,6 @@ play::room_settings settings_with(quarto::clock_settings clock = {move_ms, claim
     s.name = "Friday night";
     s.clock = clock;
     return s;
-}
-
-quarto::square_mask mask(std::initializer_list<int> squares)
-{
-    quarto::square_mask m = 0;
-    for (int s : squares) m = static_cast<quarto::square_mask>(m | quarto::bit(static_cast<quarto::square>(s)));
-    return m;
 }
 
 // A room with Ann seated (created at instant 0); start() seats Bo, which starts the game.
