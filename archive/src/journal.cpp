@@ -2,14 +2,16 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <deque>
 #include <future>
+#include <mutex>
 #include <span>
+#include <thread>
 #include <unordered_map>
 
 #include <fcntl.h>
 #include <pthread.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <spdlog/spdlog.h>

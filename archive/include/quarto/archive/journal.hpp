@@ -6,20 +6,17 @@
 // Writes come in batches (a shard's turn) from any thread and are committed on the journal's
 // own thread: everything that arrives within `journal_commit_window` of the first waiting
 // batch shares its transaction (group commit). Each batch's callback runs once its transaction
-// has committed; only then may the events it holds reach a client. The connection runs in WAL mode with synchronous=NORMAL: a
-// committed batch survives the process dying at any instant; the write-ahead log is also
-// flushed to the disk at least once a second (`sync_interval`), so a power cut loses at most
-// the last second.
+// has committed; only then may the events it holds reach a client. The connection runs in WAL
+// mode with synchronous=NORMAL: a committed batch survives the process dying at any instant;
+// the write-ahead log is also flushed to the disk at least once a second (`sync_interval`), so
+// a power cut loses at most the last second.
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <variant>
 #include <vector>
 
@@ -30,7 +27,7 @@ namespace quarto::archive {
 inline constexpr std::chrono::milliseconds sync_interval{1000};
 // How long the first batch waiting for a transaction lets others join it: each commit costs
 // about as much as the moves it holds, so at 100 ms of think time per move (one move per
-// shard turn) commits every turn would double the server's CPU per move. A move's event waits
+// shard turn) commits every turn nearly doubled the server's CPU per move (bench/RESULTS-journal.md). A move's event waits
 // up to this much longer.
 inline constexpr std::chrono::microseconds journal_commit_window{1000};
 
