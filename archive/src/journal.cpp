@@ -513,7 +513,9 @@ archive_result<std::vector<journal_entry>> journal::impl::read_all()
 void journal::impl::run_syncer()
 {
     pthread_setname_np(pthread_self(), "quarto-jsync");
-    std::uint64_t synced = commits.load();
+    // From zero, not the count when this thread starts: a commit made before it got going
+    // must be flushed too.
+    std::uint64_t synced = 0;
     for (;;) {
         {
             std::unique_lock lock{sync_mutex};
