@@ -47,7 +47,8 @@ room::room(room_host& host, protocol::room_id id, room_settings settings)
       deadline_{host.make_alarm([this] { on_deadline(); })},
       coin_{std::random_device{}()},
       last_activity_{host.now()},
-      journaled_{host.journaling() && !settings_.tournament}
+      report_result_{settings_.tournament ? settings_.tournament->on_result : nullptr},
+      journaled_{host.journaling()}
 {
     host_.counters().room_status_changed(std::nullopt, status_);
 }
@@ -135,6 +136,15 @@ void room::forfeit(const std::string& player_id)
     if (game_->expire(now) == time_event::game_over) return game_finished(change::time_passed{*t});
     (void)game_->resign(*s, now);
     game_finished(change::act{{move_kind::resign, *s}, *t});
+}
+
+bool room::relink(const std::string& tournament, tournament_link::result_callback on_result)
+{
+    if (!settings_.tournament || settings_.tournament->tournament != tournament) return false;
+    report_result_ = std::move(on_result);
+    if (status_ == room_status::finished && game_ && game_->result())
+        host_.defer([on_result = report_result_, r = *game_->result(), game_id = game_id_] { on_result(r, game_id); });
+    return true;
 }
 
 // ---- client messages -----------------------------------------------------------------------
@@ -381,8 +391,7 @@ void room::game_finished(const room_change& cause)
                      to_string(r.reason));
     else
         spdlog::info("room {}: game over, draw", id_);
-    if (settings_.tournament && settings_.tournament->on_result)
-        host_.defer([on_result = settings_.tournament->on_result, r, game_id = game_id_] { on_result(r, game_id); });
+    if (report_result_) host_.defer([on_result = report_result_, r, game_id = game_id_] { on_result(r, game_id); });
 }
 
 void room::archive_game()
@@ -458,7 +467,11 @@ void room::journal(const room_change& c, std::string_view event)
 void room::journal_summary()
 {
     if (!journaled_) return;
-    change::summary s{settings_.name, settings_.game_rules, settings_.clock, settings_.is_private, {}, seq_};
+    change::summary s{settings_.name, settings_.game_rules, settings_.clock, settings_.is_private, {}, seq_, {}, {}};
+    if (settings_.tournament) {
+        s.tournament = settings_.tournament->tournament;
+        s.tournament_first = settings_.tournament->first;
+    }
     for (seat i = 0; i < 2; ++i) {
         if (!seats_[i]) continue;
         const auto known = host_.players().find_by_id(seats_[i]->id);
@@ -495,7 +508,9 @@ std::unique_ptr<room> room::restore(room_host& host, protocol::room_id id,
     }
     const instant base = host.now() - milliseconds{last_time};
 
-    auto r = std::make_unique<room>(host, id, room_settings{first->name, first->game_rules, first->clock, first->is_private, {}});
+    room_settings settings{first->name, first->game_rules, first->clock, first->is_private, {}};
+    if (first->tournament) settings.tournament = tournament_link{*first->tournament, first->tournament_first, nullptr};
+    auto r = std::make_unique<room>(host, id, std::move(settings));
     r->seq_ = first->seq;
     r->ring_start_ = first->seq + 1; // the events before the summary were cut
     for (std::size_t i = 0; i < changes.size(); ++i) {

@@ -28,7 +28,8 @@ struct tournament_link {
     std::optional<seat> first; // who gives first; nullopt: the coin decides
     // Runs (deferred, on the room's thread) once the game has ended; `game_id` names its
     // archive record.
-    std::function<void(const game_result&, const std::string& game_id)> on_result;
+    using result_callback = std::function<void(const game_result&, const std::string& game_id)>;
+    result_callback on_result;
 };
 
 struct room_settings {
@@ -68,6 +69,10 @@ public:
     void seat_pair(const player_record& first_seat, const player_record& second_seat);
     // The tournament removed this player: they resign the game in progress.
     void forfeit(const std::string& player_id);
+    // A restored tournament game's result goes back to its tournament, loaded again: at once
+    // (deferred) when the game ended before the restart. False when this room is not a game
+    // of `tournament`.
+    bool relink(const std::string& tournament, tournament_link::result_callback on_result);
 
     // A client's message for this room: join, leave, sync, or a game action.
     void handle(const client_ref& from, const player_record& p, const protocol::room_action& action, const json& req);
@@ -154,7 +159,7 @@ private:
     instant last_activity_;
     lobby_state shown_; // what the lobby was last told
     bool closed_ = false;
-    // Tournament games are not journaled: their tournament replays them (see restore).
+    tournament_link::result_callback report_result_; // a tournament game's
     const bool journaled_;
     std::int64_t journal_n_ = 0; // the last journal entry's n
 };

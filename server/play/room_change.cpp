@@ -43,9 +43,13 @@ json summary_json(const change::summary& s)
     json seats = json::array();
     for (const auto& p : s.seats)
         seats.push_back(p ? json{{"id", p->info.id}, {"name", p->info.name}, {"token_hash", p->token_hash}} : json(nullptr));
-    return {{"name", s.name},       {"rules", protocol::encode_rules(s.game_rules)},
-            {"clock", protocol::encode_clock_settings(s.clock)},
-            {"private", s.is_private}, {"seats", std::move(seats)}, {"seq", s.seq}};
+    json j = {{"name", s.name},       {"rules", protocol::encode_rules(s.game_rules)},
+              {"clock", protocol::encode_clock_settings(s.clock)},
+              {"private", s.is_private}, {"seats", std::move(seats)}, {"seq", s.seq}};
+    if (s.tournament)
+        j["tournament"] = {{"id", *s.tournament},
+                           {"first", s.tournament_first ? json(*s.tournament_first) : json(nullptr)}};
+    return j;
 }
 
 std::optional<change::summary> read_summary(std::string_view text)
@@ -69,6 +73,15 @@ std::optional<change::summary> read_summary(std::string_view text)
                                        seats[i].at("token_hash").get<std::string>()};
         }
         s.seq = j.at("seq").get<std::uint64_t>();
+        if (const auto t = j.find("tournament"); t != j.end()) {
+            s.tournament = t->at("id").get<std::string>();
+            const json& first = t->at("first");
+            if (!first.is_null()) {
+                const auto f = first.get<int>();
+                if (f != 0 && f != 1) return std::nullopt;
+                s.tournament_first = static_cast<seat>(f);
+            }
+        }
         return s;
     } catch (const json::exception&) {
         return std::nullopt;

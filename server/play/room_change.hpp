@@ -1,8 +1,9 @@
 // One entry of a room's journal (archive/journal.hpp): the change the room accepted, as the
 // room replays it on restore. Encoded as one short line of text, words separated by spaces:
 //
-//   room {"name":…,"rules":…,"clock":…,"private":…,"seats":[…],"seq":N}   a summary: the room
-//        as it stands (written when it opens and when a game starts; older entries are cut)
+//   room {"name":…,"rules":…,"clock":…,"private":…,"seats":[…],"seq":N[,"tournament":{"id":…,"first":S}]}
+//        a summary: the room as it stands (written when it opens and when a game starts; older
+//        entries are cut); a tournament's game names its tournament and who gives first
 //   seat S HASH ID NAME     a player took seat S (HASH: the token's, to resume after a restart)
 //   unseat S                seat S was left
 //   start FIRST UNIX_MS GAME_ID       a game started; FIRST gives first
@@ -41,6 +42,8 @@ struct summary {
     bool is_private = false;
     std::array<std::optional<seated_player>, 2> seats;
     std::uint64_t seq = 0; // the room's last event seq before this entry
+    std::optional<std::string> tournament;
+    std::optional<seat> tournament_first; // a tournament game's starter; nullopt: the coin decides
     friend bool operator==(const summary&, const summary&) = default;
 };
 struct take_seat {

@@ -55,7 +55,7 @@ void shard::run()
 
 void shard::end_of_turn()
 {
-    while (!deferred_.empty() || !dirty_.empty() || !journal_steps_.empty() || !held_.empty()) {
+    while (!deferred_.empty() || !dirty_.empty() || !journal_steps_.empty() || !held_.empty() || !held_stores_.empty()) {
         while (!deferred_.empty()) {
             auto tasks = std::move(deferred_);
             deferred_.clear();
@@ -233,11 +233,10 @@ void shard::journal(archive::journal_step step) { journal_steps_.push_back(std::
 
 void shard::seal_journal_batch()
 {
-    if (journal_steps_.empty() && held_.empty()) return;
+    if (journal_steps_.empty() && held_.empty() && held_stores_.empty()) return;
     const std::uint64_t number = next_batch_++;
     const bool writes = !journal_steps_.empty();
-    pending_.push_back({number, std::move(held_), !writes});
-    held_ = {};
+    pending_.push_back({number, std::exchange(held_, {}), std::exchange(held_stores_, {}), !writes});
     if (writes) {
         metrics::bump(counters_.journal_batches);
         state_.journal->write(std::exchange(journal_steps_, {}), [this, number](bool ok) {
@@ -265,6 +264,7 @@ void shard::release_committed()
         const pending_batch b = std::move(pending_.front());
         pending_.pop_front();
         for (const auto& s : b.sends) deliver(s.to, s.frame, s.to_watcher);
+        for (const auto& store : b.stores) store();
     }
     if (close_when_released_ && pending_.empty()) {
         close_when_released_ = false;
@@ -439,9 +439,17 @@ void shard::archive_game_if_missing(archive::game_record record)
     });
 }
 
+// After the journal has what led to the change: a tournament stored as having started a game,
+// or scored one, finds that game's room in the journal after a crash.
 void shard::store(const protocol::tournament_id& id, std::string name, std::string status, std::string state)
 {
-    if (state_.archive) state_.archive->save_tournament(id, std::move(name), std::move(status), std::move(state));
+    if (!state_.archive) return;
+    auto save = [archive = state_.archive.get(), id, name = std::move(name), status = std::move(status),
+                 state = std::move(state)]() mutable {
+        archive->save_tournament(id, std::move(name), std::move(status), std::move(state));
+    };
+    if (holding()) held_stores_.push_back(std::move(save));
+    else save();
 }
 
 // ---- time ----------------------------------------------------------------------------------

@@ -184,6 +184,7 @@ private:
     struct pending_batch {
         std::uint64_t number;
         std::vector<held_send> sends;
+        std::vector<std::function<void()>> stores; // tournaments' records, likewise held
         bool committed; // a batch with nothing to write is committed at once
     };
     bool holding() const { return !journal_steps_.empty() || !pending_.empty(); }
@@ -225,6 +226,7 @@ private:
 
     std::vector<archive::journal_step> journal_steps_; // this turn's
     std::vector<held_send> held_;                      // this turn's sends, while holding()
+    std::vector<std::function<void()>> held_stores_;   // this turn's tournament stores, likewise
     std::deque<pending_batch> pending_;                // sealed, oldest first
     std::uint64_t next_batch_ = 1;
     bool close_when_released_ = false; // close_all() waits for the pending batches

@@ -56,12 +56,37 @@ void tournament::reopen()
 {
     for (const auto& entrant : record_.players) host_.players().add_tournament(entrant.id, id_);
     host_.players().add_tournament(record_.director, id_);
-    if (record_.status == tournament_status::running) {
+    const int lost = relink_unfinished_games();
+    if (record_.status == tournament_status::running && lost > 0) {
         record_.status = tournament_status::paused;
-        spdlog::info("tournament {}: restored paused in round {}; the director resumes it", id_, record_.rounds.size());
+        spdlog::info("tournament {}: restored paused in round {}: {} games in progress did not come back; the "
+                     "director resumes it, and they are played again",
+                     id_, record_.rounds.size(), lost);
+    } else if (!record_.rounds.empty()) {
+        spdlog::info("tournament {}: restored {} in round {}, its games in progress with it", id_,
+                     protocol::to_string(record_.status), record_.rounds.size());
     }
     arm_start_timer();
     changed();
+}
+
+int tournament::relink_unfinished_games()
+{
+    if (record_.rounds.empty()) return 0;
+    int lost = 0;
+    for (const auto& p : record_.rounds.back().pairings) {
+        if (!p.second || p.games.empty() || p.games.back().finished) continue;
+        const std::string& room_id = p.games.back().room;
+        play::room* r = host_.find_room(room_id);
+        if (!r || !r->relink(id_, result_callback(room_id))) ++lost;
+    }
+    return lost;
+}
+
+play::tournament_link::result_callback tournament::result_callback(const protocol::room_id& room)
+{
+    // The room lives on this shard, as the tournament does, and the tournament outlives it.
+    return [this, room](const game_result& r, const std::string& game_id) { on_game_over(room, r, game_id); };
 }
 
 void tournament::handle(const play::client_ref& c, const play::player_record& p, const protocol::tournament_action& action,
@@ -274,14 +299,8 @@ void tournament::start_game(std::size_t pairing_index, bool first_game)
     settings.game_rules = record_.settings.game_rules;
     settings.clock = record_.settings.clock;
     settings.tournament = play::tournament_link{id_, static_cast<seat>(starter), nullptr};
-    // The room lives on this shard, as the tournament does, and the tournament outlives it: the
-    // result comes back (deferred by the room) to this object.
-    auto room_id = std::make_shared<std::string>();
-    settings.tournament->on_result = [this, room_id](const game_result& r, const std::string& game_id) {
-        on_game_over(*room_id, r, game_id);
-    };
     play::room& r = host_.open_game_room(std::move(settings), *player_a, *player_b);
-    *room_id = r.id();
+    r.relink(id_, result_callback(r.id())); // the result comes back (deferred by the room)
     pairing.games.push_back({r.id(), {}, starter, false, std::nullopt, {}});
     spdlog::info("tournament {}: round {}, {} vs {} in room {}", id_, round, a.name, b.name, r.id());
 
@@ -297,7 +316,8 @@ void tournament::start_game(std::size_t pairing_index, bool first_game)
     }
 }
 
-// After a restart the rooms of unfinished games are gone: play those games again.
+// After a restart without their journal the rooms of unfinished games are gone: play those
+// games again.
 void tournament::replay_unfinished_games()
 {
     if (record_.rounds.empty()) return;

@@ -1,8 +1,9 @@
 // One tournament: registration, rounds, the rooms of its games, results and standings. It lives
 // on one shard (with the rooms of its games) and is touched only by that shard's thread; it
-// reaches the world through its tournament_host. The record is stored after every change, so a
-// restart loses nothing but the games in progress, which are replayed when the director
-// resumes.
+// reaches the world through its tournament_host. The record is stored after every change (and
+// after the journal has the room changes that led to it); the games in progress come back from
+// the journal with their rooms, and only those that do not (a server run with --journal off)
+// are replayed, when the director resumes.
 #pragma once
 
 #include <memory>
@@ -35,8 +36,9 @@ public:
 
     // A new tournament: subscribes the director, stores it, arms the start time.
     void open(const play::client_ref& director_connection, const play::player_record& director);
-    // Loaded from the archive at startup: a running tournament comes back paused, its
-    // unfinished games to be replayed when the director resumes.
+    // Loaded from the archive at startup (after the rooms came back from the journal): the
+    // games in progress report to it again. If any did not come back, a running tournament
+    // comes back paused, those games to be replayed when the director resumes.
     void reopen();
 
     // join, withdraw, start, pause, resume, remove_player, watch, unwatch.
@@ -66,6 +68,10 @@ private:
     void begin_round();
     void start_game(std::size_t pairing_index, bool first_game);
     void replay_unfinished_games();
+    // Links the restored rooms of the current round's unfinished games back to this tournament;
+    // the number of those games whose room did not come back.
+    int relink_unfinished_games();
+    play::tournament_link::result_callback result_callback(const protocol::room_id& room);
     void on_game_over(const std::string& room_id, const game_result& result, const std::string& game_id);
     void forfeit_games_of(int player);
     bool round_complete() const;

@@ -4,9 +4,11 @@
 // sync. Checked every time: each room comes back; every event a bot had received of its game
 // is in the restored history, byte for byte; the `resumed` event's clock is the one of the last
 // event before it (the time the server was down is nobody's); and, at the end, every game went
-// to its end as a replica of the rules engine fed the same events says it must.
+// to its end as a replica of the rules engine fed the same events says it must. Then the same
+// for a tournament's games: its rounds go on through the kills, no game is played again.
 #include <csignal>
 #include <map>
+#include <set>
 #include <random>
 #include <sys/wait.h>
 
@@ -46,6 +48,7 @@ struct bot {
     std::size_t moves_when_sent = SIZE_MAX; // the replica's move count when this bot last acted
     steady::time_point act_after{};
     bool rematch_asked = false;
+    std::string game_over_id; // the archive id of the last game_over in `room`
 };
 
 void rebuild_from_snapshot(bot& b, const json& snapshot)
@@ -53,6 +56,7 @@ void rebuild_from_snapshot(bot& b, const json& snapshot)
     b.replica.reset();
     b.replica_seq = snapshot["seq"].get<std::uint64_t>();
     b.moves_when_sent = SIZE_MAX;
+    if (snapshot["you"].is_object() && snapshot["you"]["seat"].is_number()) b.seat = snapshot["you"]["seat"].get<int>();
     const json& g = snapshot["game"];
     if (g.is_null()) return;
     b.replica.emplace(quarto::rules{}, quarto::clock_settings{std::nullopt, quarto::milliseconds{claim_ms}},
@@ -108,6 +112,7 @@ void take(bot& b, const json& m, const std::string& raw, totals& t)
         CHECK(b.replica->finished());
         CHECK(b.replica->result() == quarto::game_result{std::nullopt, quarto::end_reason::board_full});
         if (b.seat == 0) ++t.games_finished;
+        b.game_over_id = m["game"];
     }
 }
 
@@ -307,6 +312,161 @@ TEST_CASE("crash: 20 rooms of timed bots survive 10 kill -9 and a SIGTERM, losin
     CHECK(t.clocks_compared > 0);
     CHECK(t.claim_windows_at_restart > 0);
     CHECK(t.games_finished >= room_count);
+    server.reset();
+    std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+// A tournament bot's room changes with each pairing: the record and the replica start afresh.
+void switch_room(bot& b, const std::string& room)
+{
+    if (b.room == room) return;
+    b.room = room;
+    b.events.clear();
+    b.replica.reset();
+    b.replica_seq = 0;
+    b.game_seq = 0;
+    b.moves_when_sent = SIZE_MAX;
+    b.game_over_id.clear();
+}
+
+struct tournament_watch {
+    std::set<std::string> rooms;                 // every room a bot was paired or seated in
+    std::map<std::string, std::string> game_ids; // room -> game id, from the bots' game_over
+    json last = json::object();                  // the director's latest snapshot
+    int paused_seen = 0;
+};
+
+void read_tournament(bot& b, totals& t, tournament_watch& w)
+{
+    b.ws->poll();
+    while (!b.ws->pending().empty()) {
+        const std::size_t index = b.ws->history().size() - b.ws->pending().size();
+        const std::string raw = b.ws->raw_history()[index];
+        const json m = *b.ws->next(in(milliseconds{0}));
+        const std::string type = m.value("type", "");
+        if (type == "tournament_pairing") {
+            switch_room(b, m["room"]);
+        } else if (type == "room" && m["tournament"].is_string() && m["status"] == "playing") {
+            switch_room(b, m["room"]); // a game begun while the bot was away
+        } else if (type == "tournament") {
+            continue;
+        }
+        if (!b.room.empty()) w.rooms.insert(b.room);
+        take(b, m, raw, t);
+        if (!b.game_over_id.empty()) w.game_ids[b.room] = b.game_over_id;
+    }
+}
+
+void read_director(ws_client& director, tournament_watch& w)
+{
+    director.poll();
+    while (!director.pending().empty()) {
+        const json m = *director.next(in(milliseconds{0}));
+        if (m.value("type", "") != "tournament") continue;
+        if (m["status"] == "paused") ++w.paused_seen;
+        w.last = m;
+    }
+}
+
+void run_tournament_for(std::vector<bot>& bots, ws_client& director, milliseconds d, std::mt19937& rng, totals& t,
+                        tournament_watch& w)
+{
+    const auto until = in(d);
+    while (steady::now() < until && w.last.value("status", "") != "finished") {
+        for (auto& b : bots) {
+            read_tournament(b, t, w);
+            act(b, rng, /*rematch=*/false);
+        }
+        read_director(director, w);
+        std::this_thread::sleep_for(milliseconds{1});
+    }
+}
+
+} // namespace
+
+TEST_CASE("crash: a tournament's rounds go on through kill -9, each game played once, in its own room")
+{
+    constexpr int players = 6; // 5 rounds of 3 boards, 2 games a board: 30 games, 10 in a row for each player
+    const auto dir = std::filesystem::temp_directory_path() / ("quarto-crash-tournament-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::vector<std::string> args{"--db", (dir / "quarto.db").string(), "--rate-limit", "500", "--rate-burst", "1000"};
+    std::mt19937 rng{std::random_device{}()};
+    totals t;
+    tournament_watch w;
+    std::vector<bot> bots(players);
+
+    auto server = std::make_unique<server_process>(args);
+    auto director = std::make_unique<ws_client>(server->port());
+    const json dee = hello(*director, "Dee");
+    const std::string director_token = dee["token"];
+    director->send({{"type", "create_tournament"}, {"name", "Crash cup"}, {"format", "round_robin"},
+                    {"games_per_pairing", 2}, {"clock", {{"move_ms", move_ms}, {"claim_ms", claim_ms}}}});
+    const json id = must(director->wait_type("tournament_created"), "tournament_created")["tournament"];
+    for (int i = 0; i < players; ++i) {
+        bot& b = bots[static_cast<std::size_t>(i)];
+        b.name = "P" + std::to_string(i);
+        b.ws = std::make_unique<ws_client>(server->port());
+        const json welcome = hello(*b.ws, b.name);
+        b.id = welcome["player"];
+        b.token = welcome["token"];
+        b.ws->send({{"type", "join_tournament"}, {"tournament", id}});
+        must(b.ws->wait_type("tournament"), "the snapshot after joining");
+    }
+    director->send({{"type", "start_tournament"}, {"tournament", id}});
+
+    int kills = 0;
+    const auto deadline = in(milliseconds{60'000});
+    while (w.last.value("status", "") != "finished" && steady::now() < deadline) {
+        run_tournament_for(bots, *director, milliseconds{std::uniform_int_distribution<int>{100, 600}(rng)}, rng, t, w);
+        if (w.last.value("status", "") == "finished" || kills == kill_count) continue;
+        ::kill(server->pid(), SIGKILL);
+        REQUIRE(server->wait_exit().has_value());
+        ++kills;
+        for (auto& b : bots) read_tournament(b, t, w); // what reached the bots before the kill
+        server = std::make_unique<server_process>(args);
+        CHECK(server->log().find("could not be restored") == std::string::npos);
+        CHECK(server->log().find("restored paused") == std::string::npos);
+        director = std::make_unique<ws_client>(server->port());
+        director->send({{"type", "hello"}, {"token", director_token}});
+        for (auto& b : bots) {
+            b.ws = std::make_unique<ws_client>(server->port());
+            b.ws->send({{"type", "hello"}, {"token", b.token}});
+        }
+        for (auto& b : bots) {
+            CHECK(must(b.ws->wait_type("welcome"), "welcome for " + b.name)["player"] == b.id);
+            // Whatever the bot's room is now, its whole game again: each event seen before is
+            // compared byte for byte.
+            if (!b.room.empty()) b.ws->send(action("sync", b.room, {{"since", 0}}));
+        }
+    }
+    REQUIRE_MESSAGE(w.last.value("status", "") == "finished", "the tournament did not finish: " << w.last.dump());
+
+    // Every game of every pairing is there once, in a room a bot played in, with the result the
+    // bots saw; no game was started again and the tournament never stopped.
+    std::set<std::string> listed;
+    int games = 0;
+    for (const json& round : w.last["rounds"])
+        for (const json& p : round["pairings"]) {
+            CHECK(p["rooms"].size() == 2);
+            REQUIRE(p["results"].size() == 2);
+            for (const json& r : p["results"]) {
+                ++games;
+                const std::string room = r["room"];
+                listed.insert(room);
+                CHECK(r["reason"] == "board_full"); // the bots never call
+                CHECK_MESSAGE(w.game_ids[room] == r["game"], "room " << room);
+            }
+        }
+    CHECK(games == 30);
+    CHECK(listed == w.rooms);
+    CHECK(w.paused_seen == 0);
+    MESSAGE("tournament: kills " << kills << ", games " << games << ", events compared " << t.events_compared);
+    CHECK(kills >= 5);
+    CHECK(t.errors == 0);
+    CHECK(t.events_compared > 0);
     server.reset();
     std::filesystem::remove_all(dir);
 }

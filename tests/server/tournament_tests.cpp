@@ -334,8 +334,15 @@ TEST_CASE("tournament: people stored before tokens were hashed (archive schema 2
     expect_error(thief, "unknown_token");
 }
 
-TEST_CASE("tournament: a restart in the middle loses nothing, and the director carries on")
+TEST_CASE("tournament: a restart in the middle loses nothing - the game in progress goes on, or is replayed without the journal")
 {
+    // With the journal the round's game in progress comes back in its room and the tournament
+    // keeps running; without it (--journal off) the tournament comes back paused, and resuming
+    // plays that game again in a new room.
+    bool journal = true;
+    SUBCASE("with the journal") { journal = true; }
+    SUBCASE("--journal off") { journal = false; }
+    const std::vector<std::string> journal_flag{"--journal", journal ? "on" : "off"};
     const auto db = temp_db("restart.db");
     json id;
     json before_restart;
@@ -345,7 +352,9 @@ TEST_CASE("tournament: a restart in the middle loses nothing, and the director c
     {
         // The test's clients are not reading when the server stops: a short grace, not the
         // default 5 s wait for their close handshakes.
-        server_process server{{"--db", db.string(), "--shutdown-grace", "0.5"}};
+        std::vector<std::string> args{"--db", db.string(), "--shutdown-grace", "0.5"};
+        args.insert(args.end(), journal_flag.begin(), journal_flag.end());
+        server_process server{args};
         tournament_fixture t{server, {{"name", "Restart cup"}, {"format", "round_robin"}}, 4};
         id = t.id;
         director_token = t.director.token;
@@ -375,20 +384,25 @@ TEST_CASE("tournament: a restart in the middle loses nothing, and the director c
     CHECK(stored.find(director_token) == std::string::npos);
     for (const auto& token : tokens) CHECK(stored.find(token) == std::string::npos);
 
-    server_process server{{"--db", db.string()}};
-    // The director comes back with the same token: same identity, tournament paused.
+    std::vector<std::string> args{"--db", db.string()};
+    args.insert(args.end(), journal_flag.begin(), journal_flag.end());
+    server_process server{args};
+    // The director comes back with the same token: same identity, the tournament as it was
+    // (paused when its game in progress is lost).
     auto director = std::make_unique<ws_client>(server.port());
     director->send({{"type", "hello"}, {"token", director_token}});
     const json welcome = expect(*director, "welcome");
     CHECK(welcome["player"] == before_restart["director"]);
     const json restored = expect(*director, "tournament");
-    CHECK(restored["status"] == "paused");
+    CHECK_MESSAGE(restored["status"] == (journal ? "running" : "paused"), "journal " << journal << "\n" << server.log());
     CHECK(restored["players"] == before_restart["players"]);
     CHECK(restored["rounds"][0] == before_restart["rounds"][0]);
     CHECK(restored["rounds"][1]["pairings"][0] == before_restart["rounds"][1]["pairings"][0]);
     CHECK(restored["standings"] == before_restart["standings"]);
 
-    // The players come back too, and the director resumes: the unfinished game is replayed.
+    CHECK(restored["rounds"][1]["pairings"][1]["score"].is_null());
+
+    // The players come back too.
     std::vector<player> players;
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         player p;
@@ -401,14 +415,6 @@ TEST_CASE("tournament: a restart in the middle loses nothing, and the director c
         expect(*p.ws, "tournament");
         players.push_back(std::move(p));
     }
-    director->send({{"type", "resume_tournament"}, {"tournament", id}, {"req", "r"}});
-    const json resumed = expect(*director, "tournament");
-    CHECK(resumed["req"] == "r");
-    CHECK(resumed["status"] == "running");
-    const json replayed_room = resumed["rounds"][1]["pairings"][1]["room"];
-    CHECK(replayed_room != round2_unfinished_room);
-
-    // Finish it by resignations (the higher-numbered player resigns) and the last round too.
     const auto index_of = [&](const json& pid) {
         for (std::size_t i = 0; i < players.size(); ++i)
             if (players[i].id == pid) return static_cast<int>(i);
@@ -425,7 +431,33 @@ TEST_CASE("tournament: a restart in the middle loses nothing, and the director c
             game_over_in(players[static_cast<std::size_t>(a)], sa.room);
         }
     };
-    finish_boards(resumed["rounds"][1], 1);
+    if (journal) {
+        // The game in progress is there, in its room, for its two players: the same game.
+        CHECK(restored["rounds"][1]["pairings"][1]["room"] == round2_unfinished_room);
+        const json& unfinished = restored["rounds"][1]["pairings"][1];
+        const int a = index_of(unfinished["players"][0]), b = index_of(unfinished["players"][1]);
+        for (const int i : {a, b}) {
+            // It came after the welcome, before or after the tournament's snapshot.
+            const auto is_it = [&](const json& m) { return is(m, "room") && m["room"] == round2_unfinished_room; };
+            const auto& got = players[static_cast<std::size_t>(i)]->history();
+            const auto earlier = std::find_if(got.begin(), got.end(), is_it);
+            const json room = earlier != got.end() ? *earlier
+                                                   : must(players[static_cast<std::size_t>(i)]->wait_for(is_it),
+                                                          "the restored room's snapshot");
+            CHECK(room["status"] == "playing");
+            CHECK(room["tournament"] == id);
+        }
+        players[static_cast<std::size_t>(std::max(a, b))]->send(action("resign", round2_unfinished_room));
+        game_over_in(players[static_cast<std::size_t>(a)], round2_unfinished_room);
+    } else {
+        director->send({{"type", "resume_tournament"}, {"tournament", id}, {"req", "r"}});
+        const json resumed = expect(*director, "tournament");
+        CHECK(resumed["req"] == "r");
+        CHECK(resumed["status"] == "running");
+        const json replayed_room = resumed["rounds"][1]["pairings"][1]["room"];
+        CHECK(replayed_room != round2_unfinished_room);
+        finish_boards(resumed["rounds"][1], 1);
+    }
     const json round3 = snapshot_where(*director, id, [](const json& m) { return m["rounds"].size() == 3; });
     finish_boards(round3["rounds"][2], 0);
     const json final_snapshot = snapshot_where(*director, id, [](const json& m) { return m["status"] == "finished"; });

@@ -16,6 +16,7 @@ namespace protocol = quarto::protocol;
 using testing::fake_host;
 using testing::json;
 using testing::mask;
+using testing::of_type;
 using testing::types_of;
 using quarto::instant;
 using quarto::milliseconds;
@@ -120,8 +121,12 @@ TEST_CASE("room journal: every change encodes to one line and decodes back, and 
     squares.squares = true;
     const std::vector<room_change> changes{
         change::summary{"Ann's room", squares, {std::nullopt, milliseconds{5000}}, true,
-                        {seated_player{{"pAnn", "Ann"}, std::string(64, 'a')}, std::nullopt}, 42},
-        change::summary{"Room with spaces", {}, {move_ms, claim_ms}, false, {}, 0},
+                        {seated_player{{"pAnn", "Ann"}, std::string(64, 'a')}, std::nullopt}, 42, {}, {}},
+        change::summary{"Room with spaces", {}, {move_ms, claim_ms}, false, {}, 0, {}, {}},
+        change::summary{"Cup · round 2", {}, {move_ms, claim_ms}, false,
+                        {seated_player{{"pAnn", "Ann"}, std::string(64, 'a')}, seated_player{{"pBo", "Bo"}, std::string(64, 'b')}},
+                        7, "tcup12345", seat{1}},
+        change::summary{"Cup · round 3", {}, {move_ms, claim_ms}, false, {}, 0, "tcup12345", std::nullopt},
         change::take_seat{1, {{"pBo", "Bo the Second"}, std::string(64, 'b')}},
         change::leave_seat{0},
         change::start{1, 1'795'000'000'123, "abcdefghjk12"},
@@ -143,7 +148,8 @@ TEST_CASE("room journal: every change encodes to one line and decodes back, and 
     }
     for (const std::string bad : {"", "room", "room {\"name\":1}", "seat 2 h id Ann", "seat 0 h id", "unseat 0 1",
                                   "start 0 12", "start 3 12 g", "act give 0 16 0 5", "act jump 0 1 0 5",
-                                  "act give 0 1 0", "time", "time 1x", "rematch", "ev 1 2", "hello"}) {
+                                  "act give 0 1 0", "time", "time 1x", "rematch", "ev 1 2", "hello",
+                                  R"(room {"name":"x","rules":{},"clock":{},"private":false,"seats":[null,null],"seq":0,"tournament":{"id":"t","first":2}})"}) {
         CAPTURE(bad);
         CHECK_FALSE(decode(bad).has_value());
     }
@@ -374,5 +380,70 @@ TEST_CASE("room journal: entries this code cannot replay are refused with the re
         entries.push_back({d.id, entries.back().n + 1, "act place 0 3 0 10", ""});
         CHECK_FALSE(play::room::restore(host, d.id, entries, problem));
         CHECK(problem.find("does not fit") != std::string::npos);
+    }
+}
+
+TEST_CASE("room journal: a tournament game comes back a tournament game, and reports its result once relinked")
+{
+    fake_host host;
+    host.enable_journal();
+    const auto ann = host.players().create("Ann");
+    const auto bo = host.players().create("Bo");
+    play::room_settings s;
+    s.name = "Cup · round 1";
+    s.clock = {move_ms, claim_ms};
+    s.tournament = play::tournament_link{"tcup", seat{1}, nullptr};
+    play::room& original = host.open_game_room(std::move(s), *ann, *bo);
+    host.run_deferred();
+    const std::string id = original.id();
+    // Bo (seat 1) gives first, as the tournament said; Ann places it.
+    const auto a = host.connect(), b = host.connect();
+    original.handle(b, *bo, protocol::give{quarto::piece{3}}, nullptr);
+    original.handle(a, *ann, protocol::place{quarto::square{5}}, nullptr);
+    host.run_deferred();
+    const auto entries = host.journal_of(id);
+    REQUIRE(!entries.empty());
+    CHECK(entries[0].change.find(R"("tournament":{"first":1,"id":"tcup"})") != std::string::npos);
+
+    std::vector<std::pair<quarto::game_result, std::string>> results;
+    const auto collect = [&](const quarto::game_result& r, const std::string& game) { results.emplace_back(r, game); };
+
+    SUBCASE("in progress: the game goes on, and its end goes to the tournament that relinked it")
+    {
+        fake_host later;
+        later.enable_journal();
+        play::room& r = later.restore_room(id, entries);
+        later.run_deferred();
+        CHECK(r.listing().tournament == "tcup");
+        CHECK_FALSE(r.relink("tother", collect));
+        CHECK(r.relink("tcup", collect));
+        later.run_deferred();
+        CHECK(results.empty());
+        const auto c = later.connect();
+        r.resume(c, *ann);
+        const json snap = later.take(c).back();
+        CHECK(snap["tournament"] == "tcup");
+        CHECK(snap["game"]["first"] == 1);
+        CHECK(snap["game"]["moves"].size() == 2);
+        r.handle(c, *ann, protocol::resign{}, nullptr);
+        later.run_deferred();
+        REQUIRE(results.size() == 1);
+        CHECK(results[0].first.winner == seat{1});
+        CHECK(results[0].second == of_type(later.take(c), "game_over").at(0)["game"]);
+    }
+    SUBCASE("over before the restart: relinking reports the result at once")
+    {
+        original.handle(a, *ann, protocol::resign{}, nullptr);
+        host.run_deferred();
+        fake_host later;
+        later.enable_journal();
+        play::room& r = later.restore_room(id, host.journal_of(id));
+        later.run_deferred();
+        CHECK(results.empty());
+        CHECK(r.relink("tcup", collect));
+        later.run_deferred();
+        REQUIRE(results.size() == 1);
+        CHECK(results[0].first.winner == seat{1});
+        CHECK(results[0].first.reason == quarto::end_reason::resign);
     }
 }

@@ -713,7 +713,60 @@ TEST_CASE("tournament: the start time starts it, through the manual clock")
     }
 }
 
-TEST_CASE("tournament: a running record reopened comes back paused - resuming replays the unfinished games")
+TEST_CASE("tournament: reopened after its rooms came back from the journal, it goes on running - no game replayed")
+{
+    // A first life with the journal: round 1 of four players, one game in progress, the other
+    // over but not yet scored in what was stored (it ended in the turn of the crash).
+    event before{settings_of(protocol::tournament_format::round_robin)};
+    before.host.enable_journal();
+    before.join_all();
+    before.director(protocol::start_tournament{});
+    const json round1 = before.current_round();
+    const std::string playing_room = round1["pairings"][0]["room"];
+    const std::string ended_room = round1["pairings"][1]["room"];
+    const json state = before.host.stored().back().state;
+    REQUIRE(before.host.stored().back().status == "running");
+    before.finish(ended_room);
+
+    // A restart: the rooms come back from the journal, then the people and the record.
+    fake_host host;
+    host.enable_journal();
+    for (const auto& room : {playing_room, ended_room}) host.restore_room(room, before.host.journal_of(room));
+    for (const auto& person : state["people"])
+        host.players().restore(
+            {{person["id"].get<std::string>(), person["name"].get<std::string>()}, person["token_hash"].get<std::string>()});
+    auto record = protocol::read_stored_tournament(state["tournament"]);
+    REQUIRE(record);
+    auto views = std::make_shared<tournaments::tournament_views>();
+    tournaments::tournament t{host, *record, views};
+    t.reopen();
+    host.run_deferred();
+    // Still running; the game that had ended is scored now, the other is the same game, going on.
+    CHECK(host.stored().back().status == "running");
+    CHECK(host.game_rooms().empty()); // no room opened again
+    const auto dc = host.connect();
+    t.resubscribe(dc, *host.players().find_by_id(record->director));
+    json snap = last_of(host.take(dc), "tournament");
+    CHECK(snap["status"] == "running");
+    CHECK(snap["rounds"][0]["pairings"][0]["rooms"] == json::array({playing_room}));
+    CHECK(snap["rounds"][0]["pairings"][0]["results"].empty());
+    CHECK(snap["rounds"][0]["pairings"][1]["rooms"] == json::array({ended_room}));
+    REQUIRE(snap["rounds"][0]["pairings"][1]["results"].size() == 1);
+    CHECK(snap["rounds"][0]["pairings"][1]["results"][0]["reason"] == "resign");
+
+    // The game in progress ends in its restored room: its result is scored, round 2 begins.
+    play::room* r = host.find_room(playing_room);
+    REQUIRE(r);
+    const auto seat1 = host.players().find_by_id(r->lobby().seats[1]->id);
+    r->handle(host.connect(), *seat1, protocol::resign{}, nullptr);
+    host.run_deferred();
+    snap = last_of(host.take(dc), "tournament");
+    REQUIRE(snap["rounds"].size() == 2);
+    CHECK(snap["rounds"][0]["pairings"][0]["results"].size() == 1);
+    CHECK(host.game_rooms().size() == 2); // round 2's two games
+}
+
+TEST_CASE("tournament: a running record reopened without its games' rooms comes back paused - resuming replays them")
 {
     // A first life: round 1 of four players, one of its two games over.
     event before{settings_of(protocol::tournament_format::round_robin)};
