@@ -352,8 +352,9 @@ std::variant<archive_store, open_error> archive_store::open(const std::string& p
     if (!db) return open_error{"cannot open " + path + ": " + error};
     const auto fail = [&](std::string_view what) { return open_error{std::string{what} + " " + path + ": " + db->last_error()}; };
 
-    // Wait for a lock another process holds (e.g. the sqlite3 shell) instead of failing at once.
-    if (!db->exec("PRAGMA busy_timeout = 5000")) return fail("cannot configure");
+    // Wait for a lock another connection holds (the journal's, or the sqlite3 shell's) instead
+    // of failing at once.
+    db->retry_when_busy(std::chrono::milliseconds{5000}, std::chrono::milliseconds{1});
     // user_version reads the file header: the first thing that fails on a file that is not a
     // database.
     const auto version_text = db->query_text("PRAGMA user_version");

@@ -28,80 +28,25 @@ namespace {
 // transactions that write new ones.
 constexpr std::size_t deletes_per_commit = 64;
 
-bool configure(sqlite::database& db) { return db.exec("PRAGMA busy_timeout = 5000"); }
-
-// A transaction's entries, one after the other: room, n, change, event, each string preceded
-// by its length (4 bytes, little-endian) and n in 8 bytes, little-endian.
-void put_u32(std::string& out, std::uint32_t v)
+bool configure(sqlite::database& db)
 {
-    for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
-}
-void put_i64(std::string& out, std::int64_t v)
-{
-    const auto u = static_cast<std::uint64_t>(v);
-    for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((u >> (8 * i)) & 0xFF));
-}
-void put_string(std::string& out, std::string_view s)
-{
-    put_u32(out, static_cast<std::uint32_t>(s.size()));
-    out.append(s);
-}
-void put_entry(std::string& out, const journal_entry& e)
-{
-    put_string(out, e.room);
-    put_i64(out, e.n);
-    put_string(out, e.change);
-    put_string(out, e.event);
+    // A commit waits for the archive's write in short steps: the events of its batch wait.
+    db.retry_when_busy(std::chrono::milliseconds{5000}, std::chrono::microseconds{100});
+    return true;
 }
 
-// Reads what put_entry wrote; false when the bytes end early.
-class entry_reader {
-public:
-    explicit entry_reader(std::string_view bytes) : rest_{bytes} {}
-    bool done() const { return rest_.empty(); }
-    bool next(journal_entry& e)
-    {
-        return string(e.room) && i64(e.n) && string(e.change) && string(e.event);
-    }
-
-private:
-    bool take(std::size_t n, std::string_view& out)
-    {
-        if (rest_.size() < n) return false;
-        out = rest_.substr(0, n);
-        rest_.remove_prefix(n);
-        return true;
-    }
-    bool u64(int bytes, std::uint64_t& v)
-    {
-        std::string_view b;
-        if (!take(static_cast<std::size_t>(bytes), b)) return false;
-        v = 0;
-        for (int i = 0; i < bytes; ++i) v |= static_cast<std::uint64_t>(static_cast<unsigned char>(b[i])) << (8 * i);
-        return true;
-    }
-    bool i64(std::int64_t& v)
-    {
-        std::uint64_t u = 0;
-        if (!u64(8, u)) return false;
-        v = static_cast<std::int64_t>(u);
-        return true;
-    }
-    bool string(std::string& s)
-    {
-        std::uint64_t size = 0;
-        std::string_view b;
-        if (!u64(4, size) || !take(size, b)) return false;
-        s.assign(b);
-        return true;
-    }
-    std::string_view rest_;
-};
 } // namespace
 
-// The table is a log of transactions: each commit appends one row holding all the entries it
-// wrote (so a commit writes a few pages at the b-tree's right edge, however many rooms and
-// moves it holds), and a cut is a row of journal_cuts, written in the same transaction. A row
+// The maps are keyed by room id; looked up by the views a batch's bytes give.
+struct journal_room_hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
+// The table is a log of batches: each batch (a shard's turn) is one row holding its entries in
+// the bytes its producer wrote (so a commit writes a few pages at the b-tree's right edge,
+// however many rooms and moves it holds), and a cut is a row of journal_cuts, written in the
+// same transaction. A row
 // whose entries are all hidden by cuts is deleted later, a few per transaction; the journal
 // thread knows which from its map of every room's entries (read from the file at load()).
 // Checkpoints and the flushes to the disk run on a second connection and thread, so a commit
@@ -120,23 +65,21 @@ struct journal::impl {
         std::size_t live = 0;
         std::vector<std::string> rooms; // each once
     };
-    std::unordered_map<std::string, room_state> rooms;
+    std::unordered_map<std::string, room_state, journal_room_hash, std::equal_to<>> rooms;
     std::unordered_map<std::int64_t, batch_state> batches;
     std::deque<std::int64_t> dead_batches; // rows to delete, oldest first
     // Closed rooms none of whose entries is left: their cut rows go in the next transaction.
     std::vector<std::string> forget_cuts;
 
-    // A transaction's own changes to those maps, applied once it has committed.
-    std::vector<const journal_step*> effects;
-    std::string blob; // the transaction's entries
-
-    // Steps to write, or a task to run on the thread (a read, a flush) once what was queued
+    // A batch to write, or a task to run on the thread (a read, a flush) once what was queued
     // before it has been committed.
     struct request {
-        std::vector<journal_step> steps;
+        journal_batch batch;
         std::function<void(bool)> committed;
         std::function<void()> task;
+        std::int64_t row = 0; // the row its entries went to
     };
+    std::string row_bytes; // a transaction's batches, one after the other (reused)
     std::mutex mutex;
     std::condition_variable wake;
     std::vector<request> queue;
@@ -158,8 +101,11 @@ struct journal::impl {
     void run_and_wait(std::function<void()> task);
     void carry_out(std::vector<request>& taken);
     bool write_all(std::span<request> group);
-    void note_entry(const std::string& room, std::int64_t n, std::int64_t batch, bool is_live);
-    void apply(std::int64_t batch, std::size_t deleted);
+    room_state& room(std::string_view id);
+    void note_entry(std::string_view room, std::int64_t n, std::int64_t batch, bool is_live);
+    void note_cut(std::string_view room, std::int64_t below_n);
+    // The committed transaction's effects on the maps.
+    void apply(std::span<const request> group, std::size_t deleted);
     void batch_gone(std::int64_t batch);
     archive_result<std::vector<journal_entry>> read_all();
 
@@ -230,11 +176,11 @@ archive_result<std::vector<journal_entry>> journal::load()
     return out;
 }
 
-void journal::write(std::vector<journal_step> steps, std::function<void(bool)> committed)
+void journal::write(journal_batch batch, std::function<void(bool)> committed)
 {
-    const std::size_t count = steps.size();
-    if (impl_->enqueue({std::move(steps), std::move(committed), {}})) return;
-    spdlog::error("journal {}: closed; {} steps NOT written", impl_->path, count);
+    const std::size_t count = batch.entry_count();
+    if (impl_->enqueue({std::move(batch), std::move(committed), {}, 0})) return;
+    spdlog::error("journal {}: closed; a batch of {} entries NOT written", impl_->path, count);
 }
 
 void journal::flush()
@@ -288,7 +234,7 @@ void journal::impl::run_and_wait(std::function<void()> task)
     enqueue({{}, {}, [&] {
                  task();
                  done.set_value();
-             }});
+             }, 0});
     finished.wait();
 }
 
@@ -334,33 +280,41 @@ void journal::impl::carry_out(std::vector<request>& taken)
 
 bool journal::impl::write_all(std::span<request> group)
 {
-    std::size_t steps = 0;
-    for (const auto& r : group) steps += r.steps.size();
-    if (steps == 0) return true;
-    effects.clear();
-    blob.clear();
+    std::size_t entries = 0, cuts = 0;
+    for (const auto& r : group) {
+        entries += r.batch.entry_count();
+        cuts += r.batch.cuts().size();
+    }
+    if (entries == 0 && cuts == 0) return true;
     sqlite::transaction t{db};
     bool ok = t.began();
-    for (const auto& r : group) {
-        for (const auto& s : r.steps) {
+    // One row for the whole transaction: a batch is a shard's turn, and at a few moves a turn
+    // a row each would be several rows (inserted, then deleted) a commit.
+    const std::string* bytes = nullptr;
+    row_bytes.clear();
+    for (auto& r : group) {
+        for (const auto& c : r.batch.cuts()) {
             if (!ok) break;
-            effects.push_back(&s);
-            if (s.what == journal_step::kind::append) {
-                put_entry(blob, s.entry);
-                continue;
-            }
             sqlite::in_use u{upsert_cut};
-            u->bind(1, s.entry.room).bind(2, s.entry.n);
+            u->bind(1, c.room).bind(2, c.below_n);
             ok = u->step() == step_result::done;
         }
+        if (r.batch.entry_count() == 0) continue;
+        if (!bytes) bytes = &r.batch.bytes(); // one batch: its bytes as they are
+        else {
+            if (row_bytes.empty()) row_bytes = *bytes;
+            row_bytes += r.batch.bytes();
+            bytes = &row_bytes;
+        }
     }
-    std::int64_t batch = 0;
-    if (ok && !blob.empty()) {
+    std::int64_t row = 0;
+    if (ok && bytes) {
         sqlite::in_use u{insert};
-        u->bind_blob(1, blob);
+        u->bind_blob(1, *bytes);
         ok = u->step() == step_result::done;
-        batch = db.last_insert_rowid();
+        row = db.last_insert_rowid();
     }
+    for (auto& r : group) r.row = row;
     std::size_t deleted = 0;
     for (; ok && deleted < deletes_per_commit && deleted < dead_batches.size(); ++deleted) {
         sqlite::in_use u{delete_batch};
@@ -376,22 +330,28 @@ bool journal::impl::write_all(std::span<request> group)
     }
     ok = ok && t.commit();
     if (!ok) {
-        spdlog::error("journal {}: a batch of {} steps NOT written: {}", path, steps, db.last_error());
-        effects.clear();
+        spdlog::error("journal {}: a transaction of {} entries and {} cuts NOT written: {}", path, entries, cuts,
+                      db.last_error());
         return false;
     }
     forget_cuts.clear();
-    apply(batch, deleted);
+    apply(group, deleted);
     commits.fetch_add(1, std::memory_order_relaxed);
     return true;
 }
 
-void journal::impl::note_entry(const std::string& room, std::int64_t n, std::int64_t batch, bool is_live)
+journal::impl::room_state& journal::impl::room(std::string_view id)
 {
-    auto& r = rooms[room];
+    const auto it = rooms.find(id);
+    return it != rooms.end() ? it->second : rooms.emplace(std::string{id}, room_state{}).first->second;
+}
+
+void journal::impl::note_entry(std::string_view room_id, std::int64_t n, std::int64_t batch, bool is_live)
+{
+    auto& r = room(room_id);
     auto& b = batches[batch];
-    if (std::find(b.rooms.begin(), b.rooms.end(), room) == b.rooms.end()) {
-        b.rooms.push_back(room);
+    if (std::find(b.rooms.begin(), b.rooms.end(), room_id) == b.rooms.end()) {
+        b.rooms.emplace_back(room_id);
         ++r.batches;
     }
     if (!is_live) return;
@@ -399,31 +359,40 @@ void journal::impl::note_entry(const std::string& room, std::int64_t n, std::int
     ++b.live;
 }
 
-void journal::impl::apply(std::int64_t batch, std::size_t deleted)
+void journal::impl::apply(std::span<const request> group, std::size_t deleted)
 {
-    for (const journal_step* s : effects) {
-        const journal_entry& e = s->entry;
-        if (s->what == journal_step::kind::append) {
-            note_entry(e.room, e.n, batch, true);
-            continue;
+    for (const auto& r : group) {
+        const auto& cuts = r.batch.cuts();
+        std::size_t next_cut = 0, entry = 0;
+        journal_entry_reader reader{r.batch.bytes()};
+        journal_entry_reader::view e;
+        while (!reader.done() && reader.next(e)) {
+            for (; next_cut < cuts.size() && cuts[next_cut].after_entries <= entry; ++next_cut)
+                note_cut(cuts[next_cut].room, cuts[next_cut].below_n);
+            note_entry(e.room, e.n, r.row, true);
+            ++entry;
         }
-        auto& r = rooms[e.room];
-        r.cut = std::max(r.cut, e.n);
-        const auto dying = std::partition(r.live.begin(), r.live.end(), [&](const auto& x) { return x.first >= r.cut; });
-        for (auto it = dying; it != r.live.end(); ++it) {
-            auto& b = batches[it->second];
-            if (b.live > 0 && --b.live == 0) dead_batches.push_back(it->second);
-        }
-        r.live.erase(dying, r.live.end());
-        if (r.cut == journal_step::all_entries && r.batches == 0) {
-            forget_cuts.push_back(e.room);
-            rooms.erase(e.room);
-        }
+        for (; next_cut < cuts.size(); ++next_cut) note_cut(cuts[next_cut].room, cuts[next_cut].below_n);
     }
-    effects.clear();
     for (std::size_t i = 0; i < deleted; ++i) {
         batch_gone(dead_batches.front());
         dead_batches.pop_front();
+    }
+}
+
+void journal::impl::note_cut(std::string_view room_id, std::int64_t below_n)
+{
+    auto& r = room(room_id);
+    r.cut = std::max(r.cut, below_n);
+    const auto dying = std::partition(r.live.begin(), r.live.end(), [&](const auto& x) { return x.first >= r.cut; });
+    for (auto it = dying; it != r.live.end(); ++it) {
+        auto& b = batches[it->second];
+        if (b.live > 0 && --b.live == 0) dead_batches.push_back(it->second);
+    }
+    r.live.erase(dying, r.live.end());
+    if (r.cut == journal_batch::all_entries && r.batches == 0) {
+        forget_cuts.emplace_back(room_id);
+        rooms.erase(rooms.find(room_id));
     }
 }
 
@@ -437,7 +406,7 @@ void journal::impl::batch_gone(std::int64_t batch)
         const auto r = rooms.find(room);
         if (r == rooms.end()) continue;
         if (r->second.batches > 0) --r->second.batches;
-        if (r->second.batches == 0 && r->second.live.empty() && r->second.cut == journal_step::all_entries) {
+        if (r->second.batches == 0 && r->second.live.empty() && r->second.cut == journal_batch::all_entries) {
             forget_cuts.push_back(room);
             rooms.erase(r);
         }
@@ -461,7 +430,7 @@ archive_result<std::vector<journal_entry>> journal::impl::read_all()
             const step_result r = s->step();
             if (r == step_result::done) break;
             if (r == step_result::error) return failed();
-            rooms[s->text_at(0)].cut = s->int_at(1);
+            room(s->text_at(0)).cut = s->int_at(1);
         }
     }
     std::unordered_map<std::string, std::vector<journal_entry>> live;
@@ -472,23 +441,25 @@ archive_result<std::vector<journal_entry>> journal::impl::read_all()
             if (r == step_result::done) break;
             if (r == step_result::error) return failed();
             const std::int64_t batch = s->int_at(0);
-            entry_reader reader{s->bytes_at(1)};
+            journal_entry_reader reader{s->bytes_at(1)};
             batches[batch]; // known, even when every entry in it is dead
             while (!reader.done()) {
-                journal_entry e;
+                journal_entry_reader::view e;
                 if (!reader.next(e)) {
                     spdlog::error("journal {}: row {} is cut short; the rest of it is skipped", path, batch);
                     break;
                 }
-                const bool is_live = e.n >= rooms[e.room].cut;
+                const bool is_live = e.n >= room(e.room).cut;
                 note_entry(e.room, e.n, batch, is_live);
-                if (is_live) live[e.room].push_back(std::move(e));
+                if (is_live)
+                    live[std::string{e.room}].push_back(
+                        {std::string{e.room}, e.n, std::string{e.change}, std::string{e.event}});
             }
             if (batches[batch].live == 0) dead_batches.push_back(batch);
         }
     }
     for (auto it = rooms.begin(); it != rooms.end();) { // closed rooms with nothing left
-        if (it->second.batches == 0 && it->second.live.empty() && it->second.cut == journal_step::all_entries) {
+        if (it->second.batches == 0 && it->second.live.empty() && it->second.cut == journal_batch::all_entries) {
             forget_cuts.push_back(it->first);
             it = rooms.erase(it);
         } else {

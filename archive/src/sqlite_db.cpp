@@ -1,5 +1,7 @@
 #include "sqlite_db.hpp"
 
+#include <cstdint>
+#include <thread>
 #include <utility>
 
 #include <sqlite3.h>
@@ -116,13 +118,17 @@ database::~database()
     sqlite3_close_v2(handle_);
 }
 
-database::database(database&& other) noexcept : handle_{std::exchange(other.handle_, nullptr)} {}
+database::database(database&& other) noexcept
+    : handle_{std::exchange(other.handle_, nullptr)}, busy_retry_{std::move(other.busy_retry_)}
+{
+}
 
 database& database::operator=(database&& other) noexcept
 {
     if (this != &other) {
         sqlite3_close_v2(handle_);
         handle_ = std::exchange(other.handle_, nullptr);
+        busy_retry_ = std::move(other.busy_retry_);
     }
     return *this;
 }
@@ -155,6 +161,20 @@ std::optional<statement> database::prepare(std::string_view sql)
 std::int64_t database::last_insert_rowid() const
 {
     return sqlite3_last_insert_rowid(handle_);
+}
+
+void database::retry_when_busy(std::chrono::milliseconds limit, std::chrono::microseconds step)
+{
+    busy_retry_ = std::make_unique<busy_retry>(busy_retry{static_cast<int>(std::chrono::microseconds{limit} / step), step});
+    sqlite3_busy_handler(
+        handle_,
+        [](void* retry, int tries_so_far) {
+            const auto& r = *static_cast<const busy_retry*>(retry);
+            if (tries_so_far >= r.tries) return 0;
+            std::this_thread::sleep_for(r.step);
+            return 1;
+        },
+        busy_retry_.get());
 }
 
 bool database::in_transaction() const

@@ -4,7 +4,9 @@
 // exceptions. Not thread-safe: the archive uses one connection from one thread.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -76,6 +78,11 @@ public:
     database(const database&) = delete;
     database& operator=(const database&) = delete;
 
+    // When another connection holds the lock (the archive and the journal write the same
+    // file): try again every `step`, up to `limit`. SQLite's own busy_timeout sleeps 1, 2, 5,
+    // 10 … 100 ms between tries, which stalled journal commits for up to half a second behind
+    // a finished game's write of a few milliseconds.
+    void retry_when_busy(std::chrono::milliseconds limit, std::chrono::microseconds step);
     // Runs SQL without results (DDL, pragmas, BEGIN/COMMIT). False on failure; see last_error().
     bool exec(const char* sql);
     // The first column of the first row of a query, as text (e.g. "PRAGMA journal_mode=WAL").
@@ -91,6 +98,11 @@ public:
 private:
     explicit database(sqlite3* handle) : handle_{handle} {}
     sqlite3* handle_ = nullptr;
+    struct busy_retry {
+        int tries;
+        std::chrono::microseconds step;
+    };
+    std::unique_ptr<busy_retry> busy_retry_; // the busy handler's: on the heap, so that moves keep its place
 };
 
 // BEGIN IMMEDIATE ... COMMIT; rolled back when the scope ends without commit().

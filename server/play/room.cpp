@@ -424,7 +424,7 @@ bool room::reclaim_if_idle(std::chrono::milliseconds idle)
     const bool empty = !seats_[0] && !seats_[1] && spectators_.empty();
     if (!(empty || (idle_enough && (deserted || status_ == room_status::finished)))) return false;
     closed_ = true;
-    if (journaled_) host_.journal(archive::journal_step::cut(id_, archive::journal_step::all_entries));
+    if (journaled_) host_.journal_cut(id_, archive::journal_batch::all_entries);
     host_.counters().room_status_changed(status_, std::nullopt);
     deadline_->cancel();
     const net::frame_ptr closing = net::make_frame(protocol::room_closed(id_));
@@ -461,7 +461,7 @@ std::optional<std::int64_t> room::game_time() const
 void room::journal(const room_change& c, std::string_view event)
 {
     if (!journaled_) return;
-    host_.journal(archive::journal_step::append({id_, ++journal_n_, encode(c), std::string{event}}));
+    host_.journal_append(id_, ++journal_n_, c, event);
 }
 
 void room::journal_summary()
@@ -478,7 +478,7 @@ void room::journal_summary()
         s.seats[i] = seated_player{*seats_[i], known ? known->token_hash : std::string{}};
     }
     journal(s);
-    host_.journal(archive::journal_step::cut(id_, journal_n_));
+    host_.journal_cut(id_, journal_n_);
 }
 
 std::unique_ptr<room> room::restore(room_host& host, protocol::room_id id,

@@ -92,27 +92,56 @@ std::optional<change::summary> read_summary(std::string_view text)
 
 std::string encode(const room_change& c)
 {
-    return std::visit(
-        [](const auto& x) -> std::string {
+    std::string out;
+    encode_into(out, c);
+    return out;
+}
+
+void encode_into(std::string& out, const room_change& c)
+{
+    const auto put = [&out](std::int64_t v) {
+        char digits[24];
+        const auto end = std::to_chars(std::begin(digits), std::end(digits), v).ptr;
+        out.append(digits, end);
+    };
+    std::visit(
+        [&](const auto& x) {
             using T = std::decay_t<decltype(x)>;
             if constexpr (std::is_same_v<T, change::summary>) {
-                return "room " + summary_json(x).dump();
+                out += "room ";
+                out += summary_json(x).dump();
             } else if constexpr (std::is_same_v<T, change::take_seat>) {
-                return "seat " + std::to_string(x.s) + ' ' + x.player.token_hash + ' ' + x.player.info.id + ' ' +
-                       x.player.info.name;
+                out += "seat ";
+                put(x.s);
+                ((((out += ' ') += x.player.token_hash) += ' ') += x.player.info.id) += ' ';
+                out += x.player.info.name;
             } else if constexpr (std::is_same_v<T, change::leave_seat>) {
-                return "unseat " + std::to_string(x.s);
+                out += "unseat ";
+                put(x.s);
             } else if constexpr (std::is_same_v<T, change::start>) {
-                return "start " + std::to_string(x.first) + ' ' + std::to_string(x.unix_ms) + ' ' + x.game_id;
+                out += "start ";
+                put(x.first);
+                out += ' ';
+                put(x.unix_ms);
+                (out += ' ') += x.game_id;
             } else if constexpr (std::is_same_v<T, change::act>) {
-                return "act " + std::string{to_string(x.what.kind)} + ' ' + std::to_string(x.what.by) + ' ' +
-                       std::to_string(x.what.value) + ' ' + std::to_string(x.what.line) + ' ' + std::to_string(x.t);
+                (out += "act ") += to_string(x.what.kind);
+                for (const std::int64_t v : {std::int64_t{x.what.by}, std::int64_t{x.what.value}, std::int64_t{x.what.line}, x.t}) {
+                    out += ' ';
+                    put(v);
+                }
             } else if constexpr (std::is_same_v<T, change::time_passed>) {
-                return "time " + std::to_string(x.t);
+                out += "time ";
+                put(x.t);
             } else if constexpr (std::is_same_v<T, change::rematch>) {
-                return "rematch " + std::to_string(x.s);
+                out += "rematch ";
+                put(x.s);
             } else {
-                return x.t ? "ev " + std::to_string(*x.t) : std::string{"ev"};
+                out += "ev";
+                if (x.t) {
+                    out += ' ';
+                    put(*x.t);
+                }
             }
         },
         c);

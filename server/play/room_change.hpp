@@ -84,6 +84,8 @@ using room_change = std::variant<change::summary, change::take_seat, change::lea
                                  change::time_passed, change::rematch, change::event_only>;
 
 std::string encode(const room_change& c);
+// The same, appended to `out` (a journal batch's bytes: no string of its own).
+void encode_into(std::string& out, const room_change& c);
 // nullopt for a line this code did not write.
 std::optional<room_change> decode(std::string_view line);
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string_view>
 
 #include "metrics/metrics.hpp"
 #include "net/frame.hpp"
@@ -14,8 +15,9 @@
 #include "play/lobby.hpp"
 #include "play/place.hpp"
 #include "play/player_registry.hpp"
+#include "play/room_change.hpp"
 #include "quarto/archive/game_record.hpp"
-#include "quarto/archive/journal.hpp"
+#include "quarto/archive/journal_batch.hpp"
 
 namespace quarto::server::play {
 
@@ -47,10 +49,17 @@ public:
     // The same for a game restored finished: stored unless the archive has it already (the
     // process may have died between the game's end and its archive commit).
     virtual void archive_game_if_missing(archive::game_record record) { archive_game(std::move(record)); }
-    // The journal of live rooms (archive/journal.hpp): whether rooms keep one, and a step of it.
-    // Once a room has journaled a change, what it sends waits for the step's commit.
+    // The journal of live rooms (archive/journal.hpp): whether rooms keep one, an entry (the
+    // change, and the event that announced it), and a cut of the room's entries below
+    // `below_n` (archive::journal_batch::all_entries: every one). Once a room has journaled a
+    // change, what it sends waits for the entry's commit.
     virtual bool journaling() const { return false; }
-    virtual void journal(archive::journal_step step) { (void)step; }
+    virtual void journal_append(const protocol::room_id& room, std::int64_t n, const room_change& change,
+                                std::string_view event)
+    {
+        (void)room, (void)n, (void)change, (void)event;
+    }
+    virtual void journal_cut(const protocol::room_id& room, std::int64_t below_n) { (void)room, (void)below_n; }
     // What the lobby shows of the room has changed.
     virtual void lobby_changed(const protocol::room_id& room, const lobby_state& state) = 0;
 

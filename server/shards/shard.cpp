@@ -55,7 +55,7 @@ void shard::run()
 
 void shard::end_of_turn()
 {
-    while (!deferred_.empty() || !dirty_.empty() || !journal_steps_.empty() || !held_.empty() || !held_stores_.empty()) {
+    while (!deferred_.empty() || !dirty_.empty() || !journal_batch_.empty() || !held_.empty() || !held_stores_.empty()) {
         while (!deferred_.empty()) {
             auto tasks = std::move(deferred_);
             deferred_.clear();
@@ -97,6 +97,7 @@ void shard::forward(std::uint16_t target, task t)
 
 void shard::on_wake()
 {
+    if (commit_signalled_.exchange(false)) release_committed();
     inbox_.begin_drain();
     while (auto b = inbox_.pop()) {
         for (auto& item : *b) {
@@ -229,42 +230,57 @@ void shard::flush_watchers()
 
 // ---- the journal ---------------------------------------------------------------------------
 
-void shard::journal(archive::journal_step step) { journal_steps_.push_back(std::move(step)); }
+void shard::journal_append(const protocol::room_id& room, std::int64_t n, const play::room_change& change,
+                           std::string_view event)
+{
+    journal_batch_.append(room, n, [&](std::string& out) { play::encode_into(out, change); }, event);
+}
+
+void shard::journal_cut(const protocol::room_id& room, std::int64_t below_n) { journal_batch_.cut(room, below_n); }
 
 void shard::seal_journal_batch()
 {
-    if (journal_steps_.empty() && held_.empty() && held_stores_.empty()) return;
+    if (journal_batch_.empty() && held_.empty() && held_stores_.empty()) return;
     const std::uint64_t number = next_batch_++;
-    const bool writes = !journal_steps_.empty();
-    pending_.push_back({number, std::exchange(held_, {}), std::exchange(held_stores_, {}), !writes});
+    const bool writes = !journal_batch_.empty();
+    pending_.push_back({number, std::move(held_), std::exchange(held_stores_, {}), writes});
+    held_ = std::move(spare_sends_); // empty, with the capacity a batch has needed
+    spare_sends_.clear();
     if (writes) {
         metrics::bump(counters_.journal_batches);
-        state_.journal->write(std::exchange(journal_steps_, {}), [this, number](bool ok) {
-            post([number, ok](shard& s) { s.journal_committed(number, ok); });
-        });
+        archive::journal_batch next;
+        next.reserve(journal_batch_.bytes().size());
+        state_.journal->write(std::exchange(journal_batch_, std::move(next)),
+                              [this, number](bool ok) { journal_committed(number, ok); });
     }
     release_committed();
 }
 
+// On the journal's thread: batches commit in the order they were written.
 void shard::journal_committed(std::uint64_t number, bool ok)
 {
-    if (!ok) {
-        // The rooms have changed already: their events go out, but a restart would not have them.
-        metrics::bump(counters_.journal_failures);
-        spdlog::error("shard {}: journal batch {} was not written; its events go out anyway", index_, number);
-    }
-    for (auto& b : pending_)
-        if (b.number == number) b.committed = true;
-    release_committed();
+    if (!ok) journal_failures_.fetch_add(1);
+    committed_through_.store(number);
+    if (!commit_signalled_.exchange(true)) loop_.wake();
 }
 
 void shard::release_committed()
 {
-    while (!pending_.empty() && pending_.front().committed) {
-        const pending_batch b = std::move(pending_.front());
-        pending_.pop_front();
+    if (const auto failures = journal_failures_.load(); failures != journal_failures_seen_) {
+        // The rooms have changed already: their events go out, but a restart would not have them.
+        metrics::bump(counters_.journal_failures, failures - journal_failures_seen_);
+        spdlog::error("shard {}: {} journal batches were not written; their events go out anyway", index_,
+                      failures - journal_failures_seen_);
+        journal_failures_seen_ = failures;
+    }
+    const std::uint64_t through = committed_through_.load();
+    while (!pending_.empty() && (!pending_.front().writes || pending_.front().number <= through)) {
+        pending_batch& b = pending_.front();
         for (const auto& s : b.sends) deliver(s.to, s.frame, s.to_watcher);
         for (const auto& store : b.stores) store();
+        b.sends.clear();
+        if (b.sends.capacity() > spare_sends_.capacity()) spare_sends_ = std::move(b.sends);
+        pending_.pop_front();
     }
     if (close_when_released_ && pending_.empty()) {
         close_when_released_ = false;
@@ -281,7 +297,7 @@ bool shard::restore_room(const protocol::room_id& id, std::span<const archive::j
         // Kept in the log (the entries are dropped, so that the id is free again).
         spdlog::error("journal: room {} NOT restored: {}", id, problem);
         for (const auto& e : entries) spdlog::error("journal: room {} entry {}: {} | {}", id, e.n, e.change, e.event);
-        journal(archive::journal_step::cut(id, archive::journal_step::all_entries));
+        journal_cut(id, archive::journal_batch::all_entries);
         return false;
     }
     auto& r = *rooms_.emplace(id, std::move(restored)).first->second;

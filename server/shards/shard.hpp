@@ -11,6 +11,7 @@
 // spectators nearly always share their room's shard.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -157,7 +158,9 @@ public:
     void archive_game(archive::game_record record) override;
     void archive_game_if_missing(archive::game_record record) override;
     bool journaling() const override { return state_.journal != nullptr; }
-    void journal(archive::journal_step step) override;
+    void journal_append(const protocol::room_id& room, std::int64_t n, const play::room_change& change,
+                        std::string_view event) override;
+    void journal_cut(const protocol::room_id& room, std::int64_t below_n) override;
     void lobby_changed(const protocol::room_id& room, const play::lobby_state& state) override;
     play::player_registry& players() override { return state_.players; }
     metrics::shard_counters& counters() override { return counters_; }
@@ -185,13 +188,14 @@ private:
         std::uint64_t number;
         std::vector<held_send> sends;
         std::vector<std::function<void()>> stores; // tournaments' records, likewise held
-        bool committed; // a batch with nothing to write is committed at once
+        bool writes; // false: nothing journaled, only held behind earlier batches
     };
-    bool holding() const { return !journal_steps_.empty() || !pending_.empty(); }
-    // The turn's steps and held sends become a batch (steps go to the journal's thread).
+    bool holding() const { return !journal_batch_.empty() || !pending_.empty(); }
+    // The turn's entries and held sends become a batch (the entries go to the journal's thread).
     void seal_journal_batch();
-    // On this shard, from the journal's acknowledgement.
+    // On the journal's thread: the batch has committed (or failed); wakes this shard.
     void journal_committed(std::uint64_t number, bool ok);
+    // On this shard: sends what the committed batches held, in order.
     void release_committed();
     void deliver(const play::client_ref& to, const net::frame_ptr& f, bool to_watcher);
     // Queues `f` for a local client of this shard, to be written within watcher_delay.
@@ -224,11 +228,18 @@ private:
     std::vector<std::function<void()>> deferred_; // run at the end of the turn, before writing
     std::vector<std::unique_ptr<client>> ended_;  // freed at the end of the turn, when no event can name them
 
-    std::vector<archive::journal_step> journal_steps_; // this turn's
+    archive::journal_batch journal_batch_;             // this turn's entries
     std::vector<held_send> held_;                      // this turn's sends, while holding()
+    std::vector<held_send> spare_sends_;               // a released batch's, for reuse
     std::vector<std::function<void()>> held_stores_;   // this turn's tournament stores, likewise
     std::deque<pending_batch> pending_;                // sealed, oldest first
     std::uint64_t next_batch_ = 1;
+    // Set by the journal's thread: the last batch committed, how many failed, and whether a
+    // wake-up for them is on its way (one eventfd write however many commits it covers).
+    std::atomic<std::uint64_t> committed_through_{0};
+    std::atomic<std::uint64_t> journal_failures_{0};
+    std::atomic<bool> commit_signalled_{false};
+    std::uint64_t journal_failures_seen_ = 0;
     bool close_when_released_ = false; // close_all() waits for the pending batches
 };
 

@@ -25,17 +25,35 @@ std::unique_ptr<journal> open_journal(const std::string& path)
     return std::move(std::get<std::unique_ptr<journal>>(opened));
 }
 
-journal_step entry(const std::string& room, std::int64_t n, const std::string& event = {})
+// A step of a batch, as the tests write them: an entry, or a cut (room and below_n).
+struct step {
+    bool is_cut = false;
+    journal_entry e;
+};
+
+step entry(const std::string& room, std::int64_t n, const std::string& event = {})
 {
-    return journal_step::append({room, n, "change " + room + " " + std::to_string(n), event});
+    return {false, {room, n, "change " + room + " " + std::to_string(n), event}};
+}
+
+step cut(const std::string& room, std::int64_t below_n) { return {true, {room, below_n, {}, {}}}; }
+
+journal_batch batch_of(const std::vector<step>& steps)
+{
+    journal_batch b;
+    for (const auto& s : steps) {
+        if (s.is_cut) b.cut(s.e.room, s.e.n);
+        else b.append(s.e);
+    }
+    return b;
 }
 
 // Writes and waits for the acknowledgement.
-bool write_now(journal& j, std::vector<journal_step> steps)
+bool write_now(journal& j, const std::vector<step>& steps)
 {
     std::promise<bool> acked;
     auto result = acked.get_future();
-    j.write(std::move(steps), [&](bool committed) { acked.set_value(committed); });
+    j.write(batch_of(steps), [&](bool committed) { acked.set_value(committed); });
     return result.get();
 }
 
@@ -50,6 +68,43 @@ using key_list = std::vector<std::pair<std::string, std::int64_t>>;
 
 } // namespace
 
+TEST_CASE("journal batch: entries written in place read back as written, cuts keep their place among them")
+{
+    journal_batch b;
+    CHECK(b.empty());
+    b.append("m7p2xq4d", 1, [](std::string& out) { out += "room {}"; }, "");
+    b.cut("m7p2xq4d", 1);
+    const std::string event = R"({"type":"given","seq":7,"name":"Zoë"})";
+    b.append(journal_entry{"r2", 4'000'000'000'000, "act give 0 15 0 1234", event});
+    b.cut("r2", journal_batch::all_entries);
+    CHECK_FALSE(b.empty());
+    CHECK(b.entry_count() == 2);
+    REQUIRE(b.cuts().size() == 2);
+    CHECK(b.cuts()[0].after_entries == 1);
+    CHECK(b.cuts()[1].after_entries == 2);
+    CHECK(b.cuts()[1].below_n == journal_batch::all_entries);
+
+    journal_entry_reader reader{b.bytes()};
+    journal_entry_reader::view e;
+    REQUIRE(reader.next(e));
+    CHECK(e.room == "m7p2xq4d");
+    CHECK(e.n == 1);
+    CHECK(e.change == "room {}");
+    CHECK(e.event.empty());
+    REQUIRE(reader.next(e));
+    CHECK(e.room == "r2");
+    CHECK(e.n == 4'000'000'000'000);
+    CHECK(e.change == "act give 0 15 0 1234");
+    CHECK(e.event == event);
+    CHECK(reader.done());
+
+    // Bytes that end early are refused, not read past.
+    const std::string cut_short = b.bytes().substr(0, b.bytes().size() - 3);
+    journal_entry_reader partial{cut_short};
+    CHECK(partial.next(e));
+    CHECK_FALSE(partial.next(e));
+}
+
 TEST_CASE("journal: entries read back by room and order, cuts drop a room's older ones")
 {
     scratch_dir dir;
@@ -59,7 +114,7 @@ TEST_CASE("journal: entries read back by room and order, cuts drop a room's olde
     CHECK(j->load().value.empty());
 
     REQUIRE(write_now(*j, {entry("r2", 1, R"({"type":"joined","seq":1})"), entry("r1", 1), entry("r1", 2)}));
-    REQUIRE(write_now(*j, {entry("r1", 3, R"({"type":"given","seq":7})"), journal_step::cut("r1", 3), entry("r1", 4)}));
+    REQUIRE(write_now(*j, {entry("r1", 3, R"({"type":"given","seq":7})"), cut("r1", 3), entry("r1", 4)}));
     const auto loaded = j->load();
     REQUIRE_FALSE(loaded.failed);
     CHECK(keys(loaded.value) == key_list{{"r1", 3}, {"r1", 4}, {"r2", 1}});
@@ -67,7 +122,7 @@ TEST_CASE("journal: entries read back by room and order, cuts drop a room's olde
     CHECK(loaded.value[1].event.empty()); // no event
 
     // A room that closes is cut whole; the others stay.
-    REQUIRE(write_now(*j, {journal_step::cut("r1", journal_step::all_entries)}));
+    REQUIRE(write_now(*j, {cut("r1", journal_batch::all_entries)}));
     CHECK(keys(j->load().value) == key_list{{"r2", 1}});
 
     // Another open of the file finds the same.
@@ -83,7 +138,7 @@ TEST_CASE("journal: a batch is acknowledged only once it is committed, and a fai
     auto j = open_journal(path);
     std::promise<std::string> seen;
     // Another connection, from inside the acknowledgement: the batch is there already.
-    j->write({entry("r", 1), entry("r", 2)},
+    j->write(batch_of({entry("r", 1), entry("r", 2)}),
              [&](bool committed) { seen.set_value(committed ? sql_text(path, "SELECT count(*) FROM journal") : "no"); });
     CHECK(seen.get_future().get() == "1"); // one row holds the batch
 
@@ -91,7 +146,7 @@ TEST_CASE("journal: a batch is acknowledged only once it is committed, and a fai
     // transaction fails, (r, 3) before it is not written either.
     sql_exec(path, "CREATE TRIGGER refuse BEFORE INSERT ON journal_cuts WHEN NEW.room = 'refused' "
                    "BEGIN SELECT RAISE(ABORT, 'refused'); END");
-    CHECK_FALSE(write_now(*j, {entry("r", 3), journal_step::cut("refused", 1)}));
+    CHECK_FALSE(write_now(*j, {entry("r", 3), cut("refused", 1)}));
     CHECK(keys(j->load().value) == key_list{{"r", 1}, {"r", 2}});
     CHECK(write_now(*j, {entry("r", 3)})); // and the journal goes on
 }
@@ -109,7 +164,7 @@ TEST_CASE("journal: batches from several threads: each acknowledged once, each r
         threads.emplace_back([&, w] {
             const std::string room = "room" + std::to_string(w);
             for (int b = 0; b < batches; ++b)
-                j->write({entry(room, 2 * b + 1), entry(room, 2 * b + 2)}, [&](bool committed) {
+                j->write(batch_of({entry(room, 2 * b + 1), entry(room, 2 * b + 2)}), [&](bool committed) {
                     ++acks;
                     if (!committed) ++failures;
                 });
@@ -165,7 +220,7 @@ TEST_CASE("journal: every acknowledged batch survives kill -9")
         if (!std::holds_alternative<std::unique_ptr<journal>>(opened)) ::_exit(3);
         auto& j = *std::get<std::unique_ptr<journal>>(opened);
         for (std::int64_t b = 1;; ++b)
-            j.write({journal_step::append({"r", 2 * b - 1, "c", "e"}), journal_step::append({"r", 2 * b, "c", {}})},
+            j.write(batch_of({{false, {"r", 2 * b - 1, "c", "e"}}, {false, {"r", 2 * b, "c", {}}}}),
                     [fd = acks[1], b](bool committed) {
                         if (committed) (void)::write(fd, &b, sizeof b);
                     });
@@ -197,18 +252,18 @@ TEST_CASE("journal: a row whose entries cuts have all hidden is deleted by a lat
     auto j = open_journal(path);
     const auto rows = [&] { return sql_text(path, "SELECT count(*) FROM journal"); };
     const auto cuts = [&] { return sql_text(path, "SELECT count(*) FROM journal_cuts"); };
-    std::vector<journal_step> game;
+    std::vector<step> game;
     for (int n = 1; n <= 40; ++n) game.push_back(entry("r", n));
     REQUIRE(write_now(*j, game));                                                        // row 1
-    REQUIRE(write_now(*j, {entry("r", 41), journal_step::cut("r", 41), entry("o", 1)})); // row 2
+    REQUIRE(write_now(*j, {entry("r", 41), cut("r", 41), entry("o", 1)})); // row 2
     CHECK(keys(j->load().value) == key_list{{"o", 1}, {"r", 41}});
     CHECK(rows() == "2"); // row 1 is all hidden, not yet deleted
     REQUIRE(write_now(*j, {entry("o", 2)}));                                             // row 3
     CHECK(rows() == "2"); // row 1 went with it
 
     // Both rooms close: their rows go, then their cut rows.
-    REQUIRE(write_now(*j, {journal_step::cut("r", journal_step::all_entries),
-                           journal_step::cut("o", journal_step::all_entries)}));
+    REQUIRE(write_now(*j, {cut("r", journal_batch::all_entries),
+                           cut("o", journal_batch::all_entries)}));
     CHECK(cuts() == "2");
     REQUIRE(write_now(*j, {entry("x", 1)})); // deletes rows 2 and 3
     REQUIRE(write_now(*j, {entry("x", 2)})); // and the two cuts
@@ -221,7 +276,7 @@ TEST_CASE("journal: a row whose entries cuts have all hidden is deleted by a lat
     CHECK(keys(j->load().value) == key_list{{"r", 1}, {"x", 1}, {"x", 2}});
 
     // After a restart hidden entries stay hidden, and the new process deletes their rows.
-    REQUIRE(write_now(*j, {entry("r", 2), journal_step::cut("r", 2)}));
+    REQUIRE(write_now(*j, {entry("r", 2), cut("r", 2)}));
     j.reset();
     auto again = open_journal(path);
     CHECK(keys(again->load().value) == key_list{{"r", 2}, {"x", 1}, {"x", 2}});

@@ -229,17 +229,19 @@ protocol::room_id fake_host::new_room_id()
 
 // ---- the journal ---------------------------------------------------------------------------
 
-void fake_host::journal(archive::journal_step step)
+void fake_host::journal_append(const protocol::room_id& room, std::int64_t n, const play::room_change& change,
+                               std::string_view event)
 {
     ++journal_steps_;
-    auto& e = step.entry;
-    if (step.what == archive::journal_step::kind::cut) {
-        std::erase_if(journal_, [&](const auto& item) { return item.first.first == e.room && item.first.second < e.n; });
-        return;
-    }
-    const auto key = std::make_pair(e.room, e.n);
-    REQUIRE_MESSAGE(!journal_.contains(key), "entry " << e.n << " of room " << e.room << " written twice");
-    journal_.emplace(key, std::move(e));
+    const auto key = std::make_pair(room, n);
+    REQUIRE_MESSAGE(!journal_.contains(key), "entry " << n << " of room " << room << " written twice");
+    journal_.emplace(key, archive::journal_entry{room, n, play::encode(change), std::string{event}});
+}
+
+void fake_host::journal_cut(const protocol::room_id& room, std::int64_t below_n)
+{
+    ++journal_steps_;
+    std::erase_if(journal_, [&](const auto& item) { return item.first.first == room && item.first.second < below_n; });
 }
 
 std::vector<archive::journal_entry> fake_host::journal_of(const protocol::room_id& room) const

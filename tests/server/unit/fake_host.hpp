@@ -133,7 +133,9 @@ public:
     void defer(std::function<void()> task) override { deferred_.push_back(std::move(task)); }
     void archive_game(archive::game_record record) override { archived_.push_back(std::move(record)); }
     bool journaling() const override { return journaling_; }
-    void journal(archive::journal_step step) override;
+    void journal_append(const protocol::room_id& room, std::int64_t n, const play::room_change& change,
+                        std::string_view event) override;
+    void journal_cut(const protocol::room_id& room, std::int64_t below_n) override;
     void lobby_changed(const protocol::room_id& room, const play::lobby_state& state) override
     {
         lobby_updates_.push_back({room, state});

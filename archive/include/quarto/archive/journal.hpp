@@ -21,39 +21,17 @@
 #include <vector>
 
 #include "quarto/archive/archive_store.hpp"
+#include "quarto/archive/journal_batch.hpp"
 
 namespace quarto::archive {
 
 inline constexpr std::chrono::milliseconds sync_interval{1000};
 // How long the first batch waiting for a transaction lets others join it: each commit costs
 // about as much as the moves it holds, so at 100 ms of think time per move (one move per
-// shard turn) commits every turn nearly doubled the server's CPU per move (bench/RESULTS-journal.md). A move's event waits
-// up to this much longer.
+// shard turn) commits every turn nearly doubled the server's CPU per move; a longer window
+// delays every event by as much (bench/RESULTS-journal.md: 500 µs cut p99 by about 1 ms and
+// cost a fifth more CPU per move).
 inline constexpr std::chrono::microseconds journal_commit_window{1000};
-
-struct journal_entry {
-    std::string room;
-    std::int64_t n = 0;  // the entry's place in its room's journal: increasing, from 1
-    std::string change;  // the server's encoding (never empty)
-    std::string event;   // the event text sent for it; empty: none
-    friend bool operator==(const journal_entry&, const journal_entry&) = default;
-};
-
-// One step of a batch: append an entry, or drop a room's entries below `below_n` (the room
-// wrote a fresh summary at `below_n`, or closed: then below_n is all_entries).
-struct journal_step {
-    enum class kind : std::uint8_t { append, cut };
-    static constexpr std::int64_t all_entries = INT64_MAX;
-
-    static journal_step append(journal_entry e) { return {kind::append, std::move(e)}; }
-    static journal_step cut(std::string room, std::int64_t below_n)
-    {
-        return {kind::cut, journal_entry{std::move(room), below_n, {}, {}}};
-    }
-
-    enum kind what;
-    journal_entry entry; // for a cut: room and n (the first entry kept)
-};
 
 class journal {
 public:
@@ -66,10 +44,10 @@ public:
     // Every entry, by room and then n: what restore reads at startup. Synchronous.
     archive_result<std::vector<journal_entry>> load();
 
-    // Queues the steps, carried out in order after those queued before. `committed` runs on the
-    // journal thread when their transaction has ended: true once committed, false if it failed
-    // (then none of the transaction's steps were written; logged). After close(): false at once.
-    void write(std::vector<journal_step> steps, std::function<void(bool committed)> committed);
+    // Queues the batch, carried out in order after those queued before. `committed` runs on the
+    // journal thread when its transaction has ended: true once committed, false if it failed
+    // (then nothing of the transaction was written; logged). After close(): false at once.
+    void write(journal_batch batch, std::function<void(bool committed)> committed);
 
     // Blocks until everything written before has been committed.
     void flush();
