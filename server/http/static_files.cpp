@@ -1,5 +1,7 @@
 #include "http/static_files.hpp"
 
+#include <filesystem>
+
 namespace quarto::server::http {
 namespace {
 
@@ -32,6 +34,12 @@ beast::http::response<beast::http::file_body> serve_file(const std::string& web_
     }
     std::string file = web_root + std::string{path};
     if (path.back() == '/') file += "index.html";
+    // A directory opens as a file too, and then cannot be read.
+    std::error_code kind_unknown;
+    if (!std::filesystem::is_regular_file(file, kind_unknown)) {
+        not_found = beast::errc::make_error_code(beast::errc::no_such_file_or_directory);
+        return {};
+    }
 
     beast::http::file_body::value_type body;
     body.open(file.c_str(), beast::file_mode::scan, not_found);

@@ -224,6 +224,11 @@ void client::on_lobby(protocol::lobby_message& m, const json& req)
                        reply(protocol::tournaments_list(home_.state().tournaments.summaries(), req).dump());
                    },
                    [&](protocol::create_tournament& c) {
+                       // A start time is a timer on this loop: centuries ahead would overflow it.
+                       if (c.settings.start_at_ms &&
+                           *c.settings.start_at_ms > home_.unix_ms() + protocol::max_tournament_start_ahead_ms)
+                           return reply_error(error_code::bad_message,
+                                              "start_at_ms: at most a year from now (unix time in ms).", req);
                        auto& t = home_.create_tournament(std::move(c.settings), *player_);
                        spdlog::info("tournament {}: created by {}", t.id(), player_->info.id);
                        reply(protocol::tournament_created(t.id(), req).dump());

@@ -473,7 +473,9 @@ void tournament::persist()
 void tournament::arm_start_timer()
 {
     if (record_.status != tournament_status::registering || !record_.settings.start_at_ms) return;
-    const auto wait = std::max<std::int64_t>(0, *record_.settings.start_at_ms - host_.unix_ms());
+    // Clamped: a stored time from before the limit on start_at_ms must not overflow the timer.
+    const auto wait = std::clamp<std::int64_t>(*record_.settings.start_at_ms - host_.unix_ms(), 0,
+                                               protocol::max_tournament_start_ahead_ms);
     start_timer_->set(host_.now() + milliseconds{wait});
 }
 

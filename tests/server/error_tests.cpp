@@ -45,6 +45,49 @@ TEST_CASE("errors: bad_json keeps the connection open")
     CHECK(must(p->next(), "pong")["type"] == "pong");
 }
 
+TEST_CASE("errors: text that is not UTF-8 is bad_json, and the connection stays open")
+{
+    server_process server;
+    player p = connect_player(server, "Ann");
+    // A lone continuation byte, an overlong encoding of '/', a surrogate, and a truncated
+    // sequence at the end, each inside an otherwise valid message.
+    for (const std::string& text : {std::string{"{\"type\":\"ping\",\"req\":\"\x80\"}"},
+                                    std::string{"{\"type\":\"ping\",\"req\":\"\xC0\xAF\"}"},
+                                    std::string{"{\"type\":\"ping\",\"req\":\"\xED\xA0\x80\"}"},
+                                    std::string{"{\"type\":\"ping\",\"req\":\"\xE2\x82"}}) {
+        REQUIRE(p->send_text(text));
+        json e = must(p->next(), "bad_json");
+        CHECK(e["type"] == "error");
+        CHECK(e["code"] == "bad_json");
+    }
+    p->send({{"type", "ping"}, {"req", "still here"}});
+    CHECK(must(p->next(), "pong")["req"] == "still here");
+}
+
+TEST_CASE("errors: binary frames are answered bad_message and count against the rate limit")
+{
+    server_process server;
+    const auto opened_before = steady::now();
+    player p = connect_player(server, "Ann");
+    // The bucket holds 40 (one spent on hello) and refills 20 a second: 60 binary frames in a
+    // burst cannot all be answered bad_message; the rest are rate_limited, and the connection
+    // stays open.
+    for (int i = 0; i < 60; ++i) REQUIRE(p->send_binary(std::string(8, static_cast<char>(i))));
+    int bad = 0, limited = 0;
+    for (int i = 0; i < 60; ++i) {
+        const json m = must(p->next(), "reply " + std::to_string(i));
+        REQUIRE(m["type"] == "error");
+        if (m["code"] == "bad_message") ++bad;
+        else if (m["code"] == "rate_limited") ++limited;
+    }
+    const double elapsed = std::chrono::duration<double>(steady::now() - opened_before).count();
+    INFO("the connection, hello and 60 frames took " << elapsed << " s");
+    CHECK(bad + limited == 60);
+    CHECK(1 + bad <= 40 + 20 * elapsed + 1e-6);
+    if (elapsed < 1.0) CHECK(limited >= 1);
+    CHECK_FALSE(p->closed());
+}
+
 TEST_CASE("errors: bad_json before hello")
 {
     server_process server;

@@ -473,6 +473,30 @@ TEST_CASE("tournament: a restart in the middle loses nothing - the game in progr
     CHECK(points_of(final_snapshot["standings"], players[2].id)["points"] == 1);
 }
 
+TEST_CASE("tournament: a start time more than a year ahead is refused, a year is not")
+{
+    server_process server;
+    player dee = connect_player(server, "Dee");
+    const auto now_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    const std::int64_t day = 24LL * 3600 * 1000;
+    for (const std::int64_t start : {std::int64_t{253402300799000} /* 9999-12-31 */, std::int64_t{now_ms + 400 * day}}) {
+        CAPTURE(start);
+        dee->send({{"type", "create_tournament"}, {"name", "Far off"}, {"format", "swiss"}, {"start_at_ms", start},
+                   {"req", "far"}});
+        const json e = expect_error(*dee.ws, "bad_message");
+        CHECK(e["req"] == "far");
+        CHECK(e["message"].get<std::string>().find("start_at_ms") != std::string::npos);
+    }
+    dee->send({{"type", "create_tournament"}, {"name", "Next spring"}, {"format", "swiss"},
+               {"start_at_ms", now_ms + 300 * day}, {"req", "near"}});
+    const json created = expect(*dee.ws, "tournament_created");
+    CHECK(created["req"] == "near");
+    const json snap = expect(*dee.ws, "tournament");
+    CHECK(snap["status"] == "registering");
+    CHECK(snap["settings"]["start_at_ms"] == now_ms + 300 * day);
+}
+
 TEST_CASE("tournament: the director's controls and every refusal")
 {
     server_process server{{"--db", temp_db("controls.db").string()}};

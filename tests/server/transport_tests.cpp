@@ -96,6 +96,19 @@ TEST_CASE("http: /healthz, /api/rooms and /")
     CHECK(missing.status == 404);
 }
 
+TEST_CASE("http: a directory of the web root is 404, and the connection serves the next request")
+{
+    server_process server;
+    http_connection c{server.port()};
+    for (const std::string target : {"/js", "/js?x=1", "/js/"}) {
+        CAPTURE(target);
+        const http_response dir = c.get(target);
+        CHECK(dir.status == 404);
+        // Kept alive: the same connection still answers.
+        CHECK(c.get("/").status == 200);
+    }
+}
+
 TEST_CASE("http: /ws upgrades, other paths do not")
 {
     server_process server;

@@ -153,11 +153,16 @@ bool ws_client::send(const json& message)
     return send_text(message.dump());
 }
 
-bool ws_client::send_text(std::string text)
+bool ws_client::send_text(std::string text) { return send_frame(std::move(text), false); }
+
+bool ws_client::send_binary(std::string bytes) { return send_frame(std::move(bytes), true); }
+
+bool ws_client::send_frame(std::string payload_bytes, bool binary)
 {
     auto& ws_ = impl_->ws_;
     if (impl_->closed_) return false;
-    auto payload = std::make_shared<std::string>(std::move(text));
+    ws_.binary(binary);
+    auto payload = std::make_shared<std::string>(std::move(payload_bytes));
     bool finished = false;
     beast::error_code result;
     ws_.async_write(net::buffer(*payload), [&, payload](beast::error_code ec, std::size_t) {

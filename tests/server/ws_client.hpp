@@ -44,6 +44,8 @@ public:
     // Sends one text frame; false if the write failed (e.g. the server has closed).
     bool send(const json& message);
     bool send_text(std::string text);
+    // One binary frame.
+    bool send_binary(std::string bytes);
 
     // The next message not yet consumed, or nullopt at the deadline or when closed.
     std::optional<json> next(steady::time_point deadline = in(default_wait));
@@ -79,6 +81,7 @@ public:
     const std::deque<json>& pending() const;
 
 private:
+    bool send_frame(std::string payload, bool binary);
     struct impl;
     std::unique_ptr<impl> impl_;
 };

@@ -32,6 +32,8 @@ inline constexpr int max_tournament_players = 64;
 inline constexpr int default_max_players = 16;
 inline constexpr int max_swiss_rounds = 20;
 inline constexpr std::size_t max_tournament_name_length = 64; // bytes of UTF-8
+// How far ahead start_at_ms may be: a year (366 days).
+inline constexpr std::int64_t max_tournament_start_ahead_ms = 366LL * 24 * 3600 * 1000;
 
 struct tournament_settings {
     std::string name;
