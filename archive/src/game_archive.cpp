@@ -158,7 +158,8 @@ void game_archive::save_tournament(std::string id, std::string name, std::string
     const std::string shown = t.id;
     if (!enqueue([t = std::move(t), done](archive_store& s) {
             const bool stored = s.save_tournament(t);
-            if (!stored) spdlog::error("archive: tournament {} NOT stored: {}", t.id, t.state);
+            // The id only: the state holds its people's token hashes, which stay out of logs.
+            if (!stored) spdlog::error("archive: tournament {} NOT stored", t.id);
             if (done) done(stored);
         })) {
         spdlog::error("archive {}: closed; tournament {} not stored", path_, shown);

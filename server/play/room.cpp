@@ -190,6 +190,10 @@ void room::join(const client_ref& c, const player_record& p, bool as_spectator, 
         send_snapshot(c, id, req);
         return lobby_changed();
     }
+    // A tournament game's seats are its players', even once one has left: nobody else sits
+    // down (a new game would start, with a tournament player's clock running).
+    if (settings_.tournament)
+        return send_error(c, error_code::room_full, "The seats of a tournament game are its players'; join as a spectator.", req);
     std::optional<seat> free;
     for (seat s = 0; s < 2 && !free; ++s)
         if (!seats_[s]) free = s;

@@ -240,6 +240,20 @@ std::string file_bytes(const std::filesystem::path& db)
     return all;
 }
 
+// Runs SQL on an archive file (another connection than the server's).
+void exec_sql(const std::filesystem::path& db, const std::string& sql)
+{
+    sqlite3* handle = nullptr;
+    REQUIRE(sqlite3_open(db.c_str(), &handle) == SQLITE_OK);
+    sqlite3_busy_timeout(handle, 5000);
+    char* error = nullptr;
+    const int rc = sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, &error);
+    const std::string message = error ? error : "";
+    sqlite3_free(error);
+    sqlite3_close(handle);
+    REQUIRE_MESSAGE(rc == SQLITE_OK, message);
+}
+
 // An archive file made from SQL text (a fixture of an older schema).
 void write_db(const std::filesystem::path& db, const std::string& sql_file)
 {
@@ -471,6 +485,26 @@ TEST_CASE("tournament: a restart in the middle loses nothing - the game in progr
     CHECK(points_of(final_snapshot["standings"], players[3].id)["points"] == 0);
     CHECK(points_of(final_snapshot["standings"], players[0].id)["points"] == (drew ? 2.5 : 3.0));
     CHECK(points_of(final_snapshot["standings"], players[2].id)["points"] == 1);
+}
+
+TEST_CASE("tournament: a store that fails is logged by the tournament's id, without its people's token hashes")
+{
+    const auto db = temp_db("refused.db");
+    server_process server{{"--db", db.string()}};
+    tournament_fixture t{server, {{"name", "Logged cup"}, {"format", "round_robin"}}, 1};
+    // From now on the file refuses every write of a tournament.
+    exec_sql(db, "CREATE TRIGGER refuse_tournaments BEFORE UPDATE ON tournaments "
+                 "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
+    t.players.push_back(connect_player(server, "Bo"));
+    t.players.back()->send({{"type", "join_tournament"}, {"tournament", t.id}});
+    expect(*t.players.back().ws, "tournament");
+    const std::string line = "tournament " + t.id.get<std::string>() + " NOT stored";
+    const auto deadline = in(default_wait);
+    while (server.log().find(line) == std::string::npos && steady::now() < deadline)
+        std::this_thread::sleep_for(milliseconds{10}); // the archive's thread writes the log line
+    const std::string log = server.log();
+    CHECK_MESSAGE(log.find(line) != std::string::npos, log);
+    CHECK(log.find("token_hash") == std::string::npos);
 }
 
 TEST_CASE("tournament: a start time more than a year ahead is refused, a year is not")

@@ -996,6 +996,36 @@ TEST_CASE("room: a tournament game starts at once with the tournament's first se
     CHECK(results.size() == 1);
 }
 
+TEST_CASE("room: nobody takes a vacated seat of a tournament game - a stranger may watch")
+{
+    fake_host host;
+    const auto ann = host.players().create("Ann");
+    const auto bo = host.players().create("Bo");
+    const auto cy = host.players().create("Cy");
+    int reported = 0;
+    play::room_settings s = settings_with();
+    s.tournament = play::tournament_link{"tclub", seat{0}, [&](const quarto::game_result&, const std::string&) { ++reported; }};
+    play::room& r = host.open_game_room(std::move(s), *ann, *bo);
+    const auto a = host.connect();
+    r.resume(a, *ann);
+    r.handle(a, *ann, protocol::leave{}, nullptr); // resigns, and empties seat 0
+    host.run_deferred();
+    CHECK(reported == 1);
+
+    const auto c = host.connect();
+    for (const auto* who : {cy.get(), ann.get()}) { // a stranger, and the player who left
+        r.handle(c, *who, protocol::join{false}, "sit");
+        host.run_deferred();
+        const json e = error_to(host, c, "room_full");
+        CHECK(e["req"] == "sit");
+    }
+    CHECK(host.lobby_of(r.id())->status != protocol::room_status::playing); // no new game
+    CHECK(reported == 1);
+    r.handle(c, *cy, protocol::join{true}, "watch");
+    host.run_deferred();
+    CHECK(of_type(host.take(c), "room").at(0)["req"] == "watch");
+}
+
 TEST_CASE("room: forfeit ends the game of a removed player and sends the result back")
 {
     fake_host host;
