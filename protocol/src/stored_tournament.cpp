@@ -49,9 +49,24 @@ json stored_tournament(const tournament_record& t)
 
 namespace {
 
-std::optional<int> optional_int(const json& value)
+// A damaged file must not reach code that indexes by what it says: every number in range.
+int within(int value, int low, int high, const char* what)
 {
-    return value.is_null() ? std::nullopt : std::optional<int>{value.get<int>()};
+    if (value < low || value > high) throw std::out_of_range{what};
+    return value;
+}
+
+std::optional<int> optional_seat(const json& value)
+{
+    return value.is_null() ? std::nullopt : std::optional<int>{within(value.get<int>(), 0, 1, "seat")};
+}
+
+// Ids are opaque, 1..64 bytes (as the protocol accepts them).
+std::string id_text(const json& value, const char* what)
+{
+    std::string id = value.get<std::string>();
+    if (id.empty() || id.size() > 64) throw std::invalid_argument{what};
+    return id;
 }
 
 tournament_format format_named(const std::string& name)
@@ -74,15 +89,18 @@ tournament_settings read_settings(const json& s)
     tournament_settings out;
     out.name = s.at("name").get<std::string>();
     out.format = format_named(s.at("format").get<std::string>());
-    out.rounds = s.at("rounds").get<int>();
-    out.games_per_pairing = s.at("games_per_pairing").get<int>();
+    out.rounds = within(s.at("rounds").get<int>(), 0, max_tournament_players, "rounds");
+    out.games_per_pairing = within(s.at("games_per_pairing").get<int>(), 1, 2, "games_per_pairing");
     auto r = read_rules(s.at("rules"));
     auto c = read_clock_settings(s.at("clock"), tournament_clock);
     if (!r || !c) throw std::invalid_argument{"rules or clock"};
     out.game_rules = *r;
     out.clock = *c;
-    out.max_players = s.at("max_players").get<int>();
-    if (const auto& start = s.at("start_at_ms"); !start.is_null()) out.start_at_ms = start.get<std::int64_t>();
+    out.max_players = within(s.at("max_players").get<int>(), min_tournament_players, max_tournament_players, "max_players");
+    if (const auto& start = s.at("start_at_ms"); !start.is_null()) {
+        out.start_at_ms = start.get<std::int64_t>();
+        if (*out.start_at_ms < 0) throw std::out_of_range{"start_at_ms"};
+    }
     return out;
 }
 
@@ -93,28 +111,34 @@ std::optional<tournament_record> read_stored_tournament(const json& stored)
     try {
         if (stored.at("version").get<int>() != 1) return std::nullopt;
         tournament_record t;
-        t.id = stored.at("id").get<std::string>();
+        t.id = id_text(stored.at("id"), "id");
         t.settings = read_settings(stored.at("settings"));
-        t.director = stored.at("director").get<std::string>();
+        t.director = id_text(stored.at("director"), "director");
         t.director_name = stored.at("director_name").get<std::string>();
         t.status = status_named(stored.at("status").get<std::string>());
         t.created_ms = stored.at("created_ms").get<std::int64_t>();
         for (const json& p : stored.at("players"))
-            t.players.push_back({p.at("id").get<std::string>(), p.at("name").get<std::string>(), p.at("active").get<bool>()});
+            t.players.push_back({id_text(p.at("id"), "player id"), p.at("name").get<std::string>(), p.at("active").get<bool>()});
         const auto player_count = static_cast<int>(t.players.size());
+        if (player_count > max_tournament_players) throw std::out_of_range{"players"};
         const auto check_index = [&](int i) {
             if (i < 0 || i >= player_count) throw std::out_of_range{"player index"};
             return i;
         };
         for (const json& r : stored.at("rounds")) {
-            tournament_round round{r.at("round").get<int>(), {}};
+            const int number = static_cast<int>(t.rounds.size()) + 1; // rounds are 1, 2, … in order
+            tournament_round round{within(r.at("round").get<int>(), number, number, "round"), {}};
             for (const json& p : r.at("pairings")) {
-                tournament_pairing pairing{check_index(p.at("first").get<int>()), optional_int(p.at("second")), {}};
-                if (pairing.second) check_index(*pairing.second);
-                for (const json& g : p.at("games"))
+                const auto& second = p.at("second");
+                tournament_pairing pairing{check_index(p.at("first").get<int>()),
+                                           second.is_null() ? std::nullopt : std::optional<int>{check_index(second.get<int>())},
+                                           {}};
+                const json& games = p.at("games");
+                if (games.size() > static_cast<std::size_t>(t.settings.games_per_pairing)) throw std::out_of_range{"games"};
+                for (const json& g : games)
                     pairing.games.push_back({g.at("room").get<std::string>(), g.at("game").get<std::string>(),
-                                             g.at("first").get<int>(), g.at("finished").get<bool>(),
-                                             optional_int(g.at("winner")), g.at("reason").get<std::string>()});
+                                             within(g.at("first").get<int>(), 0, 1, "first"), g.at("finished").get<bool>(),
+                                             optional_seat(g.at("winner")), g.at("reason").get<std::string>()});
                 round.pairings.push_back(std::move(pairing));
             }
             t.rounds.push_back(std::move(round));

@@ -62,18 +62,27 @@ bool app::restore()
         std::optional<protocol::tournament_record> record;
         if (document.is_object() && document.contains("tournament"))
             record = protocol::read_stored_tournament(document["tournament"]);
-        if (!record || !document.contains("people") || !document["people"].is_array()) {
-            spdlog::error("archive: a stored tournament could not be read; skipped");
+        // Its people: each an id, a name and a token hash, all text (or the whole is damaged).
+        std::vector<play::player_record> people;
+        const auto text = [](const nlohmann::json& person, const char* key) {
+            const auto it = person.find(key);
+            return it != person.end() && it->is_string() && !it->get_ref<const std::string&>().empty();
+        };
+        bool people_readable = record && document.contains("people") && document["people"].is_array();
+        for (const auto& person : people_readable ? document["people"] : nlohmann::json::array()) {
+            if (!person.is_object() || !text(person, "id") || !text(person, "name") || !text(person, "token_hash")) {
+                people_readable = false;
+                break;
+            }
+            people.push_back({{person["id"].get<std::string>(), person["name"].get<std::string>()},
+                              person["token_hash"].get<std::string>()});
+        }
+        if (!people_readable) {
+            spdlog::error("archive: stored tournament {} could not be read (damaged); skipped", t.id);
             ++unreadable;
             continue;
         }
-        for (const auto& person : document["people"]) {
-            if (!person.is_object() || !person.contains("id") || !person.contains("name") ||
-                !person.contains("token_hash"))
-                continue;
-            state_.players.restore({{person["id"].get<std::string>(), person["name"].get<std::string>()},
-                                    person["token_hash"].get<std::string>()});
-        }
+        for (auto& person : people) state_.players.restore(std::move(person));
         records.push_back(std::move(*record));
     }
     std::sort(records.begin(), records.end(), [](const auto& a, const auto& b) { return a.created_ms < b.created_ms; });

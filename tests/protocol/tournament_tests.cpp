@@ -193,4 +193,33 @@ TEST_CASE("the stored form reads back into an equal record, and refuses what it 
     json bad_status = stored;
     bad_status["status"] = "sleeping";
     CHECK_FALSE(read_stored_tournament(bad_status));
+
+    // Every field within what this code writes: a damaged file must not index past an array.
+    const std::vector<std::pair<std::string, json>> damaged{
+        {"/rounds/0/pairings/0/games/0/winner", 7},
+        {"/rounds/0/pairings/0/games/0/winner", -100000},
+        {"/rounds/0/pairings/0/games/0/first", 2},
+        {"/rounds/0/pairings/0/first", -1},
+        {"/rounds/0/round", 0},
+        {"/settings/games_per_pairing", 3},
+        {"/settings/max_players", 1000},
+        {"/settings/rounds", -1},
+        {"/settings/start_at_ms", -5},
+        {"/id", ""},
+        {"/players/0/id", 42},
+        {"/players/0/id", ""},
+        {"/director", nullptr},
+    };
+    for (const auto& [where, value] : damaged) {
+        CAPTURE(where);
+        CAPTURE(value);
+        json d = stored;
+        d[json::json_pointer{where}] = value;
+        CHECK_FALSE(read_stored_tournament(d));
+    }
+    // Too many games for a pairing.
+    json crowded = stored;
+    auto& games = crowded["rounds"][0]["pairings"][0]["games"];
+    while (games.size() <= 2) games.push_back(games[0]);
+    CHECK_FALSE(read_stored_tournament(crowded));
 }

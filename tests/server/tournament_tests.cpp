@@ -507,6 +507,44 @@ TEST_CASE("tournament: a store that fails is logged by the tournament's id, with
     CHECK(log.find("token_hash") == std::string::npos);
 }
 
+TEST_CASE("tournament: damaged stored tournaments are skipped, and the server serves the others")
+{
+    const auto db = temp_db("damaged.db");
+    std::vector<std::string> ids;
+    {
+        server_process server{{"--db", db.string(), "--shutdown-grace", "0.5"}};
+        player dee = connect_player(server, "Dee");
+        for (const std::string name : {"Intact", "Person damaged", "Result damaged", "Token damaged"}) {
+            dee->send({{"type", "create_tournament"}, {"name", name}, {"format", "round_robin"}});
+            ids.push_back(expect(*dee.ws, "tournament_created")["tournament"]);
+            expect(*dee.ws, "tournament");
+        }
+        REQUIRE(server.stop().has_value());
+    }
+    // A person whose id is a number; a result whose winner is seat 7; a token hash that is null.
+    exec_sql(db, "UPDATE tournaments SET state = json_set(state, '$.people[0].id', 42) WHERE id = '" + ids[1] + "'");
+    exec_sql(db, "UPDATE tournaments SET state = json_set(state, '$.tournament.status', 'running', "
+                 "'$.tournament.players', json('[{\"id\":\"pa\",\"name\":\"A\",\"active\":true},"
+                 "{\"id\":\"pb\",\"name\":\"B\",\"active\":true}]'), "
+                 "'$.tournament.rounds', json('[{\"round\":1,\"pairings\":[{\"first\":0,\"second\":1,"
+                 "\"games\":[{\"room\":\"r\",\"game\":\"g\",\"first\":0,\"finished\":true,"
+                 "\"winner\":7,\"reason\":\"quarto\"}]}]}]')) WHERE id = '" + ids[2] + "'");
+    exec_sql(db, "UPDATE tournaments SET state = json_set(state, '$.people[0].token_hash', json('null')) WHERE id = '" +
+                     ids[3] + "'");
+
+    server_process server{{"--db", db.string()}};
+    const std::string log = server.log();
+    for (std::size_t i = 1; i < ids.size(); ++i)
+        CHECK_MESSAGE(log.find("stored tournament " + ids[i] + " could not be read (damaged); skipped") != std::string::npos,
+                      log);
+    CHECK(log.find("1 tournaments restored, 3 unreadable (skipped)") != std::string::npos);
+    player p = connect_player(server, "Ann");
+    p->send({{"type", "list_tournaments"}, {"req", "list"}});
+    const json list = expect(*p.ws, "tournaments");
+    REQUIRE(list["tournaments"].size() == 1);
+    CHECK(list["tournaments"][0]["id"] == ids[0]);
+}
+
 TEST_CASE("tournament: a start time more than a year ahead is refused, a year is not")
 {
     server_process server;
