@@ -18,7 +18,7 @@ json players_json(const game_record& r)
 json game_summary_json(const game_record& r)
 {
     return {{"id", r.id},
-            {"room", r.room},
+            {"room", r.room.empty() ? json(nullptr) : json(r.room)},
             {"room_name", r.room_name},
             {"players", players_json(r)},
             {"rules", protocol::encode_rules(r.game_rules)},

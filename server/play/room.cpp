@@ -400,7 +400,8 @@ void room::game_finished(const room_change& cause)
 
 void room::archive_game()
 {
-    archive::game_origin origin{game_id_, id_, settings_.name, game_players_, game_started_unix_ms_, host_.unix_ms()};
+    archive::game_origin origin{game_id_, archived_room_id(), settings_.name, game_players_, game_started_unix_ms_,
+                                host_.unix_ms()};
     host_.archive_game(archive::make_game_record(std::move(origin), *game_));
 }
 
@@ -533,7 +534,8 @@ std::unique_ptr<room> room::restore(room_host& host, protocol::room_id id,
         // Its end time as well as the journal knows it: the last move's.
         const auto moves = r->game_->moves();
         const std::int64_t ended = r->game_started_unix_ms_ + (moves.empty() ? 0 : moves.back().at_ms);
-        archive::game_origin origin{r->game_id_, id, r->settings_.name, r->game_players_, r->game_started_unix_ms_, ended};
+        archive::game_origin origin{r->game_id_, r->archived_room_id(), r->settings_.name, r->game_players_,
+                                    r->game_started_unix_ms_, ended};
         host.archive_game_if_missing(archive::make_game_record(std::move(origin), *r->game_));
     }
     const instant now = host.now();

@@ -207,6 +207,27 @@ TEST_CASE("archive: every game of a room has its own id - /api/games?player=NAME
     CHECK(record["moves"][0]["seat"] == d.first);
 }
 
+TEST_CASE("archive: a private room's games are listed without its id, which stays the key to it")
+{
+    server_process server;
+    duel d = start_duel(server, {{"name", "Just us"}, {"private", true}});
+    d.act(d.first, "resign");
+    const std::string id = d.expect_all("game_over")["game"].get<std::string>();
+    const std::string room = d.room.get<std::string>();
+    const http_response list = http_get(server.port(), "/api/games?player=Ann");
+    REQUIRE(list.status == 200);
+    CHECK_MESSAGE(list.body.find(room) == std::string::npos, list.body);
+    const json games = json::parse(list.body)["games"];
+    REQUIRE(games.size() == 1);
+    CHECK(games[0]["id"] == id);
+    CHECK(games[0]["room"].is_null());
+    CHECK(games[0]["room_name"] == "Just us");
+    const http_response record = http_get(server.port(), cat("/api/games/", id));
+    REQUIRE(record.status == 200);
+    CHECK(record.body.find(room) == std::string::npos);
+    CHECK(json::parse(record.body)["room"].is_null());
+}
+
 TEST_CASE("archive: names with spaces and accents are found through the query string")
 {
     server_process server;
