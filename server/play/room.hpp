@@ -57,6 +57,8 @@ public:
     room& operator=(const room&) = delete;
 
     const protocol::room_id& id() const { return id_; }
+    // The tournament whose game this is, if any.
+    const tournament_link* tournament() const { return settings_.tournament ? &*settings_.tournament : nullptr; }
     bool is_private() const { return settings_.is_private; }
     // What the lobby shows, the fixed part and the changing part.
     lobby_listing listing() const;

@@ -346,6 +346,14 @@ play::room* shard::find_room(const protocol::room_id& id)
     return it == rooms_.end() ? nullptr : it->second.get();
 }
 
+std::vector<play::room*> shard::rooms_of_tournament(const protocol::tournament_id& tournament)
+{
+    std::vector<play::room*> out;
+    for (auto& [id, r] : rooms_)
+        if (r->tournament() && r->tournament()->tournament == tournament) out.push_back(r.get());
+    return out;
+}
+
 tournaments::tournament* shard::find_tournament(const protocol::tournament_id& id)
 {
     const auto it = tournaments_.find(id);
@@ -457,12 +465,16 @@ void shard::archive_game_if_missing(archive::game_record record)
 
 // After the journal has what led to the change: a tournament stored as having started a game,
 // or scored one, finds that game's room in the journal after a crash.
-void shard::store(const protocol::tournament_id& id, std::string name, std::string status, std::string state)
+void shard::store(const protocol::tournament_id& id, std::string name, std::string status, std::string state,
+                  std::function<void()> stored)
 {
-    if (!state_.archive) return;
-    auto save = [archive = state_.archive.get(), id, name = std::move(name), status = std::move(status),
-                 state = std::move(state)]() mutable {
-        archive->save_tournament(id, std::move(name), std::move(status), std::move(state));
+    if (!state_.archive) return stored ? stored() : void();
+    auto save = [this, id, name = std::move(name), status = std::move(status), state = std::move(state),
+                 stored = std::move(stored)]() mutable {
+        state_.archive->save_tournament(id, std::move(name), std::move(status), std::move(state),
+                                        [this, stored = std::move(stored)](bool) mutable {
+                                            if (stored) post([stored = std::move(stored)](shard&) { stored(); });
+                                        });
     };
     if (holding()) held_stores_.push_back(std::move(save));
     else save();

@@ -104,6 +104,7 @@ public:
     client* find_client(const play::client_ref& ref);
 
     play::room* find_room(const protocol::room_id& id) override;
+    std::vector<play::room*> rooms_of_tournament(const protocol::tournament_id& tournament) override;
     // Changes whenever a room of this shard is dropped: a room pointer kept from an earlier turn
     // is valid while it has not changed.
     std::uint64_t rooms_epoch() const { return rooms_epoch_; }
@@ -166,7 +167,8 @@ public:
     metrics::shard_counters& counters() override { return counters_; }
     play::room& open_game_room(play::room_settings settings, const play::player_record& first_seat,
                                const play::player_record& second_seat) override;
-    void store(const protocol::tournament_id& id, std::string name, std::string status, std::string state) override;
+    void store(const protocol::tournament_id& id, std::string name, std::string status, std::string state,
+               std::function<void()> stored) override;
 
 private:
     class alarm_on_loop;

@@ -72,15 +72,33 @@ void tournament::reopen()
 
 int tournament::relink_unfinished_games()
 {
+    // Every restored room of this tournament's: those of the games the record has in progress
+    // are relinked; the others (games started in the instant before a crash, whose record was
+    // not stored yet) wait to be claimed by the pairing that starts them again.
+    for (play::room* r : host_.rooms_of_tournament(id_)) unclaimed_rooms_.push_back(r->id());
     if (record_.rounds.empty()) return 0;
     int lost = 0;
     for (const auto& p : record_.rounds.back().pairings) {
         if (!p.second || p.games.empty() || p.games.back().finished) continue;
         const std::string& room_id = p.games.back().room;
+        std::erase(unclaimed_rooms_, room_id);
         play::room* r = host_.find_room(room_id);
         if (!r || !r->relink(id_, result_callback(room_id))) ++lost;
     }
     return lost;
+}
+
+play::room* tournament::claim_restored_room(const std::string& first_player, const std::string& second_player)
+{
+    for (auto it = unclaimed_rooms_.begin(); it != unclaimed_rooms_.end(); ++it) {
+        play::room* r = host_.find_room(*it);
+        if (!r) continue;
+        const auto seats = r->lobby().seats;
+        if (!seats[0] || !seats[1] || seats[0]->id != first_player || seats[1]->id != second_player) continue;
+        unclaimed_rooms_.erase(it);
+        return r;
+    }
+    return nullptr;
 }
 
 play::tournament_link::result_callback tournament::result_callback(const protocol::room_id& room)
@@ -283,7 +301,7 @@ void tournament::start_game(std::size_t pairing_index, bool first_game)
     auto& pairing = record_.rounds.back().pairings.at(pairing_index);
     const int round = record_.rounds.back().number;
     // Game 1's starter by coin flip; game 2 is started by the other player.
-    const int starter = first_game ? static_cast<int>(flip_coin(coin_)) : 1 - pairing.games.front().first;
+    int starter = first_game ? static_cast<int>(flip_coin(coin_)) : 1 - pairing.games.front().first;
     const auto& a = record_.players[static_cast<std::size_t>(pairing.first)];
     const auto& b = record_.players[static_cast<std::size_t>(*pairing.second)];
     const auto player_a = host_.players().find_by_id(a.id);
@@ -299,7 +317,14 @@ void tournament::start_game(std::size_t pairing_index, bool first_game)
     settings.game_rules = record_.settings.game_rules;
     settings.clock = record_.settings.clock;
     settings.tournament = play::tournament_link{id_, static_cast<seat>(starter), nullptr};
-    play::room& r = host_.open_game_room(std::move(settings), *player_a, *player_b);
+    // The game may have begun before a crash that the record did not see: it goes on there.
+    play::room* restored = claim_restored_room(a.id, b.id);
+    if (restored && restored->tournament()->first) {
+        starter = static_cast<int>(*restored->tournament()->first);
+        spdlog::info("tournament {}: round {}, {} vs {} goes on in restored room {}", id_, round, a.name, b.name,
+                     restored->id());
+    }
+    play::room& r = restored ? *restored : host_.open_game_room(std::move(settings), *player_a, *player_b);
     r.relink(id_, result_callback(r.id())); // the result comes back (deferred by the room)
     pairing.games.push_back({r.id(), {}, starter, false, std::nullopt, {}});
     spdlog::info("tournament {}: round {}, {} vs {} in room {}", id_, round, a.name, b.name, r.id());
@@ -429,18 +454,22 @@ void tournament::unsubscribe(const play::client_ref& c)
 void tournament::changed(const play::client_ref* requester, const json& req)
 {
     ++seq_;
-    persist();
     const auto table = standings();
     json snapshot = protocol::tournament_snapshot(record_, seq_, table, nullptr);
     snapshot_ = net::make_frame(snapshot.dump());
     views_->set(protocol::tournament_summary(record_), std::make_shared<const std::string>(std::string{snapshot_->payload()}));
+    // Announced once stored: a registration or a result that anyone has seen survives a crash.
+    std::vector<std::pair<play::client_ref, net::frame_ptr>> announce;
     const bool answer = requester && !req.is_null();
     for (const auto& s : subscribers_)
-        if (!answer || s.client != *requester) host_.send(s.client, snapshot_);
+        if (!answer || s.client != *requester) announce.emplace_back(s.client, snapshot_);
     if (answer) {
         snapshot["req"] = req;
-        host_.send(*requester, net::make_frame(snapshot.dump()));
+        announce.emplace_back(*requester, net::make_frame(snapshot.dump()));
     }
+    persist([this, announce = std::move(announce)] {
+        for (const auto& [to, frame] : announce) host_.send(to, frame);
+    });
 }
 
 void tournament::send_snapshot(const play::client_ref& c, const json& req)
@@ -456,7 +485,7 @@ void tournament::send_error(const play::client_ref& c, error_code code, std::str
 }
 
 // The record and its people's token hashes: after a restart they can resume as themselves.
-void tournament::persist()
+void tournament::persist(std::function<void()> stored)
 {
     json people = json::array();
     const auto add = [&](const std::string& player_id) {
@@ -466,8 +495,9 @@ void tournament::persist()
     add(record_.director);
     for (const auto& entrant : record_.players)
         if (entrant.id != record_.director) add(entrant.id);
-    json stored = {{"tournament", protocol::stored_tournament(record_)}, {"people", std::move(people)}};
-    host_.store(id_, record_.settings.name, std::string{protocol::to_string(record_.status)}, stored.dump());
+    json document = {{"tournament", protocol::stored_tournament(record_)}, {"people", std::move(people)}};
+    host_.store(id_, record_.settings.name, std::string{protocol::to_string(record_.status)}, document.dump(),
+                std::move(stored));
 }
 
 void tournament::arm_start_timer()

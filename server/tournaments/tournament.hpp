@@ -72,6 +72,8 @@ private:
     // the number of those games whose room did not come back.
     int relink_unfinished_games();
     play::tournament_link::result_callback result_callback(const protocol::room_id& room);
+    // A restored room of this tournament's that no game of the record has, seating these two.
+    play::room* claim_restored_room(const std::string& first_player, const std::string& second_player);
     void on_game_over(const std::string& room_id, const game_result& result, const std::string& game_id);
     void forfeit_games_of(int player);
     bool round_complete() const;
@@ -82,12 +84,13 @@ private:
 
     void subscribe(const play::client_ref& c, const std::string& player_id);
     void unsubscribe(const play::client_ref& c);
-    // Stores the record, refreshes the views and sends the snapshot to every subscriber; the
-    // requester's copy carries `req`.
+    // Stores the record, refreshes the views and, once the archive has the record, sends the
+    // snapshot to every subscriber; the requester's copy carries `req`.
     void changed(const play::client_ref* requester = nullptr, const json& req = nullptr);
     void send_snapshot(const play::client_ref& c, const json& req);
     void send_error(const play::client_ref& c, protocol::error_code code, std::string_view message, const json& req);
-    void persist();
+    // `stored` runs on this loop once the archive has the record.
+    void persist(std::function<void()> stored);
     void arm_start_timer();
     void on_start_time();
 
@@ -101,6 +104,7 @@ private:
     std::uint64_t seq_ = 0;
     std::mt19937 coin_;
     net::frame_ptr snapshot_; // the last snapshot (without req), as sent to subscribers
+    std::vector<protocol::room_id> unclaimed_rooms_; // see relink_unfinished_games
 };
 
 } // namespace quarto::server::tournaments

@@ -2,6 +2,7 @@
 // standings, a restart in the middle, the director's controls and their refusals, byes, two
 // games per pairing, and a player who never shows up.
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -543,6 +544,43 @@ TEST_CASE("tournament: damaged stored tournaments are skipped, and the server se
     const json list = expect(*p.ws, "tournaments");
     REQUIRE(list["tournaments"].size() == 1);
     CHECK(list["tournaments"][0]["id"] == ids[0]);
+}
+
+TEST_CASE("tournament: a registration is announced only once stored - kill -9 right after loses none")
+{
+    const auto db = temp_db("announced.db");
+    json id;
+    player late;
+    {
+        server_process server{{"--db", db.string()}};
+        player dee = connect_player(server, "Dee");
+        dee->send({{"type", "create_tournament"}, {"name", "Quick cup"}, {"format", "swiss"}});
+        id = expect(*dee.ws, "tournament_created")["tournament"];
+        expect(*dee.ws, "tournament");
+
+        // Another connection holds the file's write lock: the archive cannot store, so the
+        // registration must not be announced yet.
+        sqlite3* holder = nullptr;
+        REQUIRE(sqlite3_open(db.c_str(), &holder) == SQLITE_OK);
+        REQUIRE(sqlite3_exec(holder, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK);
+        late = connect_player(server, "Late");
+        late->send({{"type", "join_tournament"}, {"tournament", id}, {"req", "join"}});
+        late->pump(milliseconds{500});
+        CHECK_MESSAGE(late->pending().empty(), "announced before it was stored: " << late->pending().front().dump());
+        REQUIRE(sqlite3_exec(holder, "COMMIT", nullptr, nullptr, nullptr) == SQLITE_OK);
+        sqlite3_close(holder);
+        const json snap = expect(*late.ws, "tournament");
+        CHECK(snap["req"] == "join");
+        CHECK(snap["players"].size() == 1);
+        ::kill(server.pid(), SIGKILL); // at once: what was announced must be on disk
+        REQUIRE(server.wait_exit().has_value());
+    }
+    server_process server{{"--db", db.string()}};
+    player ann = connect_player(server, "Ann");
+    ann->send({{"type", "watch_tournament"}, {"tournament", id}});
+    const json restored = expect(*ann.ws, "tournament");
+    REQUIRE(restored["players"].size() == 1);
+    CHECK(restored["players"][0]["id"] == late.id);
 }
 
 TEST_CASE("tournament: a start time more than a year ahead is refused, a year is not")

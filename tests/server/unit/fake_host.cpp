@@ -209,11 +209,13 @@ std::optional<play::lobby_state> fake_host::lobby_of(const protocol::room_id& ro
     return std::nullopt;
 }
 
-void fake_host::store(const protocol::tournament_id& id, std::string name, std::string status, std::string state)
+void fake_host::store(const protocol::tournament_id& id, std::string name, std::string status, std::string state,
+                      std::function<void()> stored)
 {
     json parsed = json::parse(state, nullptr, /*allow_exceptions=*/false);
     CHECK_MESSAGE(!parsed.is_discarded(), "a stored tournament state that is not JSON: " << state);
     stored_.push_back({id, std::move(name), std::move(status), std::move(parsed)});
+    if (stored) stored();
 }
 
 // ---- rooms ---------------------------------------------------------------------------------
@@ -279,6 +281,14 @@ play::room& fake_host::open_game_room(play::room_settings settings, const play::
     game_rooms_.push_back(id);
     r.seat_pair(first_seat, second_seat);
     return r;
+}
+
+std::vector<play::room*> fake_host::rooms_of_tournament(const protocol::tournament_id& tournament)
+{
+    std::vector<play::room*> out;
+    for (auto& [id, r] : rooms_)
+        if (r->tournament() && r->tournament()->tournament == tournament) out.push_back(r.get());
+    return out;
 }
 
 play::room* fake_host::find_room(const protocol::room_id& id)

@@ -145,7 +145,10 @@ public:
     play::room& open_game_room(play::room_settings settings, const play::player_record& first_seat,
                                const play::player_record& second_seat) override;
     play::room* find_room(const protocol::room_id& id) override;
-    void store(const protocol::tournament_id& id, std::string name, std::string status, std::string state) override;
+    std::vector<play::room*> rooms_of_tournament(const protocol::tournament_id& tournament) override;
+    // Stored at once: `stored` runs before this returns.
+    void store(const protocol::tournament_id& id, std::string name, std::string status, std::string state,
+               std::function<void()> stored) override;
 
 private:
     class manual_alarm;

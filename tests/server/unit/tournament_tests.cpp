@@ -766,6 +766,48 @@ TEST_CASE("tournament: reopened after its rooms came back from the journal, it g
     CHECK(host.game_rooms().size() == 2); // round 2's two games
 }
 
+TEST_CASE("tournament: games begun just before a crash the record missed go on in their restored rooms")
+{
+    // A first life: the last game of round 1 ends and round 2's games begin, all in the
+    // journal, but the record stored last is from before that game ended.
+    event before{settings_of(protocol::tournament_format::round_robin)};
+    before.host.enable_journal();
+    before.join_all();
+    before.director(protocol::start_tournament{});
+    const json round1 = before.current_round();
+    before.finish(round1["pairings"][0]["room"]);
+    const json state = before.host.stored().back().state;
+    before.finish(round1["pairings"][1]["room"]);
+    const json round2 = before.current_round();
+    REQUIRE(round2["round"] == 2);
+    std::set<std::string> round2_rooms;
+    for (const json& p : round2["pairings"]) round2_rooms.insert(p["room"].get<std::string>());
+
+    fake_host host;
+    host.enable_journal();
+    for (const std::string& room : before.host.game_rooms()) host.restore_room(room, before.host.journal_of(room));
+    for (const auto& person : state["people"])
+        host.players().restore(
+            {{person["id"].get<std::string>(), person["name"].get<std::string>()}, person["token_hash"].get<std::string>()});
+    auto record = protocol::read_stored_tournament(state["tournament"]);
+    REQUIRE(record);
+    REQUIRE(record->rounds.size() == 1);
+    tournaments::tournament t{host, *record, std::make_shared<tournaments::tournament_views>()};
+    t.reopen();
+    host.run_deferred();
+    // Round 1's last result is scored from its restored room, and round 2 goes on in the rooms
+    // its games began in: none opened again.
+    CHECK(host.game_rooms().empty());
+    const json stored = host.stored().back().state["tournament"];
+    REQUIRE(stored["rounds"].size() == 2);
+    std::set<std::string> now;
+    for (const json& p : stored["rounds"][1]["pairings"]) {
+        REQUIRE(p["games"].size() == 1);
+        now.insert(p["games"][0]["room"].get<std::string>());
+    }
+    CHECK(now == round2_rooms);
+}
+
 TEST_CASE("tournament: a running record reopened without its games' rooms comes back paused - resuming replays them")
 {
     // A first life: round 1 of four players, one of its two games over.
