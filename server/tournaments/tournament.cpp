@@ -458,17 +458,17 @@ void tournament::changed(const play::client_ref* requester, const json& req)
     json snapshot = protocol::tournament_snapshot(record_, seq_, table, nullptr);
     snapshot_ = net::make_frame(snapshot.dump());
     views_->set(protocol::tournament_summary(record_), std::make_shared<const std::string>(std::string{snapshot_->payload()}));
-    // Announced once stored: a registration or a result that anyone has seen survives a crash.
-    std::vector<std::pair<play::client_ref, net::frame_ptr>> announce;
-    const bool answer = requester && !req.is_null();
-    for (const auto& s : subscribers_)
-        if (!answer || s.client != *requester) announce.emplace_back(s.client, snapshot_);
-    if (answer) {
+    std::optional<std::pair<play::client_ref, net::frame_ptr>> answer;
+    if (requester && !req.is_null()) {
         snapshot["req"] = req;
-        announce.emplace_back(*requester, net::make_frame(snapshot.dump()));
+        answer.emplace(*requester, net::make_frame(snapshot.dump()));
     }
-    persist([this, announce = std::move(announce)] {
-        for (const auto& [to, frame] : announce) host_.send(to, frame);
+    // Announced once stored: a registration or a result that anyone has been told of survives a
+    // crash. Sent to whoever is subscribed by then (one who subscribed meanwhile has had it).
+    persist([this, frame = snapshot_, answer = std::move(answer)] {
+        for (const auto& s : subscribers_)
+            if (!answer || s.client != answer->first) host_.send(s.client, frame);
+        if (answer) host_.send(answer->first, answer->second);
     });
 }
 

@@ -32,6 +32,16 @@ protocol::tournament_settings settings_of(protocol::tournament_format format, in
     return s;
 }
 
+// What a restart reads of a stored state: its people (known to `host` again by their token
+// hashes) and the record.
+std::optional<protocol::tournament_record> reload(fake_host& host, const json& state)
+{
+    for (const auto& person : state["people"])
+        host.players().restore(
+            {{person["id"].get<std::string>(), person["name"].get<std::string>()}, person["token_hash"].get<std::string>()});
+    return protocol::read_stored_tournament(state["tournament"]);
+}
+
 // A tournament directed by Dee on her connection `dc`, and `n` people who may join it, each on
 // a connection of their own. The host is declared first: it outlives the tournament.
 struct event {
@@ -732,10 +742,7 @@ TEST_CASE("tournament: reopened after its rooms came back from the journal, it g
     fake_host host;
     host.enable_journal();
     for (const auto& room : {playing_room, ended_room}) host.restore_room(room, before.host.journal_of(room));
-    for (const auto& person : state["people"])
-        host.players().restore(
-            {{person["id"].get<std::string>(), person["name"].get<std::string>()}, person["token_hash"].get<std::string>()});
-    auto record = protocol::read_stored_tournament(state["tournament"]);
+    auto record = reload(host, state);
     REQUIRE(record);
     auto views = std::make_shared<tournaments::tournament_views>();
     tournaments::tournament t{host, *record, views};
@@ -786,10 +793,7 @@ TEST_CASE("tournament: games begun just before a crash the record missed go on i
     fake_host host;
     host.enable_journal();
     for (const std::string& room : before.host.game_rooms()) host.restore_room(room, before.host.journal_of(room));
-    for (const auto& person : state["people"])
-        host.players().restore(
-            {{person["id"].get<std::string>(), person["name"].get<std::string>()}, person["token_hash"].get<std::string>()});
-    auto record = protocol::read_stored_tournament(state["tournament"]);
+    auto record = reload(host, state);
     REQUIRE(record);
     REQUIRE(record->rounds.size() == 1);
     tournaments::tournament t{host, *record, std::make_shared<tournaments::tournament_views>()};
@@ -823,10 +827,7 @@ TEST_CASE("tournament: a running record reopened without its games' rooms comes 
 
     // A restart: the people and the record come back from what was stored.
     fake_host host;
-    for (const auto& person : state["people"])
-        host.players().restore(
-            {{person["id"].get<std::string>(), person["name"].get<std::string>()}, person["token_hash"].get<std::string>()});
-    auto record = protocol::read_stored_tournament(state["tournament"]);
+    auto record = reload(host, state);
     REQUIRE(record);
     auto views = std::make_shared<tournaments::tournament_views>();
     tournaments::tournament t{host, *record, views};
