@@ -48,7 +48,6 @@ struct bot {
     std::size_t moves_when_sent = SIZE_MAX; // the replica's move count when this bot last acted
     steady::time_point act_after{};
     bool rematch_asked = false;
-    std::string game_over_id; // the archive id of the last game_over in `room`
 };
 
 void rebuild_from_snapshot(bot& b, const json& snapshot)
@@ -112,7 +111,6 @@ void take(bot& b, const json& m, const std::string& raw, totals& t)
         CHECK(b.replica->finished());
         CHECK(b.replica->result() == quarto::game_result{std::nullopt, quarto::end_reason::board_full});
         if (b.seat == 0) ++t.games_finished;
-        b.game_over_id = m["game"];
     }
 }
 
@@ -336,7 +334,6 @@ void switch_room(bot& b, const std::string& room)
     b.replica_seq = 0;
     b.game_seq = 0;
     b.moves_when_sent = SIZE_MAX;
-    b.game_over_id.clear();
 }
 
 struct tournament_watch {
@@ -360,10 +357,13 @@ void read_tournament(bot& b, totals& t, tournament_watch& w)
             switch_room(b, m["room"]); // a game begun while the bot was away
         } else if (type == "tournament") {
             continue;
+        } else if (type == "game_over") {
+            // Of any room of the bot's: after a restart its sync may bring the end of a game
+            // it has already moved on from.
+            w.game_ids[m["room"].get<std::string>()] = m["game"].get<std::string>();
         }
         if (!b.room.empty()) w.rooms.insert(b.room);
         take(b, m, raw, t);
-        if (!b.game_over_id.empty()) w.game_ids[b.room] = b.game_over_id;
     }
 }
 
