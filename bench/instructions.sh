@@ -36,7 +36,8 @@ cleanup() {
 trap cleanup EXIT
 
 valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.%p" "$server_bin" --host 127.0.0.1 --port 0 \
-    --threads 1 --rate-limit 100000 --rate-burst 100000 --log-level warn --db "$work/archive.db" 2>"$work/server.log" &
+    --threads 1 --rate-limit 100000 --rate-burst 100000 --max-rooms-per-address 0 --log-level warn --db "$work/archive.db" \
+    2>"$work/server.log" &
 server_pid=$!
 port=
 for _ in $(seq 300); do

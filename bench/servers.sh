@@ -33,7 +33,8 @@ server_command() {
     local limits=(--rate-limit 100000 --rate-burst 100000)
     case $kind in
         cpp)
-            server_cmd=("$server_bin" --host 127.0.0.1 --port 0 "${limits[@]}" --log-level warn)
+            # Every bot comes from 127.0.0.1: no cap on the rooms one address may open.
+            server_cmd=("$server_bin" --host 127.0.0.1 --port 0 "${limits[@]}" --max-rooms-per-address 0 --log-level warn)
             [[ -n $threads ]] && server_cmd+=(--threads "$threads")
             [[ -n $migration ]] && server_cmd+=(--shard-migration "$migration")
             server_cmd+=("${cpp_extra_args[@]}" --db "$base.db") ;;

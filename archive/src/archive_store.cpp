@@ -242,7 +242,7 @@ struct archive_store::impl {
     std::string path;
     sqlite::database db; // declared before the statements: they are finalized first
     statement insert_game, select_game, select_by_player;
-    statement upsert_tournament, select_tournaments, select_tournament;
+    statement upsert_tournament, select_tournaments, select_tournament, delete_tournament;
     sqlite::savepoint_statements game_savepoint; // around each game of a batch
     std::atomic<std::uint64_t> commits{0}; // read by other threads (game_archive::commits)
 
@@ -402,6 +402,7 @@ std::variant<archive_store, open_error> archive_store::open(const std::string& p
          "updated_ms = excluded.updated_ms"},
         {&i->select_tournaments, "SELECT id, name, status, state FROM tournaments ORDER BY id"},
         {&i->select_tournament, "SELECT id, name, status, state FROM tournaments WHERE id = ?1"},
+        {&i->delete_tournament, "DELETE FROM tournaments WHERE id = ?1"},
     };
     for (const auto& q : queries) {
         auto s = i->db.prepare(q.sql);
@@ -503,6 +504,18 @@ bool archive_store::save_tournament(const stored_tournament& t)
         return true;
     }
     impl_->log_failure("storing tournament " + t.id);
+    return false;
+}
+
+bool archive_store::delete_tournament(std::string_view id)
+{
+    sqlite::in_use s{impl_->delete_tournament};
+    s->bind(1, id);
+    if (s->step() == step::done) {
+        impl_->commits.fetch_add(1, std::memory_order_relaxed);
+        return true;
+    }
+    impl_->log_failure("deleting tournament " + std::string{id});
     return false;
 }
 

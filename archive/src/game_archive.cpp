@@ -167,6 +167,18 @@ void game_archive::save_tournament(std::string id, std::string name, std::string
     }
 }
 
+void game_archive::delete_tournament(std::string id, std::function<void(bool)> done)
+{
+    const std::string shown = id;
+    if (!enqueue([id = std::move(id), done](archive_store& s) {
+            const bool deleted = s.delete_tournament(id);
+            if (done) done(deleted);
+        })) {
+        spdlog::error("archive {}: closed; tournament {} not deleted", path_, shown);
+        if (done) done(false);
+    }
+}
+
 archive_result<std::vector<stored_tournament>> game_archive::load_tournaments()
 {
     archive_result<std::vector<stored_tournament>> out{{}, true};

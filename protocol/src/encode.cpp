@@ -2,6 +2,7 @@
 
 #include "quarto/protocol/fields.hpp"
 #include "quarto/protocol/json_writer.hpp"
+#include "quarto/protocol/request_id.hpp"
 
 namespace quarto::protocol {
 namespace {
@@ -72,7 +73,7 @@ json_writer start(std::string& out, std::string_view type)
 std::string finish(std::string& out, json_writer& w, const json& req)
 {
     if (!req.is_null()) // a string or a number, as parse.cpp accepts it
-        w.key("req").raw(req.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        w.key("req").raw(req_text(req));
     w.end_object();
     return std::move(out);
 }
@@ -216,7 +217,7 @@ std::string room_created(const room_id& id, const json& req)
     return finish(out, w, req);
 }
 
-std::string rooms_list(std::span<const std::string> summaries, const json& req)
+std::string rooms_list(std::span<const std::string> summaries, std::size_t total, std::size_t offset, const json& req)
 {
     std::string out;
     std::size_t size = 64;
@@ -226,6 +227,7 @@ std::string rooms_list(std::span<const std::string> summaries, const json& req)
     w.key("rooms").begin_array();
     for (const auto& s : summaries) w.raw(s);
     w.end_array();
+    w.key("total").value(total).key("offset").value(offset);
     return finish(out, w, req);
 }
 

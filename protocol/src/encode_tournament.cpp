@@ -1,15 +1,10 @@
 #include "quarto/protocol/encode_tournament.hpp"
 
 #include "quarto/protocol/encode.hpp"
+#include "quarto/protocol/request_id.hpp"
 
 namespace quarto::protocol {
 namespace {
-
-json with_req(json message, const json& req)
-{
-    if (!req.is_null()) message["req"] = req;
-    return message;
-}
 
 const std::string& player_id(const tournament_record& t, int index)
 {
@@ -80,16 +75,23 @@ json standing_json(const tournament_record& t, const tournament::standing& s)
 
 } // namespace
 
-json tournament_created(const tournament_id& id, const json& req)
+std::string tournament_created(const tournament_id& id, const json& req)
 {
-    return with_req({{"type", "tournament_created"}, {"tournament", id}}, req);
+    return with_req(json{{"type", "tournament_created"}, {"tournament", id}}.dump(), req);
 }
 
-json tournaments_list(std::span<const json> summaries, const json& req)
+std::string tournament_closed(const tournament_id& id)
+{
+    return json{{"type", "tournament_closed"}, {"tournament", id}}.dump();
+}
+
+std::string tournaments_list(std::span<const json> summaries, std::size_t total, std::size_t offset, const json& req)
 {
     json list = json::array();
     for (const json& s : summaries) list.push_back(s);
-    return with_req({{"type", "tournaments"}, {"tournaments", std::move(list)}}, req);
+    return with_req(json{{"type", "tournaments"}, {"tournaments", std::move(list)}, {"total", total}, {"offset", offset}}
+                        .dump(),
+                    req);
 }
 
 json tournament_summary(const tournament_record& t)
@@ -103,8 +105,8 @@ json tournament_summary(const tournament_record& t)
             {"players", active}};
 }
 
-json tournament_snapshot(const tournament_record& t, std::uint64_t seq,
-                         std::span<const tournament::standing> standings, const json& req)
+std::string tournament_snapshot(const tournament_record& t, std::uint64_t seq,
+                                std::span<const tournament::standing> standings, const json& req)
 {
     json players = json::array();
     for (const auto& p : t.players) players.push_back({{"id", p.id}, {"name", p.name}, {"active", p.active}});
@@ -116,19 +118,19 @@ json tournament_snapshot(const tournament_record& t, std::uint64_t seq,
     }
     json table = json::array();
     for (const auto& s : standings) table.push_back(standing_json(t, s));
-    return with_req({{"type", "tournament"},
-                     {"tournament", t.id},
-                     {"seq", seq},
-                     {"name", t.settings.name},
-                     {"format", to_string(t.settings.format)},
-                     {"status", to_string(t.status)},
-                     {"director", t.director},
-                     {"director_name", t.director_name},
-                     {"settings", tournament_settings_json(t.settings)},
-                     {"players", std::move(players)},
-                     {"rounds", std::move(rounds)},
-                     {"standings", std::move(table)}},
-                    req);
+    const json snapshot{{"type", "tournament"},
+                        {"tournament", t.id},
+                        {"seq", seq},
+                        {"name", t.settings.name},
+                        {"format", to_string(t.settings.format)},
+                        {"status", to_string(t.status)},
+                        {"director", t.director},
+                        {"director_name", t.director_name},
+                        {"settings", tournament_settings_json(t.settings)},
+                        {"players", std::move(players)},
+                        {"rounds", std::move(rounds)},
+                        {"standings", std::move(table)}};
+    return with_req(snapshot.dump(), req);
 }
 
 json tournament_pairing_event(const tournament_record& t, int round, const std::string& room,

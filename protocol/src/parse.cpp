@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "move_reader.hpp"
+#include "quarto/protocol/request_id.hpp"
 
 namespace quarto::protocol {
 namespace {
@@ -237,6 +238,15 @@ client_message read_tournament_action(const json& m)
     return tournament_message{tournament_field(m), Action{}};
 }
 
+page_request page_field(const json& m)
+{
+    page_request p;
+    if (const json* offset = optional_field(m, "offset")) p.offset = integer_in(*offset, "offset", 0, INT64_MAX);
+    if (const json* limit = optional_field(m, "limit"))
+        p.limit = static_cast<int>(integer_in(*limit, "limit", 1, max_page_size));
+    return p;
+}
+
 using reader = client_message (*)(const json&);
 
 struct message_kind {
@@ -247,7 +257,7 @@ struct message_kind {
 const std::array<message_kind, 23> message_kinds{{
     {"hello", read_hello},
     {"ping", [](const json&) -> client_message { return session_message{ping{}}; }},
-    {"list_rooms", [](const json&) -> client_message { return lobby_message{list_rooms{}}; }},
+    {"list_rooms", [](const json& m) -> client_message { return lobby_message{list_rooms{page_field(m)}}; }},
     {"create_room", read_create_room},
     {"join", read_join},
     {"leave", read_room_action<leave>},
@@ -263,7 +273,8 @@ const std::array<message_kind, 23> message_kinds{{
     {"resign", read_room_action<resign>},
     {"rematch", read_room_action<rematch>},
     {"create_tournament", read_create_tournament},
-    {"list_tournaments", [](const json&) -> client_message { return lobby_message{list_tournaments{}}; }},
+    {"list_tournaments",
+     [](const json& m) -> client_message { return lobby_message{list_tournaments{page_field(m)}}; }},
     {"join_tournament", read_tournament_action<join_tournament>},
     {"withdraw_tournament", read_tournament_action<withdraw_tournament>},
     {"start_tournament", read_tournament_action<start_tournament>},
@@ -289,7 +300,7 @@ std::variant<parsed_message, parse_error> parse_client_message(std::string_view 
     if (const json* r = find(m, "req"); r && !r->is_null()) {
         if (!usable_req(*r))
             return parse_error{error_code::bad_message, "\"req\" must be a string or a number.", nullptr, {}};
-        req = *r;
+        req = exact_req(*r, text);
     }
     const json* type = find(m, "type");
     if (!type || !type->is_string())
@@ -330,7 +341,7 @@ nlohmann::json request_id_of(std::string_view text)
     const json m = json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (!m.is_object()) return nullptr;
     const json* r = find(m, "req");
-    return r && usable_req(*r) ? *r : json(nullptr);
+    return r && usable_req(*r) ? exact_req(*r, text) : json(nullptr);
 }
 
 } // namespace quarto::protocol

@@ -230,11 +230,13 @@ void app::wait_for_clients()
 
 void app::count_request() { state_.shared_counters.http_requests.fetch_add(1, std::memory_order_relaxed); }
 
-std::string app::rooms_json() { return protocol::rooms_list(state_.shards.front()->lobby_summaries(), nullptr); }
+std::string app::rooms_json(const protocol::page_request& page) { return state_.shards.front()->rooms_page(page, nullptr); }
 
-std::string app::tournaments_json()
+std::string app::tournaments_json(const protocol::page_request& page)
 {
-    return protocol::tournaments_list(state_.tournaments.summaries(), nullptr).dump();
+    std::size_t total = 0;
+    const auto shown = state_.tournaments.summaries(page, total);
+    return protocol::tournaments_list(shown, total, static_cast<std::size_t>(page.offset), nullptr);
 }
 
 std::shared_ptr<const std::string> app::tournament_json(const std::string& id)
@@ -251,15 +253,16 @@ std::string app::metrics_text()
 }
 
 // The handshake is done: the socket leaves the front for a shard, in turn.
-void app::open_websocket(loop_socket socket, std::shared_ptr<void> ticket, std::string remote)
+void app::open_websocket(loop_socket socket, std::shared_ptr<void> ticket, std::string address, std::string remote)
 {
     beast::error_code ec;
     const int fd = socket.release(ec);
     if (ec) return;
     auto& target = *state_.shards[next_shard_];
     next_shard_ = (next_shard_ + 1) % state_.shards.size();
-    target.post([fd, ticket = std::move(ticket), remote = std::move(remote)](shards::shard& s) mutable {
-        s.open_websocket(fd, std::move(ticket), std::move(remote));
+    target.post([fd, ticket = std::move(ticket), address = std::move(address),
+                 remote = std::move(remote)](shards::shard& s) mutable {
+        s.open_websocket(fd, std::move(ticket), std::move(address), std::move(remote));
     });
 }
 

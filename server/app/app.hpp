@@ -28,13 +28,14 @@ public:
     const http::settings& http_settings() const override { return http_settings_; }
     bool shutting_down() const override { return state_.shutting_down.load(); }
     void count_request() override;
-    std::string rooms_json() override;
-    std::string tournaments_json() override;
+    std::string rooms_json(const protocol::page_request& page) override;
+    std::string tournaments_json(const protocol::page_request& page) override;
     std::shared_ptr<const std::string> tournament_json(const std::string& id) override;
     std::string metrics_text() override;
     archive::game_archive* archive() override { return state_.archive.get(); }
     net::address_limiter& connections_per_address() override { return *state_.connections_per_address; }
-    void open_websocket(loop_socket socket, std::shared_ptr<void> ticket, std::string remote) override;
+    void open_websocket(loop_socket socket, std::shared_ptr<void> ticket, std::string address,
+                        std::string remote) override;
 
 private:
     // Opens the archive and brings the stored tournaments back; false (logged) when it cannot.

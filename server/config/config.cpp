@@ -49,6 +49,17 @@ std::vector<std::string> words(const std::string& text)
     return out;
 }
 
+// The options that set a cap: a count, 0 for none.
+std::optional<std::size_t*> count_option(config& c, const std::string& flag)
+{
+    if (flag == "--max-connections-per-address") return &c.max_connections_per_address;
+    if (flag == "--max-rooms-per-address") return &c.max_rooms_per_address;
+    if (flag == "--max-tournaments-per-player") return &c.max_tournaments_per_player;
+    if (flag == "--max-tournaments-per-address") return &c.max_tournaments_per_address;
+    if (flag == "--max-guests-per-address") return &c.max_guests_per_address;
+    return std::nullopt;
+}
+
 struct parse_state {
     bool from_command_line = false;
     bool origins_from_command_line = false; // the command line's list replaces the environment's
@@ -95,10 +106,16 @@ flag_result apply(config& c, const std::string& flag, const std::string& value, 
         const auto n = number<unsigned>(value);
         if (!n || *n < 1) return bad("a number of seconds >= 1 is required");
         c.room_idle = std::chrono::seconds{*n};
-    } else if (flag == "--max-connections-per-address") {
+    } else if (flag == "--max-rooms-per-player") {
+        // Bounded: a resuming player gets every room's snapshot at once, which must fit the
+        // connection's send queue (1024 messages).
         const auto n = number<std::size_t>(value);
-        if (!n) return bad("a count is required");
-        c.max_connections_per_address = *n;
+        if (!n || *n < 1 || *n > max_rooms_per_player_cap) return bad("a count 1..500 is required");
+        c.max_rooms_per_player = *n;
+    } else if (const auto cap = count_option(c, flag)) {
+        const auto n = number<std::size_t>(value);
+        if (!n) return bad("a count is required (0: no cap)");
+        **cap = *n;
     } else if (flag == "--db") {
         if (value.empty()) return bad("a file path is required");
         c.db_path = std::string{value};
@@ -163,6 +180,13 @@ std::string usage_text()
   --rate-burst N               messages a connection may send at once (default 40)
   --room-idle-seconds N        reclaim finished or deserted rooms idle this long (default 600)
   --max-connections-per-address N   cap per client address; 0 = off (default 0)
+  --max-rooms-per-player N     rooms one player may be in at once, seated or watching,
+                               1..500 (default 32); as many tournaments too
+  --max-rooms-per-address N    open rooms created from one address (default 1000; 0 = no cap)
+  --max-tournaments-per-player N   unfinished tournaments one player may direct (default 5)
+  --max-tournaments-per-address N  unfinished tournaments created from one address (default 50)
+  --max-guests-per-address N   guests remembered per address: past it, a new guest makes the
+                               address's longest-idle guest forgotten at once (default 200)
   --db PATH                    the SQLite file that archives finished games; it and its
                                directory are created if missing (default data/quarto.db)
   --shutdown-grace SECONDS     on SIGTERM, how long to let clients receive what is queued

@@ -13,6 +13,10 @@
 
 namespace quarto::server {
 
+// A resuming player is sent the snapshot of every room and tournament it is in at once: twice
+// this many (and the welcome) fit any send queue (1024 messages).
+inline constexpr std::size_t max_rooms_per_player_cap = 500;
+
 struct config {
     std::string host = "0.0.0.0";
     std::uint16_t port = 8080;
@@ -24,6 +28,15 @@ struct config {
     double rate_burst = 40;   // bucket size
     std::chrono::seconds room_idle{600};  // finished or deserted rooms are reclaimed after this
     std::size_t max_connections_per_address = 0; // 0: no cap
+    // What one player or one client address may hold at once (0: no cap). A player's rooms
+    // stay well below what resuming can send at once (1024 messages).
+    std::size_t max_rooms_per_player = 32;       // rooms seated or watching in; 1..max_rooms_per_player_cap
+    std::size_t max_rooms_per_address = 1000;    // open rooms created from one address
+    std::size_t max_tournaments_per_player = 5;  // tournaments directed, not yet finished
+    std::size_t max_tournaments_per_address = 50;
+    // Guests remembered per address: beyond it, a new guest makes the address's longest-idle
+    // guest (no connection, room or tournament) forgotten at once, not an hour later.
+    std::size_t max_guests_per_address = 200;
     std::string db_path = "data/quarto.db"; // the archive of finished games (SQLite), made on first run
     // How long shutdown waits for queued messages and close handshakes. Below Docker's and
     // Podman's default 10 s between SIGTERM and SIGKILL, so the server still exits by itself.

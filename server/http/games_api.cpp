@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "quarto/archive/archive_store.hpp"
+#include "http/query_string.hpp"
 #include "quarto/protocol/messages.hpp"
 
 namespace quarto::server::http {
@@ -13,66 +14,6 @@ namespace {
 
 constexpr std::string_view prefix = "/api/games";
 constexpr std::size_t max_id_length = 64;
-
-int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-// %XX escapes; in a query, '+' is a space too. nullopt on a malformed escape.
-std::optional<std::string> percent_decode(std::string_view text, bool plus_is_space)
-{
-    std::string out;
-    out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (c == '+' && plus_is_space) {
-            out += ' ';
-        } else if (c == '%') {
-            if (i + 2 >= text.size()) return std::nullopt;
-            const int high = hex_digit(text[i + 1]), low = hex_digit(text[i + 2]);
-            if (high < 0 || low < 0) return std::nullopt;
-            out += static_cast<char>(high * 16 + low);
-            i += 2;
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
-
-struct query_param {
-    std::string key;
-    std::string value;
-};
-
-std::optional<std::vector<query_param>> parse_query(std::string_view query)
-{
-    std::vector<query_param> params;
-    while (!query.empty()) {
-        const auto amp = query.find('&');
-        const std::string_view pair = query.substr(0, amp);
-        query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
-        if (pair.empty()) continue;
-        const auto eq = pair.find('=');
-        auto key = percent_decode(pair.substr(0, eq), true);
-        auto value = percent_decode(eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1), true);
-        if (!key || !value) return std::nullopt;
-        params.push_back({std::move(*key), std::move(*value)});
-    }
-    return params;
-}
-
-// The first value given for `key`.
-const std::string* find(const std::vector<query_param>& params, std::string_view key)
-{
-    for (const auto& p : params)
-        if (p.key == key) return &p.value;
-    return nullptr;
-}
 
 api_refusal bad_request(std::string message)
 {

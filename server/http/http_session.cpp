@@ -4,6 +4,7 @@
 
 #include "http/client_address.hpp"
 #include "http/origin_policy.hpp"
+#include "http/query_string.hpp"
 #include "http/static_files.hpp"
 #include "net/ws_handshake.hpp"
 #include "quarto/archive/game_json.hpp"
@@ -59,7 +60,18 @@ void http_session::on_read(beast::error_code ec, std::size_t)
         spdlog::debug("http: read: {}", ec.message());
         return;
     }
+    try {
+        serve();
+    } catch (const std::exception& e) { // a bug: answer 500 and close, and keep serving others
+        spdlog::error("http: {}: {}", std::string_view{parser_->get().target().data(), parser_->get().target().size()},
+                      e.what());
+        if (!response_) // nothing is being written yet
+            send(text_response(bh::status::internal_server_error, parser_->get().version(), false, "Internal error.\n"));
+    }
+}
 
+void http_session::serve()
+{
     auto& req = parser_->get();
     const std::string_view target{req.target().data(), req.target().size()};
     const std::string_view path = target.substr(0, target.find('?'));
@@ -81,11 +93,16 @@ void http_session::on_read(beast::error_code ec, std::size_t)
         return send(text_response(bh::status::ok, version, keep_alive, site_.metrics_text(),
                                   "text/plain; version=0.0.4; charset=utf-8"));
     if (path == "/healthz") return send(text_response(bh::status::ok, version, keep_alive, "ok\n"));
-    if (path == "/api/rooms") return send_json(bh::status::ok, version, keep_alive, site_.rooms_json());
     const auto q = target.find('?');
     const std::string_view query = q == std::string_view::npos ? std::string_view{} : target.substr(q + 1);
+    if (path == "/api/rooms" || path == "/api/tournaments") {
+        const auto page = page_of(query);
+        if (const auto* problem = std::get_if<std::string>(&page))
+            return send_json(bh::status::bad_request, version, keep_alive, api_error_body("bad_request", *problem));
+        const auto& p = std::get<protocol::page_request>(page);
+        return send_json(bh::status::ok, version, keep_alive, path == "/api/rooms" ? site_.rooms_json(p) : site_.tournaments_json(p));
+    }
     if (auto games = route_games_api(path, query)) return serve_games(std::move(*games), version, keep_alive);
-    if (path == "/api/tournaments") return send_json(bh::status::ok, version, keep_alive, site_.tournaments_json());
     if (constexpr std::string_view prefix = "/api/tournaments/"; path.starts_with(prefix)) {
         const auto t = site_.tournament_json(std::string{path.substr(prefix.size())});
         if (!t)
@@ -214,11 +231,11 @@ void http_session::upgrade(std::string_view path)
     stream_.expires_never();
     auto response = std::make_shared<std::string>(std::move(std::get<std::string>(accepted)));
     asio::async_write(stream_.socket(), asio::buffer(*response),
-                      [self = shared_from_this(), response, remote = std::move(client.description)](
+                      [self = shared_from_this(), response, client = std::move(client)](
                           beast::error_code ec, std::size_t) mutable {
                           if (ec) return; // gone during the handshake
                           self->site_.open_websocket(self->stream_.release_socket(), std::move(self->ticket_),
-                                                     std::move(remote));
+                                                     std::move(client.address), std::move(client.description));
                       });
 }
 

@@ -25,6 +25,8 @@ private:
 
     void do_read();
     void on_read(beast::error_code ec, std::size_t bytes);
+    // Answers the request read (or upgrades it).
+    void serve();
     void upgrade(std::string_view path);
     void on_write(bool keep_alive, beast::error_code ec, std::size_t bytes);
     // Writes `response` (headers only for a HEAD request), then reads the next request.

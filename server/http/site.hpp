@@ -10,6 +10,7 @@
 #include "net/address_limiter.hpp"
 #include "net/asio.hpp"
 #include "quarto/archive/game_archive.hpp"
+#include "quarto/protocol/messages.hpp"
 
 namespace quarto::server::http {
 
@@ -26,8 +27,9 @@ public:
     virtual bool shutting_down() const = 0;
     virtual void count_request() = 0;
 
-    virtual std::string rooms_json() = 0;       // GET /api/rooms: the `rooms` message
-    virtual std::string tournaments_json() = 0; // GET /api/tournaments
+    // GET /api/rooms and /api/tournaments: the `rooms` and `tournaments` messages, one page.
+    virtual std::string rooms_json(const protocol::page_request& page) = 0;
+    virtual std::string tournaments_json(const protocol::page_request& page) = 0;
     // GET /api/tournaments/{id}; null for an unknown id.
     virtual std::shared_ptr<const std::string> tournament_json(const std::string& id) = 0;
     virtual std::string metrics_text() = 0; // GET /metrics
@@ -35,7 +37,9 @@ public:
     virtual net::address_limiter& connections_per_address() = 0;
 
     // The opening handshake is done: the socket becomes a WebSocket client of this loop.
-    virtual void open_websocket(loop_socket socket, std::shared_ptr<void> ticket, std::string remote) = 0;
+    // `address`: the client's address, as the per-address caps count it; `remote`: for logs.
+    virtual void open_websocket(loop_socket socket, std::shared_ptr<void> ticket, std::string address,
+                                std::string remote) = 0;
 
 protected:
     ~site() = default;

@@ -1,5 +1,7 @@
-// Counts open connections per client address so that an optional cap can refuse more. A
-// connection holds a ticket for its whole life (HTTP, then WebSocket); dropping it counts down.
+// Counts what each client address (or other key) holds, so that an optional cap can refuse
+// more: open connections per address, rooms per address, tournaments per address or per
+// director. The holder keeps a ticket for as long as it holds the thing (a connection for its
+// whole life, HTTP then WebSocket); dropping it counts down.
 #pragma once
 
 #include <memory>
@@ -15,14 +17,14 @@ public:
 
     explicit address_limiter(std::size_t cap) : cap_{cap} {}
 
-    // A ticket for one more connection from `address`, or null when the cap is reached.
-    // With no cap, no counting at all.
-    ticket admit(const std::string& address)
+    // A ticket for one more from `address`, or null when the cap is reached (`even_over_cap`:
+    // counted all the same, for what was held before a restart). With no cap, no counting.
+    ticket admit(const std::string& address, bool even_over_cap = false)
     {
         if (cap_ == 0) return std::make_shared<int>(0);
         std::lock_guard lock{mutex_};
         auto& open = open_[address];
-        if (open >= cap_) return nullptr;
+        if (open >= cap_ && !even_over_cap) return nullptr;
         ++open;
         // A real object, not a null pointer with a deleter: callers test the ticket for null.
         return std::make_shared<slot>(shared_from_this(), address);

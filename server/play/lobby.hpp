@@ -6,6 +6,8 @@
 #pragma once
 
 #include <array>
+#include <chrono>
+#include <span>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "quarto/protocol/encode.hpp"
+#include "quarto/protocol/messages.hpp"
 
 namespace quarto::server::play {
 
@@ -36,21 +39,43 @@ struct lobby_listing {
 
 class lobby_board {
 public:
+    // A public room's place in the lobby's order: rooms with a free seat first, then games in
+    // progress, then finished ones; the newest first within each.
+    struct place_in_list {
+        int status_rank;
+        std::chrono::steady_clock::time_point added;
+        protocol::room_id id;
+        std::size_t board; // which of the boards paged together holds it
+        bool operator<(const place_in_list& o) const
+        {
+            if (status_rank != o.status_rank) return status_rank < o.status_rank;
+            if (added != o.added) return added > o.added;
+            return id < o.id;
+        }
+    };
+
     void add(lobby_listing listing, lobby_state state);
     void update(const protocol::room_id& id, const lobby_state& state);
     void remove(const protocol::room_id& id);
-    // Appends the summaries (protocol::room_summary) of the public rooms.
-    void public_summaries(std::vector<std::string>& out) const;
+    // Appends the places of the public rooms, marked as board `board`.
+    void public_places(std::vector<place_in_list>& out, std::size_t board) const;
+    // The summary (protocol::room_summary) of a public room; empty if it has gone meanwhile.
+    std::string public_summary(const protocol::room_id& id) const;
     std::size_t size() const;
 
 private:
     struct entry {
         lobby_listing listing;
         lobby_state state;
+        std::chrono::steady_clock::time_point added;
         mutable std::string summary; // empty when stale
     };
     mutable std::mutex mutex_;
     std::unordered_map<protocol::room_id, entry> rooms_;
 };
+
+// The `rooms` message for one page of the public rooms of every board (every shard's).
+std::string rooms_page(std::span<const lobby_board* const> boards, const protocol::page_request& page,
+                       const nlohmann::json& req);
 
 } // namespace quarto::server::play

@@ -9,12 +9,14 @@
 
 namespace quarto::server::play {
 
-std::shared_ptr<const player_record> player_registry::create(std::string name, std::string* token)
+std::shared_ptr<const player_record> player_registry::create(std::string name, std::string* token,
+                                                             const std::string& address)
 {
     std::string fresh = new_token();
     std::string hash = archive::token_hash(fresh);
     if (token) *token = std::move(fresh);
     std::lock_guard lock{mutex_};
+    if (!address.empty()) make_room_for_guest(address);
     std::string id;
     do { // "p" + 8 random characters, written in place: g++ 12 -O2 reports a false
          // -Wstringop-overflow on "p" + new_short_id() (and on appending it)
@@ -23,8 +25,35 @@ std::shared_ptr<const player_record> player_registry::create(std::string name, s
     } while (by_id_.contains(id));
     auto record = std::make_shared<const player_record>(player_record{{id, std::move(name)}, std::move(hash)});
     id_by_token_hash_.emplace(record->token_hash, id);
-    by_id_.emplace(id, entry{record, {}, {}, 0, std::chrono::steady_clock::now()});
+    by_id_.emplace(id, entry{record, {}, {}, 0, std::chrono::steady_clock::now(), address});
+    if (!address.empty()) ids_by_address_[address].push_back(id);
     return record;
+}
+
+void player_registry::make_room_for_guest(const std::string& address)
+{
+    if (guests_per_address_ == 0) return;
+    const auto ids = ids_by_address_.find(address);
+    if (ids == ids_by_address_.end() || ids->second.size() < guests_per_address_) return;
+    auto oldest = by_id_.end();
+    for (const auto& id : ids->second) {
+        const auto it = by_id_.find(id);
+        if (it->second.idle() && (oldest == by_id_.end() || it->second.last_seen < oldest->second.last_seen)) oldest = it;
+    }
+    // None idle: all are connected or playing, each held by the caps on connections and rooms.
+    if (oldest != by_id_.end()) forget(oldest);
+}
+
+void player_registry::forget(std::unordered_map<std::string, entry>::iterator it)
+{
+    const entry& e = it->second;
+    id_by_token_hash_.erase(e.record->token_hash);
+    if (!e.address.empty()) {
+        const auto ids = ids_by_address_.find(e.address);
+        std::erase(ids->second, it->first);
+        if (ids->second.empty()) ids_by_address_.erase(ids);
+    }
+    by_id_.erase(it);
 }
 
 std::shared_ptr<const player_record> player_registry::restore(const player_record& known)
@@ -33,7 +62,7 @@ std::shared_ptr<const player_record> player_registry::restore(const player_recor
     if (const auto it = by_id_.find(known.info.id); it != by_id_.end()) return it->second.record;
     auto record = std::make_shared<const player_record>(known);
     id_by_token_hash_.emplace(record->token_hash, record->info.id);
-    by_id_.emplace(record->info.id, entry{record, {}, {}, 0, std::chrono::steady_clock::now()});
+    by_id_.emplace(record->info.id, entry{record, {}, {}, 0, std::chrono::steady_clock::now(), {}});
     return record;
 }
 
@@ -76,6 +105,13 @@ std::vector<std::string> player_registry::rooms_of(const std::string& player_id)
     std::lock_guard lock{mutex_};
     const auto it = by_id_.find(player_id);
     return it == by_id_.end() ? std::vector<std::string>{} : it->second.rooms;
+}
+
+std::size_t player_registry::room_count(const std::string& player_id) const
+{
+    std::lock_guard lock{mutex_};
+    const auto it = by_id_.find(player_id);
+    return it == by_id_.end() ? 0 : it->second.rooms.size();
 }
 
 void player_registry::add_tournament(const std::string& player_id, const std::string& tournament_id)
@@ -122,12 +158,16 @@ void player_registry::disconnected(const std::string& player_id)
 std::size_t player_registry::forget_idle(std::chrono::steady_clock::time_point now, std::chrono::seconds idle)
 {
     std::lock_guard lock{mutex_};
-    return std::erase_if(by_id_, [&](const auto& item) {
-        const entry& e = item.second;
-        const bool forget = e.connections == 0 && e.rooms.empty() && e.tournaments.empty() && now - e.last_seen >= idle;
-        if (forget) id_by_token_hash_.erase(e.record->token_hash);
-        return forget;
-    });
+    std::size_t forgotten = 0;
+    for (auto it = by_id_.begin(); it != by_id_.end();) {
+        const auto next = std::next(it);
+        if (it->second.idle() && now - it->second.last_seen >= idle) {
+            forget(it);
+            ++forgotten;
+        }
+        it = next;
+    }
+    return forgotten;
 }
 
 std::size_t player_registry::size() const

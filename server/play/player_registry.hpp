@@ -2,6 +2,10 @@
 // token's hash is kept (archive/token_hash.hpp): the token itself goes to its player once, in
 // welcome, and is never stored or logged. Touched on hello, join and leave only, never per game
 // message, so one mutex suffices.
+//
+// Guests are counted per client address: past the cap, a new guest makes the address's
+// longest-idle guest (no connection, no room, no tournament) forgotten at once, so that one
+// client saying hello and leaving in a loop holds a bounded number of records.
 #pragma once
 
 #include <chrono>
@@ -23,8 +27,12 @@ struct player_record {
 
 class player_registry {
 public:
-    // A new player with a fresh token, written to `token` when given (the caller sends it).
-    std::shared_ptr<const player_record> create(std::string name, std::string* token = nullptr);
+    // 0: no cap.
+    void set_guests_per_address(std::size_t cap) { guests_per_address_ = cap; }
+    // A new player with a fresh token, written to `token` when given (the caller sends it),
+    // from client address `address` (empty: not counted).
+    std::shared_ptr<const player_record> create(std::string name, std::string* token = nullptr,
+                                                const std::string& address = {});
     std::shared_ptr<const player_record> find_by_token(std::string_view token) const;
     std::shared_ptr<const player_record> find_by_id(const std::string& id) const;
     // A player known before a restart (from a stored tournament): same id, name and token hash.
@@ -34,6 +42,7 @@ public:
     void add_room(const std::string& player_id, const std::string& room_id);
     void remove_room(const std::string& player_id, const std::string& room_id);
     std::vector<std::string> rooms_of(const std::string& player_id) const;
+    std::size_t room_count(const std::string& player_id) const;
     // The tournaments a player plays in or directs: they are re-subscribed on resume, and the
     // player is never forgotten while in one.
     void add_tournament(const std::string& player_id, const std::string& tournament_id);
@@ -53,10 +62,18 @@ private:
         std::vector<std::string> tournaments;
         int connections = 0;
         std::chrono::steady_clock::time_point last_seen;
+        std::string address;
+        bool idle() const { return connections == 0 && rooms.empty() && tournaments.empty(); }
     };
+    // Forgets the address's longest-idle guest when it has as many as the cap allows.
+    void make_room_for_guest(const std::string& address);
+    void forget(std::unordered_map<std::string, entry>::iterator it);
+
+    std::size_t guests_per_address_ = 0;
     mutable std::mutex mutex_;
     std::unordered_map<std::string, entry> by_id_;
     std::unordered_map<std::string, std::string> id_by_token_hash_;
+    std::unordered_map<std::string, std::vector<std::string>> ids_by_address_;
 };
 
 } // namespace quarto::server::play

@@ -513,7 +513,7 @@ std::unique_ptr<room> room::restore(room_host& host, protocol::room_id id,
     }
     const instant base = host.now() - milliseconds{last_time};
 
-    room_settings settings{first->name, first->game_rules, first->clock, first->is_private, {}};
+    room_settings settings{first->name, first->game_rules, first->clock, first->is_private, {}, {}};
     if (first->tournament) settings.tournament = tournament_link{*first->tournament, first->tournament_first, nullptr};
     auto r = std::make_unique<room>(host, id, std::move(settings));
     r->seq_ = first->seq;

@@ -38,6 +38,8 @@ struct room_settings {
     clock_settings clock;
     bool is_private = false;
     std::optional<tournament_link> tournament;
+    // Held while the room is open: its place under the cap on rooms per address.
+    std::shared_ptr<void> creator_quota;
 };
 
 class room {

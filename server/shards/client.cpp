@@ -15,6 +15,11 @@ using protocol::error_code;
 
 namespace {
 
+// Joins, leaves and creations: enough to click through a lobby, far too few to spam every
+// public room with joined/left events.
+constexpr double membership_changes_per_second = 2;
+constexpr double membership_changes_burst = 10;
+
 net::ws_connection::limits limits_of(const config& settings)
 {
     net::ws_connection::limits l;
@@ -29,12 +34,15 @@ struct overloaded : Ts... {
 
 } // namespace
 
-client::client(shard& home, play::client_ref self, int fd, std::shared_ptr<void> ticket, std::string remote)
+client::client(shard& home, play::client_ref self, int fd, std::shared_ptr<void> ticket, std::string address,
+               std::string remote)
     : home_{home},
       self_{self},
       connection_{home.loop(), home, fd, *this, limits_of(home.state().settings), std::move(remote)},
       ticket_{std::move(ticket)},
-      limiter_{home.state().settings.rate_limit, home.state().settings.rate_burst, net::rate_limiter::clock::now()}
+      address_{std::move(address)},
+      limiter_{home.state().settings.rate_limit, home.state().settings.rate_burst, net::rate_limiter::clock::now()},
+      joins_{membership_changes_per_second, membership_changes_burst, net::rate_limiter::clock::now()}
 {
     metrics::move(home_.counters().connections_open, 1);
     metrics::bump(home_.counters().connections_total);
@@ -46,7 +54,9 @@ client::client(shard& home, play::client_ref self, migrant&& moved)
       self_{self},
       connection_{home.loop(), home, std::move(moved.connection), *this, limits_of(home.state().settings), moved.remote},
       ticket_{std::move(moved.ticket)},
+      address_{std::move(moved.address)},
       limiter_{moved.limiter},
+      joins_{moved.joins},
       player_{std::move(moved.player)},
       pending_{std::move(moved.pending)},
       resume_on_start_{moved.resume},
@@ -134,6 +144,7 @@ void client::handle(std::string_view text)
     auto& [message, req] = std::get<protocol::parsed_message>(parsed);
     if (const auto* session = std::get_if<protocol::session_message>(&message)) return on_session(*session, req);
     if (!player_) return reply_error(error_code::hello_required, protocol::default_message(error_code::hello_required), req);
+    if (!admit_membership_change(message, req)) return;
     std::visit(overloaded{
                    [&](const protocol::session_message&) {},
                    [&](protocol::lobby_message& m) { on_lobby(m, req); },
@@ -168,7 +179,7 @@ void client::hello(const protocol::hello& h, const json& req)
         player_ = std::move(known);
         token = *h.token;
     } else {
-        player_ = players.create(*h.name, &token);
+        player_ = players.create(*h.name, &token, address_);
     }
     players.connected(player_->info.id);
     spdlog::info("ws {}: {} is {} ({})", connection_.remote(), h.token ? "resumed" : "hello", player_->info.id,
@@ -211,17 +222,24 @@ void client::resume_places()
 void client::on_lobby(protocol::lobby_message& m, const json& req)
 {
     std::visit(overloaded{
-                   [&](const protocol::list_rooms&) { reply(protocol::rooms_list(home_.lobby_summaries(), req)); },
+                   [&](const protocol::list_rooms& l) { reply(home_.rooms_page(l.page, req)); },
                    [&](protocol::create_room& c) {
+                       if (!may_enter_room({}, req)) return;
+                       auto quota = home_.state().rooms_per_address->admit(address_);
+                       if (!quota)
+                           return reply_error(error_code::too_many_rooms,
+                                              "As many rooms are open from your address as one address may have.", req);
                        play::room_settings settings{c.name.empty() ? player_->info.name + "'s room" : std::move(c.name),
-                                                    c.game_rules, c.clock, c.is_private, std::nullopt};
+                                                    c.game_rules, c.clock, c.is_private, std::nullopt, std::move(quota)};
                        play::room& r = home_.create_room(std::move(settings), self_, *player_);
                        spdlog::info("room {}: created by {}{}", r.id(), player_->info.id, c.is_private ? " (private)" : "");
                        reply(protocol::room_created(r.id(), req));
                        r.handle(self_, *player_, protocol::join{false}, nullptr); // seated: this sends the snapshot
                    },
-                   [&](const protocol::list_tournaments&) {
-                       reply(protocol::tournaments_list(home_.state().tournaments.summaries(), req).dump());
+                   [&](const protocol::list_tournaments& l) {
+                       std::size_t total = 0;
+                       const auto page = home_.state().tournaments.summaries(l.page, total);
+                       reply(protocol::tournaments_list(page, total, static_cast<std::size_t>(l.page.offset), req));
                    },
                    [&](protocol::create_tournament& c) {
                        // A start time is a timer on this loop: centuries ahead would overflow it.
@@ -229,9 +247,20 @@ void client::on_lobby(protocol::lobby_message& m, const json& req)
                            *c.settings.start_at_ms > home_.unix_ms() + protocol::max_tournament_start_ahead_ms)
                            return reply_error(error_code::bad_message,
                                               "start_at_ms: at most a year from now (unix time in ms).", req);
-                       auto& t = home_.create_tournament(std::move(c.settings), *player_);
+                       auto& state = home_.state();
+                       auto for_director = state.tournaments_per_director->admit(player_->info.id);
+                       auto for_address = for_director ? state.tournaments_per_address->admit(address_) : nullptr;
+                       if (!for_director || !for_address)
+                           return reply_error(error_code::too_many_tournaments,
+                                              for_director ? "As many unfinished tournaments were created from your "
+                                                             "address as one address may have."
+                                                           : protocol::default_message(error_code::too_many_tournaments),
+                                              req);
+                       auto& t = home_.create_tournament(std::move(c.settings), *player_,
+                                                         std::make_shared<std::pair<std::shared_ptr<void>, std::shared_ptr<void>>>(
+                                                             std::move(for_director), std::move(for_address)));
                        spdlog::info("tournament {}: created by {}", t.id(), player_->info.id);
-                       reply(protocol::tournament_created(t.id(), req).dump());
+                       reply(protocol::tournament_created(t.id(), req));
                        t.open(self_, *player_); // subscribes the director: the snapshot follows the reply
                    },
                },
@@ -240,6 +269,7 @@ void client::on_lobby(protocol::lobby_message& m, const json& req)
 
 void client::on_room(const protocol::room_message& m, const json& req, std::string_view text)
 {
+    if (std::holds_alternative<protocol::join>(m.action) && !may_enter_room(m.room, req)) return;
     const auto owner = shard_of(m.room, home_.state().shards.size());
     if (owner == home_.index()) return home_.room_request(local_room(m.room), self_, *player_, m, req);
     const bool subscribing = std::holds_alternative<protocol::join>(m.action) || std::holds_alternative<protocol::sync>(m.action);
@@ -260,6 +290,13 @@ play::room* client::local_room(const protocol::room_id& id)
 
 void client::on_tournament(const protocol::tournament_message& m, const json& req, std::string_view text)
 {
+    if (std::holds_alternative<protocol::join_tournament>(m.action)) {
+        const auto mine = home_.players().tournaments_of(player_->info.id);
+        if (mine.size() >= home_.state().settings.max_rooms_per_player &&
+            std::find(mine.begin(), mine.end(), m.tournament) == mine.end())
+            return reply_error(error_code::too_many_tournaments,
+                               "You are in as many tournaments as one player may be; withdraw from one first.", req);
+    }
     const auto owner = shard_of(m.tournament, home_.state().shards.size());
     if (owner == home_.index()) {
         if (auto* t = home_.find_tournament(m.tournament)) return t->handle(self_, *player_, m.action, req);
@@ -276,9 +313,58 @@ void client::on_tournament(const protocol::tournament_message& m, const json& re
     });
 }
 
+bool client::admit_membership_change(const protocol::client_message& m, const json& req)
+{
+    bool changes = false;
+    std::visit(overloaded{
+                   [&](const protocol::session_message&) {},
+                   [&](const protocol::lobby_message& l) {
+                       changes = std::holds_alternative<protocol::create_room>(l) ||
+                                 std::holds_alternative<protocol::create_tournament>(l);
+                   },
+                   [&](const protocol::room_message& r) {
+                       changes = std::holds_alternative<protocol::join>(r.action) || std::holds_alternative<protocol::leave>(r.action);
+                   },
+                   [&](const protocol::tournament_message& t) {
+                       changes = std::holds_alternative<protocol::join_tournament>(t.action) ||
+                                 std::holds_alternative<protocol::withdraw_tournament>(t.action) ||
+                                 std::holds_alternative<protocol::watch_tournament>(t.action) ||
+                                 std::holds_alternative<protocol::unwatch_tournament>(t.action);
+                   },
+               },
+               m);
+    if (!changes) return true;
+    switch (joins_.admit(home_.turn_time())) {
+    case net::rate_limiter::verdict::accept: return true;
+    case net::rate_limiter::verdict::refuse:
+        reply_error(error_code::rate_limited, "Too many joins, leaves or new rooms; slow down.", req);
+        return false;
+    case net::rate_limiter::verdict::close:
+        spdlog::warn("ws {}: closed for flooding joins", connection_.remote());
+        connection_.close(net::close_code::policy_violation, "too many messages", true);
+        return false;
+    }
+    return false;
+}
+
+bool client::may_enter_room(const protocol::room_id& id, const json& req)
+{
+    const std::size_t cap = home_.state().settings.max_rooms_per_player;
+    auto& players = home_.players();
+    if (players.room_count(player_->info.id) < cap) return true;
+    if (!id.empty()) { // one the player is in already: only its snapshot again
+        const auto rooms = players.rooms_of(player_->info.id);
+        if (std::find(rooms.begin(), rooms.end(), id) != rooms.end()) return true;
+    }
+    reply_error(error_code::too_many_rooms,
+                "You are in " + std::to_string(cap) + " rooms, as many as one player may be in; leave one first.", req);
+    return false;
+}
+
 void client::move_to(std::uint16_t target, std::string_view text, bool resume)
 {
-    migrant m{connection_.release(), std::move(ticket_), connection_.remote(), limiter_, player_, std::string{text}, resume};
+    migrant m{connection_.release(), std::move(ticket_), address_,         connection_.remote(), limiter_, joins_,
+              player_,            std::string{text},  resume};
     home_.emigrate(*this, target, std::move(m));
 }
 

@@ -29,7 +29,8 @@ public:
     using json = nlohmann::json;
 
     // A new connection whose handshake is done.
-    client(shard& home, play::client_ref self, int fd, std::shared_ptr<void> ticket, std::string remote);
+    client(shard& home, play::client_ref self, int fd, std::shared_ptr<void> ticket, std::string address,
+           std::string remote);
     // A client that has moved here.
     client(shard& home, play::client_ref self, migrant&& moved);
     ~client();
@@ -67,6 +68,12 @@ private:
     // Moves this client to `target`, `text` to be handled there first.
     void move_to(std::uint16_t target, std::string_view text, bool resume);
 
+    // Joining, leaving and creating have a tighter rate of their own: each reaches everyone
+    // in a room, or makes something that lasts. False (answered rate_limited) when over it.
+    bool admit_membership_change(const protocol::client_message& m, const json& req);
+    // The caps on what one player or address holds: false (answered) when over one.
+    bool may_enter_room(const protocol::room_id& id, const json& req);
+
     void reply(std::string text);
     void reply_error(protocol::error_code code, std::string_view message, const json& req);
 
@@ -74,7 +81,9 @@ private:
     const play::client_ref self_;
     net::ws_connection connection_;
     std::shared_ptr<void> ticket_; // this connection's place under the per-address cap
+    const std::string address_;    // the client's address, as the per-address caps count it
     net::rate_limiter limiter_;
+    net::rate_limiter joins_; // see admit_membership_change
     std::shared_ptr<const play::player_record> player_;
     std::vector<play::place> places_;
     std::string pending_;         // a migrant's message, handled on start()

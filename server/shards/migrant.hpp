@@ -15,8 +15,10 @@ namespace quarto::server::shards {
 struct migrant {
     net::ws_connection::handover connection;
     std::shared_ptr<void> ticket; // its place under the per-address cap
+    std::string address; // as the per-address caps count it
     std::string remote;
     net::rate_limiter limiter;
+    net::rate_limiter joins;
     std::shared_ptr<const play::player_record> player;
     std::string pending;    // the message that made it move: handled first on arrival
     bool resume = false;    // it said hello with a token: take the player's places back there

@@ -35,6 +35,11 @@ struct server_state {
     // Counted at accept, or with --trust-proxy at the WebSocket upgrade (the TCP peer is then
     // the proxy, the client is named by X-Forwarded-For).
     std::shared_ptr<net::address_limiter> connections_per_address;
+    // What one address or one player holds (config's caps): a room or tournament keeps its
+    // ticket while open.
+    std::shared_ptr<net::address_limiter> rooms_per_address;
+    std::shared_ptr<net::address_limiter> tournaments_per_address;
+    std::shared_ptr<net::address_limiter> tournaments_per_director;
     tournament_directory tournaments;
     // Set once on SIGTERM/SIGINT: upgrades are refused from then on.
     std::atomic<bool> shutting_down{false};

@@ -128,12 +128,12 @@ play::client_ref shard::new_slot()
     return {index_, index, slots_[index].generation};
 }
 
-void shard::open_websocket(int fd, std::shared_ptr<void> ticket, std::string remote)
+void shard::open_websocket(int fd, std::shared_ptr<void> ticket, std::string address, std::string remote)
 {
     const auto ref = new_slot();
     spdlog::info("ws {}: connected", remote);
     auto& occupant = slots_[ref.slot].occupant;
-    occupant = std::make_unique<client>(*this, ref, fd, std::move(ticket), std::move(remote));
+    occupant = std::make_unique<client>(*this, ref, fd, std::move(ticket), std::move(address), std::move(remote));
     occupant->start();
     // A shutdown that began before this connection was counted has not told it.
     if (state_.shutting_down.load())
@@ -402,7 +402,8 @@ play::room& shard::open_game_room(play::room_settings settings, const play::play
     return r;
 }
 
-tournaments::tournament& shard::create_tournament(protocol::tournament_settings settings, const play::player_record& p)
+tournaments::tournament& shard::create_tournament(protocol::tournament_settings settings, const play::player_record& p,
+                                                  std::shared_ptr<void> quota)
 {
     protocol::tournament_record record;
     record.settings = std::move(settings);
@@ -415,7 +416,8 @@ tournaments::tournament& shard::create_tournament(protocol::tournament_settings 
     } while (shard_of(record.id, state_.shards.size()) != index_ || tournaments_.contains(record.id));
     auto views = std::make_shared<tournaments::tournament_views>();
     const auto id = record.id;
-    auto& t = *tournaments_.emplace(id, std::make_unique<tournaments::tournament>(*this, std::move(record), views))
+    auto& t = *tournaments_
+                   .emplace(id, std::make_unique<tournaments::tournament>(*this, std::move(record), views, std::move(quota)))
                    .first->second;
     state_.tournaments.add(id, std::move(views));
     return t;
@@ -425,17 +427,23 @@ void shard::load_tournament(protocol::tournament_record record)
 {
     auto views = std::make_shared<tournaments::tournament_views>();
     const auto id = record.id;
-    auto& t = *tournaments_.emplace(id, std::make_unique<tournaments::tournament>(*this, std::move(record), views))
+    // An unfinished one counts against its director's cap again (its address is not kept).
+    std::shared_ptr<void> quota;
+    if (record.status != protocol::tournament_status::finished)
+        quota = state_.tournaments_per_director->admit(record.director, /*even_over_cap=*/true);
+    auto& t = *tournaments_
+                   .emplace(id, std::make_unique<tournaments::tournament>(*this, std::move(record), views, std::move(quota)))
                    .first->second;
     state_.tournaments.add(id, std::move(views));
     post([&t](shard&) { t.reopen(); });
 }
 
-std::vector<std::string> shard::lobby_summaries() const
+std::string shard::rooms_page(const protocol::page_request& page, const nlohmann::json& req) const
 {
-    std::vector<std::string> out;
-    for (const auto& s : state_.shards) s->lobby_.public_summaries(out);
-    return out;
+    std::vector<const play::lobby_board*> boards;
+    boards.reserve(state_.shards.size());
+    for (const auto& s : state_.shards) boards.push_back(&s->lobby_);
+    return play::rooms_page(boards, page, req);
 }
 
 void shard::lobby_changed(const protocol::room_id& room, const play::lobby_state& state) { lobby_.update(room, state); }
@@ -480,6 +488,16 @@ void shard::store(const protocol::tournament_id& id, std::string name, std::stri
     else save();
 }
 
+void shard::forget_tournament(const protocol::tournament_id& id)
+{
+    state_.tournaments.remove(id);
+    if (!state_.archive) return;
+    // After any store of it still held for the journal: the last word is the deletion.
+    auto erase = [this, id] { state_.archive->delete_tournament(id); };
+    if (holding()) held_stores_.push_back(std::move(erase));
+    else erase();
+}
+
 // ---- time ----------------------------------------------------------------------------------
 
 std::unique_ptr<play::alarm> shard::make_alarm(std::function<void()> on_time)
@@ -499,6 +517,11 @@ void shard::tick()
         if (!item.second->reclaim_if_idle(state_.settings.room_idle)) return false;
         lobby_.remove(item.first);
         ++rooms_epoch_;
+        return true;
+    });
+    std::erase_if(tournaments_, [&](auto& item) {
+        if (!item.second->close_if_deserted()) return false;
+        forget_tournament(item.first);
         return true;
     });
     if (index_ == 0) state_.players.forget_idle(at, forget_players_after);

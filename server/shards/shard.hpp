@@ -82,7 +82,7 @@ public:
     template <class F>
     void guarded(F&& f);
     // A WebSocket whose handshake is done: its connection and client.
-    void open_websocket(int fd, std::shared_ptr<void> ticket, std::string remote);
+    void open_websocket(int fd, std::shared_ptr<void> ticket, std::string address, std::string remote);
     // A client moving here from another shard.
     void immigrate(migrant m);
     // Moves a local client (whose connection has been released) to `target`.
@@ -120,12 +120,14 @@ public:
     bool restore_room(const protocol::room_id& id, std::span<const archive::journal_entry> entries);
     // Startup: writes what restoring the rooms journaled (their `resumed` events).
     void write_journal() { seal_journal_batch(); }
-    // A new tournament on this shard (not yet opened: its creator's reply goes first).
-    tournaments::tournament& create_tournament(protocol::tournament_settings settings, const play::player_record& director);
+    // A new tournament on this shard (not yet opened: its creator's reply goes first), holding
+    // `quota` (its places under the caps on tournaments) until it is over.
+    tournaments::tournament& create_tournament(protocol::tournament_settings settings, const play::player_record& director,
+                                               std::shared_ptr<void> quota);
     // A tournament loaded from the archive (startup, before the loops run).
     void load_tournament(protocol::tournament_record record);
-    // The public rooms of every shard, as list_rooms shows them.
-    std::vector<std::string> lobby_summaries() const;
+    // The `rooms` message: a page of the public rooms of every shard.
+    std::string rooms_page(const protocol::page_request& page, const nlohmann::json& req) const;
 
     // A client of this shard is in `where` (or no longer), as its owner said.
     void client_subscribed(const play::client_ref& c, const play::place& where);
@@ -205,6 +207,8 @@ private:
     void flush_watchers();
     void tick();
     void reap();
+    // A tournament dropped (see tournament::close_if_deserted): out of the lists and the archive.
+    void forget_tournament(const protocol::tournament_id& id);
     play::client_ref new_slot();
     protocol::room_id new_room_id() const;
 

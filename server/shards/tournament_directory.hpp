@@ -4,6 +4,7 @@
 // never per message.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "quarto/protocol/messages.hpp"
 #include "tournaments/tournament_views.hpp"
 
 namespace quarto::server::shards {
@@ -22,6 +24,11 @@ public:
     {
         std::lock_guard lock{mutex_};
         if (views_.emplace(id, std::move(views)).second) order_.push_back(id);
+    }
+    void remove(const std::string& id)
+    {
+        std::lock_guard lock{mutex_};
+        if (views_.erase(id)) std::erase(order_, id);
     }
     bool contains(const std::string& id) const
     {
@@ -34,17 +41,20 @@ public:
         const auto it = views_.find(id);
         return it == views_.end() ? nullptr : it->second;
     }
-    // As list_tournaments shows them, newest first.
-    std::vector<nlohmann::json> summaries() const
+    // One page as list_tournaments shows them, newest first; `total` is how many there are.
+    std::vector<nlohmann::json> summaries(const protocol::page_request& page, std::size_t& total) const
     {
-        std::vector<std::shared_ptr<tournaments::tournament_views>> all;
+        std::vector<std::shared_ptr<tournaments::tournament_views>> shown;
         {
             std::lock_guard lock{mutex_};
-            for (auto it = order_.rbegin(); it != order_.rend(); ++it) all.push_back(views_.at(*it));
+            total = order_.size();
+            const std::size_t skip = std::min(total, static_cast<std::size_t>(page.offset));
+            const std::size_t count = std::min(total - skip, static_cast<std::size_t>(page.limit));
+            for (std::size_t i = 0; i < count; ++i) shown.push_back(views_.at(order_[total - 1 - skip - i]));
         }
         std::vector<nlohmann::json> out;
-        out.reserve(all.size());
-        for (const auto& v : all) out.push_back(v->summary());
+        out.reserve(shown.size());
+        for (const auto& v : shown) out.push_back(v->summary());
         return out;
     }
 

@@ -9,6 +9,7 @@
 #include "quarto/core/tournament/swiss.hpp"
 #include "quarto/protocol/encode.hpp"
 #include "quarto/protocol/encode_tournament.hpp"
+#include "quarto/protocol/request_id.hpp"
 #include "quarto/protocol/stored_tournament.hpp"
 
 namespace quarto::server::tournaments {
@@ -29,18 +30,20 @@ int swiss_rounds_for(int players)
 
 } // namespace
 
-tournament::tournament(tournament_host& host, protocol::tournament_record record, std::shared_ptr<tournament_views> views)
+tournament::tournament(tournament_host& host, protocol::tournament_record record, std::shared_ptr<tournament_views> views,
+                       std::shared_ptr<void> quota)
     : host_{host},
       id_{record.id},
       record_{std::move(record)},
       views_{std::move(views)},
       start_timer_{host.make_alarm([this] { on_start_time(); })},
-      coin_{std::random_device{}()}
+      coin_{std::random_device{}()},
+      quota_{std::move(quota)}
 {
     if (record_.status != tournament_status::registering && record_.settings.format == protocol::tournament_format::round_robin)
         schedule_ = scoring::round_robin_schedule(static_cast<int>(record_.players.size()));
     const auto standings_now = standings();
-    snapshot_ = net::make_frame(protocol::tournament_snapshot(record_, seq_, standings_now, nullptr).dump());
+    snapshot_ = net::make_frame(protocol::tournament_snapshot(record_, seq_, standings_now, nullptr));
     views_->set(protocol::tournament_summary(record_), std::make_shared<const std::string>(std::string{snapshot_->payload()}));
 }
 
@@ -142,6 +145,33 @@ void tournament::resubscribe(const play::client_ref& c, const play::player_recor
 void tournament::detach(const play::client_ref& c)
 {
     std::erase_if(subscribers_, [&](const subscriber& s) { return s.client == c; });
+}
+
+bool tournament::close_if_deserted(std::chrono::milliseconds after)
+{
+    const bool nobody_registered = std::none_of(record_.players.begin(), record_.players.end(),
+                                                [](const auto& p) { return p.active; });
+    const bool director_here = std::any_of(subscribers_.begin(), subscribers_.end(),
+                                           [&](const subscriber& s) { return s.player_id == record_.director; });
+    if (record_.status != tournament_status::registering || !nobody_registered || director_here) {
+        deserted_since_.reset();
+        return false;
+    }
+    const instant now = host_.now();
+    if (!deserted_since_) deserted_since_ = now;
+    if (now - *deserted_since_ < after) return false;
+
+    start_timer_->cancel();
+    const auto closing = net::make_frame(protocol::tournament_closed(id_));
+    for (const auto& s : subscribers_) {
+        host_.send(s.client, closing);
+        host_.unsubscribed(s.client, {play::place::kind::tournament, id_});
+    }
+    subscribers_.clear();
+    host_.players().remove_tournament(record_.director, id_);
+    for (const auto& p : record_.players) host_.players().remove_tournament(p.id, id_);
+    spdlog::info("tournament {}: closed: nobody registered, and its director left", id_);
+    return true;
 }
 
 // ---- registration and the director's controls ---------------------------------------------
@@ -258,6 +288,7 @@ void tournament::advance()
     while (record_.status == tournament_status::running && round_complete()) {
         if (static_cast<int>(record_.rounds.size()) >= total_rounds()) {
             record_.status = tournament_status::finished;
+            quota_.reset(); // no longer counts against its director's and address's caps
             spdlog::info("tournament {}: finished", id_);
             return;
         }
@@ -455,14 +486,11 @@ void tournament::changed(const play::client_ref* requester, const json& req)
 {
     ++seq_;
     const auto table = standings();
-    json snapshot = protocol::tournament_snapshot(record_, seq_, table, nullptr);
-    snapshot_ = net::make_frame(snapshot.dump());
+    std::string snapshot = protocol::tournament_snapshot(record_, seq_, table, nullptr);
+    snapshot_ = net::make_frame(snapshot);
     views_->set(protocol::tournament_summary(record_), std::make_shared<const std::string>(std::string{snapshot_->payload()}));
     std::optional<std::pair<play::client_ref, net::frame_ptr>> answer;
-    if (requester && !req.is_null()) {
-        snapshot["req"] = req;
-        answer.emplace(*requester, net::make_frame(snapshot.dump()));
-    }
+    if (requester && !req.is_null()) answer.emplace(*requester, net::make_frame(protocol::with_req(std::move(snapshot), req)));
     // Announced once stored: a registration or a result that anyone has been told of survives a
     // crash. Sent to whoever is subscribed by then (one who subscribed meanwhile has had it).
     persist([this, frame = snapshot_, answer = std::move(answer)] {
@@ -475,7 +503,7 @@ void tournament::changed(const play::client_ref* requester, const json& req)
 void tournament::send_snapshot(const play::client_ref& c, const json& req)
 {
     if (req.is_null()) return host_.send(c, snapshot_);
-    host_.send(c, net::make_frame(protocol::tournament_snapshot(record_, seq_, standings(), req).dump()));
+    host_.send(c, net::make_frame(protocol::with_req(std::string{snapshot_->payload()}, req)));
 }
 
 void tournament::send_error(const play::client_ref& c, error_code code, std::string_view message, const json& req)

@@ -6,7 +6,9 @@
 // are replayed, when the director resumes.
 #pragma once
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -27,7 +29,13 @@ class tournament {
 public:
     using json = nlohmann::json;
 
-    tournament(tournament_host& host, protocol::tournament_record record, std::shared_ptr<tournament_views> views);
+    // A registering tournament with no player whose director has left is dropped after this.
+    static constexpr std::chrono::minutes deserted_after{10};
+
+    // `quota`: its places under the caps on tournaments per director and address, held until
+    // it is over.
+    tournament(tournament_host& host, protocol::tournament_record record, std::shared_ptr<tournament_views> views,
+               std::shared_ptr<void> quota = {});
     tournament(const tournament&) = delete;
     tournament& operator=(const tournament&) = delete;
 
@@ -48,6 +56,10 @@ public:
     void resubscribe(const play::client_ref& c, const play::player_record& p);
     // The connection has closed.
     void detach(const play::client_ref& c);
+    // Called now and then: true when the tournament has been registering with no player and
+    // no director connected for `after`. Its subscribers are then told it is closed and its
+    // people forget it; the caller drops it.
+    bool close_if_deserted(std::chrono::milliseconds after = deserted_after);
 
 private:
     struct subscriber {
@@ -105,6 +117,8 @@ private:
     std::mt19937 coin_;
     net::frame_ptr snapshot_; // the last snapshot (without req), as sent to subscribers
     std::vector<protocol::room_id> unclaimed_rooms_; // see relink_unfinished_games
+    std::shared_ptr<void> quota_;
+    std::optional<instant> deserted_since_; // see close_if_deserted
 };
 
 } // namespace quarto::server::tournaments

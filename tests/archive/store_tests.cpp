@@ -256,6 +256,12 @@ TEST_CASE("tournaments: insert, replace by id, load all, find one")
     REQUIRE_FALSE(all.failed);
     CHECK(all.value == std::vector<stored_tournament>{t1_later, t2});
     CHECK(store.find_tournament("t2").value == std::optional{t2});
+
+    // Deleted (an expired tournament): gone from both reads; deleting it again is no failure.
+    CHECK(store.delete_tournament("t1"));
+    CHECK(store.delete_tournament("t1"));
+    CHECK(store.load_tournaments().value == std::vector<stored_tournament>{t2});
+    CHECK_FALSE(store.find_tournament("t1").value.has_value());
 }
 
 TEST_CASE("everything survives closing and reopening the file")

@@ -33,11 +33,11 @@ json error_reply(error_code code, std::string_view message, const json& req) { r
 json welcome(const player_info& p, const std::string& token, const json& req) { return wire(protocol::welcome(p, token, req)); }
 json pong(std::int64_t ms, const json& req) { return wire(protocol::pong(ms, req)); }
 json room_created(const room_id& id, const json& req) { return wire(protocol::room_created(id, req)); }
-json rooms_list(const std::vector<json>& summaries, const json& req)
+json rooms_list(const std::vector<json>& summaries, std::size_t total, std::size_t offset, const json& req)
 {
     std::vector<std::string> texts;
     for (const json& s : summaries) texts.push_back(s.dump());
-    return wire(protocol::rooms_list(texts, req));
+    return wire(protocol::rooms_list(texts, total, offset, req));
 }
 json synced(const room_id& id, std::uint64_t seq, const json& req) { return wire(protocol::synced(id, seq, req)); }
 json room_closed(const room_id& id) { return wire(protocol::room_closed(id)); }
@@ -179,7 +179,8 @@ TEST_CASE("every error code has its wire name and a readable default message")
                                          "not_a_player",  "not_your_turn", "wrong_phase",      "square_taken",
                                          "piece_unavailable", "invalid_claim", "rate_limited",
                                          "no_such_tournament", "not_director", "registration_closed",
-                                         "tournament_full", "not_registered", "wrong_status", "not_enough_players"};
+                                         "tournament_full", "not_registered", "wrong_status", "not_enough_players",
+                                         "too_many_rooms", "too_many_tournaments"};
     REQUIRE(names.size() == error_code_count);
     for (std::size_t i = 0; i < names.size(); ++i) {
         const auto code = static_cast<error_code>(i);
@@ -233,9 +234,10 @@ TEST_CASE("welcome, pong, room_created, rooms, synced, room_closed")
     CHECK(t::pong(5, 4.5) == wire(R"({"type":"pong","time_ms":5,"req":4.5})"));
     CHECK(t::room_created("k3x9abqz", "c1") == wire(R"({"type":"room_created","room":"k3x9abqz","req":"c1"})"));
     CHECK(t::room_created("k3x9abqz", nullptr) == wire(R"({"type":"room_created","room":"k3x9abqz"})"));
-    CHECK(t::rooms_list({}, nullptr) == wire(R"({"type":"rooms","rooms":[]})"));
+    CHECK(t::rooms_list({}, 0, 0, nullptr) == wire(R"({"type":"rooms","rooms":[],"total":0,"offset":0})"));
     const std::vector<json> summaries{wire(R"({"id":"a"})"), wire(R"({"id":"b"})")};
-    CHECK(t::rooms_list(summaries, 2) == wire(R"({"type":"rooms","rooms":[{"id":"a"},{"id":"b"}],"req":2})"));
+    CHECK(t::rooms_list(summaries, 7, 4, 2) ==
+          wire(R"({"type":"rooms","rooms":[{"id":"a"},{"id":"b"}],"total":7,"offset":4,"req":2})"));
     CHECK(t::synced("k3x9abqz", 12, "s") == wire(R"({"type":"synced","room":"k3x9abqz","seq":12,"req":"s"})"));
     CHECK(t::room_closed("k3x9abqz") == wire(R"({"type":"room_closed","room":"k3x9abqz"})"));
 }

@@ -92,7 +92,27 @@ TEST_CASE("req: a string or a number is echoed, other types are bad_message")
     SUBCASE("empty string") { CHECK(parse_ok(R"({"type":"ping","req":""})").req == json("")); }
     SUBCASE("integer") { CHECK(parse_ok(R"({"type":"ping","req":42})").req == json(42)); }
     SUBCASE("negative integer") { CHECK(parse_ok(R"({"type":"ping","req":-7})").req == json(-7)); }
-    SUBCASE("float") { CHECK(parse_ok(R"({"type":"ping","req":1.5})").req == json(1.5)); }
+    SUBCASE("a float is echoed as it was written")
+    {
+        for (std::string_view written : {"1.5", "1.50", "1e3", "-0.0", "123456789012345678901234567890", "2.5E-7"}) {
+            CAPTURE(written);
+            const parsed_message m = parse_ok(R"({"type":"ping","req":)" + std::string{written} + "}");
+            CHECK(req_text(m.req) == written);
+            CHECK(error_reply(error_code::rate_limited, "x", m.req).ends_with(",\"req\":" + std::string{written} + "}"));
+        }
+    }
+    SUBCASE("the last of repeated req keys is the one echoed, as nlohmann keeps it")
+    {
+        CHECK(req_text(parse_ok(R"({"type":"ping","req":1.50,"req":2.50})").req) == "2.50");
+        CHECK(req_text(parse_ok(R"({"type":"ping","req":1.50,"req":"s"})").req) == "\"s\"");
+        CHECK(req_text(parse_ok(R"({"type":"ping","x":{"req":9.0},"req":1.25})").req) == "1.25");
+    }
+    SUBCASE("rate limiting reads req the same way")
+    {
+        CHECK(req_text(request_id_of(R"({"type":"ping","req":7.000})")) == "7.000");
+        CHECK(req_text(request_id_of(R"({"type":"ping","req":"r"})")) == "\"r\"");
+        CHECK(request_id_of("not json").is_null());
+    }
     SUBCASE("large unsigned") {
         CHECK(parse_ok(R"({"type":"ping","req":18446744073709551615})").req == json(18446744073709551615ull));
     }
@@ -253,6 +273,24 @@ TEST_CASE("ping and list_rooms need nothing but their type")
     CHECK(holds<list_rooms>(parse_ok(R"({"type":"list_rooms","room":5})").message));
     const parsed_message m = parse_ok(R"({"req":"p","type":"ping"})");
     CHECK(m.req == json("p"));
+}
+
+TEST_CASE("list_rooms and list_tournaments take a page: offset and limit")
+{
+    const auto defaults = parse_as<list_rooms>(R"({"type":"list_rooms"})").page;
+    CHECK(defaults.offset == 0);
+    CHECK(defaults.limit == default_page_size);
+    const auto paged = parse_as<list_rooms>(R"({"type":"list_rooms","offset":300,"limit":200})").page;
+    CHECK(paged.offset == 300);
+    CHECK(paged.limit == max_page_size);
+    CHECK(parse_as<list_tournaments>(R"({"type":"list_tournaments","offset":5,"limit":1})").page.offset == 5);
+    CHECK(parse_as<list_rooms>(R"({"type":"list_rooms","offset":null,"limit":null})").page.limit == default_page_size);
+    for (std::string_view type : {"list_rooms", "list_tournaments"}) {
+        for (std::string_view bad : {R"("offset":-1)", R"("offset":1.5)", R"("offset":"3")", R"("limit":0)",
+                                     R"("limit":201)", R"("limit":true)"}) {
+            check_bad_message(R"({"type":")" + std::string{type} + R"(",)" + std::string{bad} + "}");
+        }
+    }
 }
 
 // ---- create_room -------------------------------------------------------------------------

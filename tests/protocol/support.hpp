@@ -11,6 +11,7 @@
 
 #include "quarto/protocol/encode.hpp"
 #include "quarto/protocol/parse.hpp"
+#include "quarto/protocol/request_id.hpp"
 
 namespace protocol_tests {
 

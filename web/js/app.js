@@ -13,6 +13,8 @@ const KEY_NAME = 'quarto.name';
 const KEY_TOKEN = 'quarto.token';
 const KEY_WATCHING = 'quarto.watching';
 const KEY_ROOMS = 'quarto.rooms';
+// The lobby shows this many rooms (the server sends those with a free seat first).
+const LOBBY_PAGE = 50;
 const SYNC_RETRY_MS = 3000;
 const RESUME_WAIT_MS = 3000;
 
@@ -169,7 +171,7 @@ export class App extends EventTarget {
     // Catch up with every room we follow; the resume snapshots may already cover them, in which
     // case the events we get back are old and ignored.
     for (const room of this.rooms.values()) this.requestSync(room, true);
-    this.track(this.conn.send({ type: 'list_rooms' }), { kind: 'list' });
+    this.track(this.conn.send({ type: 'list_rooms', limit: LOBBY_PAGE }), { kind: 'list' });
     // The tournament pages on screen are watched again (the server subscribes registered
     // players and directors by itself, on hello with their token).
     for (const key of this.tournaments.viewing) this.sendWatch(key);
@@ -222,7 +224,7 @@ export class App extends EventTarget {
         this.onWelcome(msg, ctx ? ctx.kind === 'resume' : !!this.me.token);
         return;
       case 'rooms':
-        this.lobby = { rooms: Array.isArray(msg.rooms) ? msg.rooms : [], at: Date.now() };
+        this.lobby = { rooms: Array.isArray(msg.rooms) ? msg.rooms : [], total: Number(msg.total) || 0, at: Date.now() };
         for (const r of this.lobby.rooms) this.idTypes.set(roomKey(r.id), r.id);
         this.changed();
         return;
@@ -459,7 +461,7 @@ export class App extends EventTarget {
   }
 
   listRooms() {
-    if (this.welcomed) this.track(this.conn.send({ type: 'list_rooms' }), { kind: 'list' });
+    if (this.welcomed) this.track(this.conn.send({ type: 'list_rooms', limit: LOBBY_PAGE }), { kind: 'list' });
   }
 
   ping() {

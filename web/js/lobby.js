@@ -246,7 +246,11 @@ export class LobbyView {
     }
     const order = { waiting: 0, playing: 1, finished: 2 };
     const sorted = rooms.slice().sort((a, b) => (order[a.status] ?? 3) - (order[b.status] ?? 3));
-    this.list.replaceChildren(h('ul', { class: 'rooms' }, sorted.map((r) => {
+    const more = this.app.lobby.total > rooms.length
+      ? h('p', { class: 'muted small', dataset: { role: 'rooms-more' } },
+        `Showing ${rooms.length} of ${this.app.lobby.total} rooms: those you can join first.`)
+      : null;
+    const list = h('ul', { class: 'rooms' }, sorted.map((r) => {
       const players = Array.isArray(r.players) ? r.players.filter(Boolean) : [];
       const open = r.status === 'waiting' && players.length < 2;
       return h('li', { class: `room-item ${r.status}`, dataset: { roomId: r.id } },
@@ -263,7 +267,9 @@ export class LobbyView {
             onclick: () => this.enter(r.id, 'player') }, 'Join') : null,
           h('button', { type: 'button', class: 'secondary', dataset: { action: 'lobby-watch', room: r.id },
             onclick: () => this.enter(r.id, 'spectator') }, 'Watch')));
-    })));
+    }));
+    if (more) this.list.replaceChildren(more, list);
+    else this.list.replaceChildren(list);
   }
 }
 

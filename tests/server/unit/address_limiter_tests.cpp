@@ -21,6 +21,20 @@ TEST_CASE("address limiter: admits up to the cap per address, and again once a t
     CHECK(limiter->admit("203.0.113.7"));
 }
 
+TEST_CASE("address limiter: what was held before a restart is counted even over the cap")
+{
+    auto limiter = std::make_shared<address_limiter>(1);
+    auto held = limiter->admit("pdirector", /*even_over_cap=*/true);
+    auto again = limiter->admit("pdirector", /*even_over_cap=*/true);
+    CHECK(held);
+    CHECK(again);
+    CHECK_FALSE(limiter->admit("pdirector"));
+    held.reset();
+    CHECK_FALSE(limiter->admit("pdirector")); // still one held
+    again.reset();
+    CHECK(limiter->admit("pdirector"));
+}
+
 TEST_CASE("address limiter: no cap admits everything")
 {
     auto limiter = std::make_shared<address_limiter>(0);

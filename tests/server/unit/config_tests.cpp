@@ -33,6 +33,29 @@ TEST_CASE("config: defaults of the deployment options")
     CHECK_FALSE(c.trust_proxy);
 }
 
+TEST_CASE("config: the caps on what a player or an address holds")
+{
+    const config defaults = parsed({});
+    CHECK(defaults.max_rooms_per_player == 32);
+    CHECK(defaults.max_rooms_per_address == 1000);
+    CHECK(defaults.max_tournaments_per_player == 5);
+    CHECK(defaults.max_tournaments_per_address == 50);
+    CHECK(defaults.max_guests_per_address == 200);
+    const config c = parsed({"--max-rooms-per-player", "500", "--max-rooms-per-address", "0", "--max-tournaments-per-player",
+                             "1", "--max-tournaments-per-address=2", "--max-guests-per-address", "0"});
+    CHECK(c.max_rooms_per_player == 500);
+    CHECK(c.max_rooms_per_address == 0);
+    CHECK(c.max_tournaments_per_player == 1);
+    CHECK(c.max_tournaments_per_address == 2);
+    CHECK(c.max_guests_per_address == 0);
+    CHECK(parsed({}, {{"QUARTO_MAX_ROOMS_PER_ADDRESS", "9"}}).max_rooms_per_address == 9);
+    // A player's rooms must all fit one resume: never uncapped.
+    CHECK(error_of({"--max-rooms-per-player", "0"}) == "--max-rooms-per-player: a count 1..500 is required, got '0'");
+    CHECK(error_of({"--max-rooms-per-player", "501"}).starts_with("--max-rooms-per-player:"));
+    CHECK(error_of({"--max-guests-per-address", "-1"}).starts_with("--max-guests-per-address: a count is required"));
+    CHECK(max_rooms_per_player_cap * 2 + 1 <= 1024); // every snapshot and the welcome, in one send queue
+}
+
 TEST_CASE("config: --shutdown-grace takes seconds, fractions included, 0..3600")
 {
     CHECK(parsed({"--shutdown-grace", "0"}).shutdown_grace == std::chrono::milliseconds{0});

@@ -937,3 +937,37 @@ TEST_CASE("tournament: every change is stored, and nothing else is")
     changes(1, "a result");
     CHECK(e.host.stored().back().status == "finished");
 }
+
+TEST_CASE("a registering tournament with no player goes once its director has been away long enough")
+{
+    event e{settings_of(protocol::tournament_format::swiss), 2};
+    const auto watcher = e.host.connect();
+    e.as(watcher, *e.people[0], protocol::watch_tournament{});
+    CHECK_FALSE(e.t->close_if_deserted(milliseconds{1000})); // the director is here
+    e.t->detach(e.dc);
+    CHECK_FALSE(e.t->close_if_deserted(milliseconds{1000})); // away from now on
+    e.host.advance(milliseconds{999});
+    CHECK_FALSE(e.t->close_if_deserted(milliseconds{1000}));
+    e.host.advance(milliseconds{1});
+    CHECK(e.t->close_if_deserted(milliseconds{1000}));
+    CHECK(last_of(e.host.frames(watcher), "tournament_closed")["tournament"] == tid);
+    CHECK(e.host.players().tournaments_of(e.dee->info.id).empty());
+}
+
+TEST_CASE("a tournament someone registered for, or whose director comes back, stays")
+{
+    event e{settings_of(protocol::tournament_format::swiss), 2};
+    e.t->detach(e.dc);
+    CHECK_FALSE(e.t->close_if_deserted(milliseconds{1000}));
+    e.host.advance(milliseconds{800});
+    e.as(0, protocol::join_tournament{});
+    e.host.advance(milliseconds{5000});
+    CHECK_FALSE(e.t->close_if_deserted(milliseconds{1000})); // a player is registered
+    e.as(0, protocol::withdraw_tournament{});
+    CHECK_FALSE(e.t->close_if_deserted(milliseconds{1000})); // empty again: counted from now
+    e.host.advance(milliseconds{800});
+    e.as(e.host.connect(), *e.dee, protocol::watch_tournament{}); // the director is back
+    e.host.advance(milliseconds{5000});
+    CHECK_FALSE(e.t->close_if_deserted(milliseconds{1000}));
+    CHECK(e.host.players().tournaments_of(e.dee->info.id).size() == 1);
+}

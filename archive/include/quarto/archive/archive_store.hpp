@@ -75,6 +75,8 @@ public:
 
     // Insert or replace by id.
     bool save_tournament(const stored_tournament& t);
+    // True also when there was none.
+    bool delete_tournament(std::string_view id);
     archive_result<std::vector<stored_tournament>> load_tournaments();
     archive_result<std::optional<stored_tournament>> find_tournament(std::string_view id);
 

@@ -59,6 +59,8 @@ public:
     // Insert or replace by id; `done` as for save_game.
     void save_tournament(std::string id, std::string name, std::string status, std::string json_state,
                          std::function<void(bool stored)> done = {});
+    // A tournament that is no more (one nobody registered for, expired); `done` as for save_game.
+    void delete_tournament(std::string id, std::function<void(bool deleted)> done = {});
     // Every stored tournament, synchronously: meant for startup, before the server accepts.
     archive_result<std::vector<stored_tournament>> load_tournaments();
     void find_tournament(std::string id, callback<std::optional<stored_tournament>> done);

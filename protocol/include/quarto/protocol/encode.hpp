@@ -68,8 +68,8 @@ std::string welcome(const player_info& p, const std::string& token, const json& 
 std::string pong(std::int64_t server_epoch_ms, const json& req);
 std::string error_reply(error_code code, std::string_view message, const json& req);
 std::string room_created(const room_id& id, const json& req);
-// `summaries`: room_summary texts.
-std::string rooms_list(std::span<const std::string> summaries, const json& req);
+// `summaries`: room_summary texts, one page of the `total` public rooms from `offset` on.
+std::string rooms_list(std::span<const std::string> summaries, std::size_t total, std::size_t offset, const json& req);
 std::string synced(const room_id& id, std::uint64_t seq, const json& req);
 std::string room_closed(const room_id& id);
 

@@ -15,12 +15,15 @@ namespace quarto::protocol {
 
 using json = nlohmann::json;
 
-json tournament_created(const tournament_id& id, const json& req);
-json tournaments_list(std::span<const json> summaries, const json& req);
+std::string tournament_created(const tournament_id& id, const json& req);
+// To its subscribers when a tournament nobody registered for is dropped.
+std::string tournament_closed(const tournament_id& id);
+// One page of the `total` tournaments, from `offset` on.
+std::string tournaments_list(std::span<const json> summaries, std::size_t total, std::size_t offset, const json& req);
 // {"id","name","format","status","players":N} as list_tournaments shows it.
 json tournament_summary(const tournament_record& t);
-json tournament_snapshot(const tournament_record& t, std::uint64_t seq,
-                         std::span<const tournament::standing> standings, const json& req);
+std::string tournament_snapshot(const tournament_record& t, std::uint64_t seq,
+                                std::span<const tournament::standing> standings, const json& req);
 // To each paired player: where to play (they are already seated there) and against whom.
 json tournament_pairing_event(const tournament_record& t, int round, const std::string& room,
                               const std::string& opponent, int game_number, bool you_start);

@@ -32,9 +32,12 @@ enum class error_code : std::uint8_t {
     not_registered,
     wrong_status,
     not_enough_players,
+    // Caps on what one player or one address may hold (section 14).
+    too_many_rooms,
+    too_many_tournaments,
 };
 
-inline constexpr std::size_t error_code_count = static_cast<std::size_t>(error_code::not_enough_players) + 1;
+inline constexpr std::size_t error_code_count = static_cast<std::size_t>(error_code::too_many_tournaments) + 1;
 
 std::string_view to_string(error_code code);
 // The error a refused game action is reported as.

@@ -18,6 +18,10 @@ using room_id = std::string;
 
 inline constexpr int protocol_version = 1;
 inline constexpr std::size_t max_name_length = 32; // in bytes of UTF-8
+// One page of a lobby list: whatever the number of rooms or tournaments, a reply stays far
+// below 256 KB (a room's summary is at most ~600 bytes, a tournament's ~700).
+inline constexpr int default_page_size = 100;
+inline constexpr int max_page_size = 200;
 
 // Client messages come in four categories, so that each part of the server sees only its own:
 // the session (the connection itself), the lobby (creating and listing), a room (the game and
@@ -33,14 +37,23 @@ struct ping {};
 using session_message = std::variant<hello, ping>;
 
 // The lobby.
-struct list_rooms {};
+// A page of the list: the entries from `offset` on (in the list's order), at most `limit`.
+struct page_request {
+    std::int64_t offset = 0;
+    int limit = default_page_size;
+};
+struct list_rooms {
+    page_request page;
+};
 struct create_room {
     std::string name; // may be empty: the server names it
     rules game_rules;
     clock_settings clock;
     bool is_private = false;
 };
-struct list_tournaments {};
+struct list_tournaments {
+    page_request page;
+};
 struct create_tournament {
     tournament_settings settings;
 };
