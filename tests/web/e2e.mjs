@@ -424,6 +424,28 @@ scenario('a missed Quarto is claimed by the opponent in the claim window', async
   }
 });
 
+scenario('names longer than the server takes are refused in place, counted as the server counts them', async () => {
+  const page = await newPage('long-names');
+  await page.goto(`${base}/`);
+  const input = page.locator('[data-role="name"]');
+  // 17 characters but 34 bytes of UTF-8: within the field's length, over the server's 32 bytes.
+  await input.fill('é'.repeat(17));
+  await input.press('Enter');
+  await noticeShown(page, 'error', /too long: at most 32 characters/);
+  if (await page.locator('[data-action="create-room"]').isVisible()) throw new Error('a name the server refuses got in');
+  // The longest name the server takes goes through, and so does a room name of 32 bytes.
+  await input.fill('é'.repeat(16));
+  await input.press('Enter');
+  await page.locator('[data-action="create-room"]').waitFor();
+  if (await page.locator('[data-role="room-name"]').getAttribute('maxlength') !== '32') throw new Error('room name field allows more than 32');
+  await page.locator('[data-role="room-name"]').fill('ü'.repeat(17));
+  await page.locator('[data-action="create-room"]').click();
+  await noticeShown(page, 'error', /room's name is too long/);
+  await page.locator('[data-role="room-name"]').fill('ü'.repeat(16));
+  await page.locator('[data-action="create-room"]').click();
+  await page.waitForURL(/#\/room\/[^/]+$/);
+});
+
 scenario('a spectator sees every move', async () => {
   const [ann, bob, cid] = await Promise.all([newPage('Ann'), newPage('Bob'), newPage('Cid')]);
   await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob'), enter(cid, 'Cid')]);

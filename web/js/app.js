@@ -3,6 +3,7 @@
 // seq with sync on a gap, tournaments (section 19), and every player action. Views read from
 // here and call the actions.
 
+import { MAX_PLAYER_NAME_BYTES, tooLong } from './limits.js';
 import { Connection, socketUrl } from './connection.js';
 import { Room, ROOM_EVENTS } from './room.js';
 import { describeError } from './errors.js';
@@ -129,9 +130,14 @@ export class App extends EventTarget {
   }
 
   setName(name) {
-    const clean = String(name).trim().slice(0, 40);
+    const clean = String(name).trim();
     if (!clean) {
       this.notify('Please type a name (any name will do).');
+      return;
+    }
+    const problem = tooLong('Your name', clean, MAX_PLAYER_NAME_BYTES);
+    if (problem) {
+      this.notify(problem);
       return;
     }
     this.me.name = clean;
@@ -500,7 +506,7 @@ export class App extends EventTarget {
   // ---- tournaments (section 19) ----
 
   listTournaments() {
-    if (this.welcomed) this.track(this.conn.send({ type: 'list_tournaments' }), { kind: 'list_tournaments', tournament: null });
+    if (this.welcomed) this.track(this.conn.send({ type: 'list_tournaments', limit: LOBBY_PAGE }), { kind: 'list_tournaments', tournament: null });
   }
 
   createTournament(options) {

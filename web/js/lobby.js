@@ -6,6 +6,7 @@
 // button, [data-game-id="ID"] one game, whose [data-action="replay"] link opens #/game/ID.
 // The tournament hooks are listed at the top of tournament.js.
 
+import { MAX_PLAYER_NAME_BYTES, MAX_ROOM_NAME_BYTES, tooLong } from './limits.js';
 import { h } from './dom.js';
 import { traitsFieldset, readSeconds } from './form-fields.js';
 import { TournamentForm, TournamentList } from './tournament-form.js';
@@ -35,7 +36,7 @@ export class NameView {
 
   mount(container) {
     const input = h('input', {
-      id: 'name-input', type: 'text', dataset: { role: 'name' }, autocomplete: 'nickname', maxlength: 40,
+      id: 'name-input', type: 'text', dataset: { role: 'name' }, autocomplete: 'nickname', maxlength: MAX_PLAYER_NAME_BYTES,
       required: true, placeholder: 'e.g. Ann', value: this.app.me.name || '',
     });
     const form = h('form', { class: 'card name-card', onsubmit: (e) => { e.preventDefault(); this.app.setName(input.value); } },
@@ -105,7 +106,7 @@ export class LobbyView {
   // ---- recent games (the archive, GET /api/games?player=NAME) ----
 
   buildRecent() {
-    const input = h('input', { id: 'recent-player', type: 'text', dataset: { role: 'recent-player' }, maxlength: 32,
+    const input = h('input', { id: 'recent-player', type: 'text', dataset: { role: 'recent-player' }, maxlength: MAX_PLAYER_NAME_BYTES,
       placeholder: 'A player name', autocomplete: 'off', value: this.app.me.name || '' });
     this.recentSection = h('section', { class: 'card recent-games', 'aria-labelledby': 'recent-title', dataset: { role: 'recent-games', state: 'idle' } },
       h('h2', { id: 'recent-title' }, 'Recent games'),
@@ -159,7 +160,7 @@ export class LobbyView {
 
   buildForm() {
     const num = (role, id, value, min, max, step) => h('input', { id, type: 'number', dataset: { role }, value, min, max, step, inputmode: 'decimal' });
-    const roomName = h('input', { id: 'room-name', type: 'text', dataset: { role: 'room-name' }, maxlength: 60, placeholder: `${this.app.me.name || 'My'}'s room` });
+    const roomName = h('input', { id: 'room-name', type: 'text', dataset: { role: 'room-name' }, maxlength: MAX_ROOM_NAME_BYTES, placeholder: `${this.app.me.name || 'My'}'s room` });
     const move = num('move-seconds', 'move-seconds', '60', '0.1', '3600', 'any');
     const claim = num('claim-seconds', 'claim-seconds', '10', '0.1', '600', 'any');
     const squares = h('input', { id: 'opt-squares', type: 'checkbox', dataset: { role: 'squares' } });
@@ -171,7 +172,13 @@ export class LobbyView {
       e.preventDefault();
       const options = {};
       const name = roomName.value.trim();
-      if (name) options.name = name.slice(0, 60);
+      const problem = tooLong("The room's name", name, MAX_ROOM_NAME_BYTES);
+      if (problem) {
+        this.app.notify(problem);
+        roomName.focus();
+        return;
+      }
+      if (name) options.name = name;
       const chosen = traits.chosen();
       if (chosen.length === 0) {
         this.app.notify('Choose at least one trait that counts for a Quarto.');

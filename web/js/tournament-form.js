@@ -7,7 +7,7 @@ import { traitsFieldset, readSeconds, readWhole } from './form-fields.js';
 import { FORMAT_WORDS, STATUS_WORDS } from './tournament-table.js';
 import { tournamentHref } from './tournaments.js';
 
-const MAX_NAME_BYTES = 64;
+import { MAX_TOURNAMENT_NAME_BYTES as MAX_NAME_BYTES, tooLong } from './limits.js';
 const LIST_LIMIT = 20;
 
 
@@ -112,8 +112,9 @@ export class TournamentForm {
         name.focus();
         return;
       }
-      if (new TextEncoder().encode(title).length > MAX_NAME_BYTES) {
-        app.notify(`The tournament's name is too long (at most ${MAX_NAME_BYTES} bytes).`);
+      const problem = tooLong("The tournament's name", title, MAX_NAME_BYTES);
+      if (problem) {
+        app.notify(problem);
         name.focus();
         return;
       }
