@@ -3,16 +3,22 @@
 #   make test   Debug build with ASan+UBSan and -Werror, runs every test through ctest
 #   make test-deploy  the container image, nginx and systemd files, end to end (minutes; root)
 #   make test-tsan    ThreadSanitizer build: the server tests and a short load on 4 shards
+#   make fuzz         the libFuzzer targets (clang-14), FUZZ_SECONDS each (tests/fuzz/README.md)
 JOBS ?= $(shell nproc)
 RUN_ARGS ?=
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
 
-.PHONY: run test test-deploy test-tsan build-release build-debug deps deps-test clean
+.PHONY: run test test-deploy test-tsan fuzz build-release build-debug deps deps-test deps-fuzz clean
 
 deps:
 	deploy/deps.sh
 
 deps-test:
 	deploy/deps.sh --browser
+
+deps-fuzz:
+	deploy/deps.sh --fuzz
 
 build-release: deps
 	cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DQUARTO_BUILD_TESTS=OFF
@@ -35,6 +41,15 @@ test-tsan: deps
 	cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUARTO_TSAN=ON -DQUARTO_WERROR=ON -DQUARTO_BROWSER_TESTS=OFF
 	cmake --build build/tsan -j $(JOBS) --target quarto-server quarto-load archive_tests server_tests server_unit_tests server_net_tests
 	tests/tsan.sh build/tsan
+
+# Only the libraries the targets link are built, at -O1 without NDEBUG: assertions stay on and the
+# build stays short enough for CI.
+fuzz: deps-fuzz
+	CC=clang-14 CXX=clang++-14 cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
+	  -DQUARTO_FUZZ=ON -DQUARTO_BUILD_TESTS=OFF -DQUARTO_BUILD_BENCH=OFF
+	cmake --build build/fuzz -j $(JOBS) --target fuzz_targets
+	tests/fuzz/run.sh build/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 clean:
 	rm -rf build

@@ -7,6 +7,8 @@
 #                             baseline servers (node-ws; golang-go with gorilla/websocket,
 #                             built offline), strace for bench/syscalls.sh, jq for bench/run.sh
 #                             (node-ws pulls in Debian's nodejs when no node is installed)
+#   deploy/deps.sh --fuzz     also clang-14 and its runtime libraries (libFuzzer, ASan, UBSan:
+#                             libclang-rt-14-dev) for make fuzz
 set -euo pipefail
 
 packages=(g++ cmake make pkg-config libboost1.81-dev nlohmann-json3-dev libspdlog-dev doctest-dev
@@ -14,15 +16,18 @@ packages=(g++ cmake make pkg-config libboost1.81-dev nlohmann-json3-dev libspdlo
           systemd) # its systemd-socket-activate, for the socket-activation test
 browser=0
 bench=0
+fuzz=0
 for arg in "$@"; do
   case "$arg" in
     --browser) browser=1 ;;
     --bench) bench=1 ;;
+    --fuzz) fuzz=1 ;;
     *) echo "deps.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
 [ "$browser" = 1 ] && packages+=(chromium)
 [ "$bench" = 1 ] && packages+=(node-ws golang-go golang-github-gorilla-websocket-dev strace jq)
+[ "$fuzz" = 1 ] && packages+=(clang-14 libclang-rt-14-dev)
 
 missing=()
 for p in "${packages[@]}"; do
