@@ -228,6 +228,12 @@ async function callQuarto(page, line) {
   for (const sq of line) await page.locator(`[data-square="${sq}"]`).click();
 }
 
+/** Resigns: Resign asks first, in place; the resignation is its confirmation. */
+async function resign(page) {
+  await page.locator('[data-action="resign"]').click();
+  await page.locator('[data-action="confirm-resign"]').click();
+}
+
 async function board(page) {
   return page.locator('[data-square]').evaluateAll((els) => {
     const b = new Array(16).fill(null);
@@ -424,6 +430,53 @@ scenario('a missed Quarto is claimed by the opponent in the claim window', async
   }
 });
 
+scenario('resigning and leaving a game in progress ask for a confirmation, which Escape or time takes back', async () => {
+  const [ann, bob] = await Promise.all([newPage('Ann'), newPage('Bob')]);
+  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob')]);
+  const id = await createRoom(ann);
+  await joinAsPlayer(bob, id);
+  await started(ann, bob);
+  const stillPlaying = async (what) => {
+    for (const p of [ann, bob]) assertEqual((await gameData(p)).status, 'playing', `${p.label}: still playing ${what}`);
+  };
+  // Resign only asks, even clicked twice in a row; Escape takes the question back.
+  await ann.locator('[data-action="resign"]').dblclick();
+  const confirm = ann.locator('[data-action="confirm-resign"]');
+  await confirm.waitFor();
+  await ann.waitForTimeout(500);
+  await stillPlaying('after a double click on Resign');
+  await shot(ann, 'confirm-resign');
+  await ann.keyboard.press('Escape');
+  await confirm.waitFor({ state: 'detached' });
+  await ann.locator('[data-action="resign"]').waitFor();
+  await stillPlaying('after Escape');
+  // Left alone, the question goes away by itself after a few seconds.
+  await ann.locator('[data-action="resign"]').click();
+  await confirm.waitFor();
+  const asked = Date.now();
+  await confirm.waitFor({ state: 'detached', timeout: 10000 });
+  const waited = Date.now() - asked;
+  assert(waited >= 3000, `the confirmation stays a few seconds (gone after ${waited} ms)`);
+  await stillPlaying('after the question timed out');
+  // Leaving a game in progress asks the same; the player stays in the room until they confirm.
+  await ann.locator('[data-action="leave"]').click();
+  await confirm.waitFor();
+  assert(ann.url().includes('#/room/'), `still in the room: ${ann.url()}`);
+  await shot(ann, 'confirm-leave');
+  await ann.locator('[data-action="cancel-resign"]').click();
+  await confirm.waitFor({ state: 'detached' });
+  await stillPlaying('after Stay');
+  // Confirmed, leaving resigns and goes to the lobby.
+  await bob.locator('[data-action="leave"]').click();
+  await bob.locator('[data-action="confirm-resign"]').click();
+  await bob.locator('[data-action="create-room"]').waitFor();
+  // The seat is free again (the room waits for a new opponent); the moves say what happened.
+  await ann.locator('[data-role="moves"] li', { hasText: 'Bob resigned' }).waitFor();
+  // With no game in progress, Leave needs no confirmation.
+  await ann.locator('[data-action="leave"]').click();
+  await ann.locator('[data-action="create-room"]').waitFor();
+});
+
 scenario('names longer than the server takes are refused in place, counted as the server counts them', async () => {
   const page = await newPage('long-names');
   await page.goto(`${base}/`);
@@ -486,7 +539,7 @@ scenario('a spectator sees every move', async () => {
   const err = await noticeShown(second, 'error', /not a quarto/i);
   assert(/not a quarto/i.test(err), `the wrong call is explained: "${err}"`);
   assertEqual((await gameData(second)).status, 'playing', 'the game goes on after a wrong call');
-  await second.locator('[data-action="resign"]').click();
+  await resign(second);
   const r = await resultOf(cid);
   assertEqual(r.reason, 'resign', 'spectator sees the resignation');
   assert(r.text.includes(first.label), `spectator result names the winner: "${r.text}"`);
@@ -734,7 +787,7 @@ scenario('a round-robin tournament from registration to the final standings', as
         await callQuarto(second, [0, 1, 2, 3]);
       }
     } else {
-      await loser.locator('[data-action="resign"]').click();
+      await resign(loser);
     }
     games.push({ winner: await playerId(winner), loser: await playerId(loser) });
     points.set(games.at(-1).winner, points.get(games.at(-1).winner) + 1);
@@ -821,7 +874,7 @@ scenario('a Swiss pairing of two games: each player starts one, the second game 
     rooms.push({ room, first: first.label });
     const text = await first.locator('[data-role="pairing"]').textContent();
     assert(text.includes(`game ${game}`) && /you start/.test(text), `${first.label} is told game ${game} and that they start: "${text}"`);
-    await first.locator('[data-action="resign"]').click();
+    await resign(first);
     if (game === 1) {
       // Game 2 starts at once in a new room, and the notice still tells how game 1 ended.
       await dee.locator(`[data-role="pairing-row"]:not([data-room="${room}"])`).waitFor();

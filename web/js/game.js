@@ -1,6 +1,13 @@
 // The game view: board, pieces left, piece in hand, clocks, prompts, Quarto call, result, moves.
 // Players act through it; spectators see the same view read-only. A tournament's game links
 // back to its tournament and has no rematch.
+//
+// Hooks beside the board's data-square / data-piece and the roles used by the tests:
+//   data-action="resign", data-action="leave"   Resign / Leave (resigns): during a game in
+//                                               progress they only ask, in place
+//   data-action="confirm-resign"                the resignation (also for leaving a game in
+//                                               progress); data-action="cancel-resign" takes the
+//                                               question back, as do Escape and CONFIRM_MS without an answer
 
 import { h, focusKey, restoreFocus } from './dom.js';
 import { pieceSvg, pieceName, sharedTraits, ATTRIBUTES } from './pieces.js';
@@ -8,6 +15,12 @@ import { tickClocks, clockText, formatMs } from './clock.js';
 import { pairingText, tournamentKey, tournamentHref } from './tournaments.js';
 
 const COLS = 'ABCD';
+// A resignation (the Resign button, or leaving a game in progress) waits this long for its
+// confirmation, then the question goes away by itself.
+export const CONFIRM_MS = 5000;
+// ...and its confirm button stays disabled for a moment, so that a double click on Resign
+// cannot resign on its own.
+const ARM_MS = 400;
 export const squareName = (sq) => `${COLS[sq % 4]}${Math.floor(sq / 4) + 1}`;
 
 
@@ -35,7 +48,7 @@ function formatSeconds(ms) {
 
 /** One move in words: m is {kind: give|place|pass|resign|quarto, seat, piece, square, line}. */
 export function moveText(m, seatName) {
-  const who = m.seat === 0 || m.seat === 1 ? seatName(m.seat) : '?';
+  const who = m.name ?? (m.seat === 0 || m.seat === 1 ? seatName(m.seat) : '?');
   if (m.kind === 'give') return `${who} gave ${pieceName(m.piece)}`;
   if (m.kind === 'place') return `${who} placed ${m.piece !== null && m.piece !== undefined ? pieceName(m.piece) : 'the piece'} on ${squareName(m.square)}`;
   if (m.kind === 'pass') return `${who} passed`;
@@ -83,6 +96,7 @@ export class GameView {
     this.key = key;
     this.selecting = null; // squares chosen for a Quarto call, or null
     this.claimWasOpen = false;
+    this.confirming = null; // {kind: 'resign' | 'leave', until}: a resignation waiting for its confirmation
     this.root = h('section', { class: 'game', 'aria-label': 'Game' });
     this.onKey = (e) => this.keydown(e);
   }
@@ -107,9 +121,15 @@ export class GameView {
 
   unmount() {
     document.removeEventListener('keydown', this.onKey);
+    clearTimeout(this.armTimer);
   }
 
   keydown(e) {
+    if (e.key === 'Escape' && this.confirming) {
+      this.cancelConfirm();
+      e.preventDefault();
+      return;
+    }
     if (e.key === 'Escape' && this.selecting) {
       this.selecting = null;
       this.update();
@@ -131,6 +151,7 @@ export class GameView {
     const room = this.room;
     if (!room) return;
     tickClocks(this.root, room);
+    if (this.confirming && performance.now() >= this.confirming.until) this.cancelConfirm(false);
     // Redraw once when the claim window closes on its own.
     const open = !!room.claim && room.claimLeft() !== 0;
     if (this.claimWasOpen && !open) this.update();
@@ -141,6 +162,7 @@ export class GameView {
     const room = this.room;
     if (!room) return;
     if (this.selecting && !room.canCall(room.you)) this.selecting = null;
+    if (this.confirming && !this.canResign(room)) this.confirming = null;
     const fk = focusKey(this.root);
     // State for tools and tests (not styling): which room, how far, whose turn, our seat.
     Object.assign(this.root.dataset, {
@@ -171,7 +193,81 @@ export class GameView {
     return !this.selecting && this.myTurnTo(room, 'give') && room.available.length === 0;
   }
 
+  canResign(room) {
+    return room.isPlayer && room.status === 'playing';
+  }
+
   // ---- clicks ----
+
+  /** Resign or Leave (resigns) asks first: the question replaces the button, in place. */
+  askConfirm(kind) {
+    const room = this.room;
+    if (!room || !this.canResign(room)) return;
+    const t = performance.now();
+    this.confirming = { kind, until: t + CONFIRM_MS, armed: t + ARM_MS };
+    this.update();
+    clearTimeout(this.armTimer);
+    this.armTimer = setTimeout(() => { if (this.confirming) this.update(); }, ARM_MS + 20);
+    // The safe answer takes the focus: a second Enter keeps playing.
+    const cancel = this.root.querySelector('[data-action="cancel-resign"]');
+    if (cancel) cancel.focus({ preventScroll: true });
+  }
+
+  /** Takes the question back. The focus returns to the button it came from when the player
+   *  cancelled, or when it was on the question as time ran out; otherwise it stays where it is. */
+  cancelConfirm(byPlayer = true) {
+    if (!this.confirming) return;
+    const kind = this.confirming.kind;
+    const a = document.activeElement;
+    const wasOnIt = !!(a && this.root.contains(a) && a.closest('.confirm'));
+    this.confirming = null;
+    this.update();
+    if (byPlayer || wasOnIt) {
+      const back = this.root.querySelector(`[data-action="${kind}"]`);
+      if (back) back.focus({ preventScroll: true });
+    }
+  }
+
+  confirmResign() {
+    const room = this.room;
+    const c = this.confirming;
+    this.confirming = null;
+    if (!room || !c) return;
+    if (c.kind === 'leave') {
+      this.leave(room);
+      return;
+    }
+    if (this.canResign(room)) this.app.act(room, 'resign');
+    this.update();
+  }
+
+  leave(room) {
+    this.app.leave(room);
+    window.location.hash = '#/';
+  }
+
+  clickLeave() {
+    const room = this.room;
+    if (!room) return;
+    if (this.canResign(room)) this.askConfirm('leave');
+    else this.leave(room);
+  }
+
+  /** The question, in place of the button it came from: "Resign this game? [Keep playing] [Yes, resign]". */
+  confirmGroup(kind) {
+    const leaving = kind === 'leave';
+    const question = leaving ? 'Leave and resign this game?' : 'Resign this game?';
+    return h('span', { class: 'confirm confirm-resign', role: 'group', 'aria-label': question, dataset: { role: 'confirm' } },
+      h('span', { class: 'confirm-question' }, question),
+      h('button', { type: 'button', class: 'secondary', dataset: { action: 'cancel-resign' }, onclick: () => this.cancelConfirm() },
+        leaving ? 'Stay' : 'Keep playing'),
+      h('button', { type: 'button', class: 'danger strong', dataset: { action: 'confirm-resign' },
+        disabled: performance.now() < this.confirming.armed, onclick: () => this.confirmResign() },
+        leaving ? 'Yes, resign and leave' : 'Yes, resign'),
+      // A bar that runs out with the time left to confirm (kept in step across redraws).
+      h('span', { class: 'confirm-timer', 'aria-hidden': 'true',
+        style: `animation-duration: ${CONFIRM_MS}ms; animation-delay: ${-Math.round(CONFIRM_MS - (this.confirming.until - performance.now()))}ms` }));
+  }
 
   clickPiece(p) {
     const room = this.room;
@@ -271,10 +367,11 @@ export class GameView {
           `${room.spectators} watching`),
         h('button', { type: 'button', class: 'secondary', dataset: { action: 'copy-link' }, onclick: () => this.copyLink(link) }, 'Copy link'),
         h('a', { class: 'button secondary', href: '#/', dataset: { action: 'lobby' } }, 'Lobby'),
-        h('button', { type: 'button', class: 'secondary', dataset: { action: 'leave' },
-          title: room.isPlayer && room.status === 'playing' ? 'Leaving a game in progress resigns it' : 'Leave this room',
-          onclick: () => { this.app.leave(room); window.location.hash = '#/'; } },
-        room.isPlayer && room.status === 'playing' ? 'Leave (resigns)' : 'Leave')),
+        this.confirming && this.confirming.kind === 'leave' ? this.confirmGroup('leave')
+          : h('button', { type: 'button', class: 'secondary', dataset: { action: 'leave' },
+            title: this.canResign(room) ? 'Leaving a game in progress resigns it' : 'Leave this room',
+            onclick: () => this.clickLeave() },
+          this.canResign(room) ? 'Leave (resigns)' : 'Leave')),
     ));
 
     // players and clocks
@@ -393,7 +490,8 @@ export class GameView {
       if (this.canPass(room)) {
         actions.appendChild(h('button', { type: 'button', dataset: { action: 'pass' }, onclick: () => this.app.act(room, 'pass') }, 'Pass'));
       }
-      actions.appendChild(h('button', { type: 'button', class: 'danger', dataset: { action: 'resign' }, onclick: () => this.app.act(room, 'resign') }, 'Resign'));
+      actions.appendChild(this.confirming && this.confirming.kind === 'resign' ? this.confirmGroup('resign')
+        : h('button', { type: 'button', class: 'danger', dataset: { action: 'resign' }, onclick: () => this.askConfirm('resign') }, 'Resign'));
     }
     const tlink = this.tournamentLink();
     if (tlink && room.status === 'finished') {

@@ -251,6 +251,8 @@ export class Room {
           // The seat is free again. A game in progress was resigned just before (game_over);
           // the room now waits for a new opponent, who starts a fresh game. The last board and
           // result stay on screen until then.
+          // The moves keep the name of whoever made them.
+          for (const m of this.moves) if (m.seat === seat && !m.name) m.name = name;
           this.players[seat] = null;
           this.rematch = [false, false];
           if (this.status !== 'playing') {
