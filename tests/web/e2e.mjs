@@ -477,6 +477,62 @@ scenario('resigning and leaving a game in progress ask for a confirmation, which
   await ann.locator('[data-action="create-room"]').waitFor();
 });
 
+/** `giver` gives `piece`; returns whether the receiver, now in the claim window, is invited to claim. */
+async function invitedAfterGive(giver, receiver, piece) {
+  await give(giver, piece);
+  await caughtUp(receiver, giver);
+  await waitGame(receiver, () => {
+    const d = document.querySelector('[data-role="game"]')?.dataset;
+    return d && d.phase === 'place' && d.turn === d.you;
+  }, 'the piece to reach the receiver');
+  return (await receiver.locator('[data-role="claim"]').count()) > 0;
+}
+
+scenario('the claim invitation shows only after a placement that filled a line (2×2 squares only in the advanced variant)', async () => {
+  const [ann, bob] = await Promise.all([newPage('Ann'), newPage('Bob')]);
+  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob')]);
+  const id = await createRoom(ann, { claimSeconds: '60' });
+  await joinAsPlayer(bob, id);
+  const { first: f, second: s } = await started(ann, bob);
+  await give(f, 0);
+  await place(s, 0);
+  assert(!(await invitedAfterGive(s, f, 1)), 'one piece on the board: no invitation');
+  await place(f, 1);
+  assert(!(await invitedAfterGive(f, s, 2)), 'two pieces: no invitation');
+  await place(s, 4);
+  assert(!(await invitedAfterGive(s, f, 3)), 'three pieces: no invitation');
+  await place(f, 5);
+  assert(!(await invitedAfterGive(f, s, 4)), 'a full 2×2 square is no line in the standard game');
+  await shot(s, 'no-claim-invitation');
+  await place(s, 2);
+  assert(!(await invitedAfterGive(s, f, 5)), 'three in a row: no invitation');
+  await place(f, 3);
+  assert(await invitedAfterGive(f, s, 6), 'the placement that filled row 1 invites the opponent to claim');
+  const text = await s.locator('[data-role="claim"]').textContent();
+  assert(text.includes('A1 B1 C1 D1'), `the invitation names the line: "${text}"`);
+  // The next placement fills nothing: the invitation goes.
+  await place(s, 15);
+  assert(!(await invitedAfterGive(s, f, 7)), 'a placement that fills no line: no invitation');
+
+  // The advanced variant: a filled 2×2 square is a line.
+  const [cy, di] = await Promise.all([newPage('Cy'), newPage('Di')]);
+  await Promise.all([enter(cy, 'Cy'), enter(di, 'Di')]);
+  await cy.locator('[data-role="squares"]').check();
+  const id2 = await createRoom(cy, { claimSeconds: '60' });
+  await joinAsPlayer(di, id2);
+  const { first: f2, second: s2 } = await started(cy, di);
+  await give(f2, 0);
+  await place(s2, 5);
+  await give(s2, 1);
+  await place(f2, 6);
+  await give(f2, 2);
+  await place(s2, 9);
+  assert(!(await invitedAfterGive(s2, f2, 3)), 'three pieces of a square: no invitation');
+  await place(f2, 10);
+  assert(await invitedAfterGive(f2, s2, 4), 'the placement that filled the square B2 C2 B3 C3 invites the opponent');
+  await shot(s2, 'claim-invitation-square');
+});
+
 scenario('names longer than the server takes are refused in place, counted as the server counts them', async () => {
   const page = await newPage('long-names');
   await page.goto(`${base}/`);

@@ -46,6 +46,12 @@ function formatSeconds(ms) {
   return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }
 
+/** "the line A1 B1 C1 D1" / "2 lines (A1 B1 C1 D1; A1 B2 C3 D4)". */
+export function lineWords(lines) {
+  const names = lines.map((l) => l.slice().sort((a, b) => a - b).map(squareName).join(' '));
+  return names.length === 1 ? `the line ${names[0]}` : `${names.length} lines (${names.join('; ')})`;
+}
+
 /** One move in words: m is {kind: give|place|pass|resign|quarto, seat, piece, square, line}. */
 export function moveText(m, seatName) {
   const who = m.name ?? (m.seat === 0 || m.seat === 1 ? seatName(m.seat) : '?');
@@ -403,11 +409,13 @@ export class GameView {
 
     out.push(h('p', { class: 'status', dataset: { role: 'status' }, 'aria-live': 'polite' }, this.statusText(room)));
 
-    if (room.status === 'playing' && room.claim && room.claimLeft() !== 0) {
+    // The invitation to claim a missed Quarto: only while the window is open and the last
+    // placement filled a line (the one alert that matters, not one after every give).
+    if (room.status === 'playing' && room.claim && room.claimLeft() !== 0 && room.completedLines().length > 0) {
       if (room.claim.seat === me && me !== null) {
         out.push(h('div', { class: 'claim-invite', dataset: { role: 'claim' }, role: 'status' },
           h('strong', {}, 'Missed Quarto?'),
-          ` If ${room.seatName(1 - me)}'s last piece completed a line, press Quarto! and point at it — `,
+          ` ${room.seatName(1 - me)}'s last piece completed ${lineWords(room.completedLines())} without calling it. If its four pieces share a trait, press Quarto! and point at it — `,
           h('span', { class: 'claim-time', dataset: { role: 'claim-time' } }, ''),
           ' left.'));
       } else if (room.claim.seat === 0 || room.claim.seat === 1) {
@@ -481,7 +489,7 @@ export class GameView {
     const actions = h('div', { class: 'actions' });
     if (room.isPlayer && room.status === 'playing') {
       const callable = room.canCall(me);
-      const claimMine = room.claim && room.claim.seat === me && room.claimLeft() !== 0;
+      const claimMine = room.claim && room.claim.seat === me && room.claimLeft() !== 0 && room.completedLines().length > 0;
       actions.appendChild(h('button', {
         type: 'button', class: `quarto${claimMine ? ' urgent' : ''}${this.selecting ? ' active' : ''}`, dataset: { action: 'quarto' },
         disabled: !callable && !this.selecting, 'aria-pressed': String(!!this.selecting),

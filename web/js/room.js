@@ -9,6 +9,16 @@ export const ROOM_EVENTS = new Set([
 
 const now = () => performance.now();
 
+// The winning patterns (protocol section 2): rows, columns, diagonals, and with the advanced
+// variant's `squares` the nine 2x2 squares.
+const ROWS = [0, 1, 2, 3].map((r) => [0, 1, 2, 3].map((c) => r * 4 + c));
+const COLUMNS = [0, 1, 2, 3].map((c) => [0, 1, 2, 3].map((r) => r * 4 + c));
+const DIAGONALS = [[0, 5, 10, 15], [3, 6, 9, 12]];
+const SQUARES = [0, 1, 2, 4, 5, 6, 8, 9, 10].map((s) => [s, s + 1, s + 4, s + 5]);
+export function winningLines(rules = {}) {
+  return rules && rules.squares ? [...ROWS, ...COLUMNS, ...DIAGONALS, ...SQUARES] : [...ROWS, ...COLUMNS, ...DIAGONALS];
+}
+
 /** A CLOCK object plus the local time it was received, so it can count down smoothly. */
 export function makeClock(clock, at = now()) {
   const rem = clock && Array.isArray(clock.remaining_ms) ? clock.remaining_ms : [null, null];
@@ -123,6 +133,17 @@ export class Room {
   claimLeft(t = now()) {
     if (!this.claim || this.claim.remaining === null || this.claim.remaining === undefined) return null;
     return Math.max(0, this.claim.remaining - (t - this.claim.at));
+  }
+
+  /**
+   * The lines of these rules through the last placement that it filled: four pieces, whatever
+   * they are. Only such a placement can be called (or claimed), and which lines are full is
+   * on the board for everyone to see: this says nothing of whether the pieces share a trait.
+   */
+  completedLines() {
+    const sq = this.lastSquare;
+    if (sq === null || sq === undefined || this.board[sq] === null) return [];
+    return winningLines(this.rules).filter((line) => line.includes(sq) && line.every((s) => this.board[s] !== null));
   }
 
   /** Whether `seat` may call Quarto right now (placer before giving, or the claim window). */
