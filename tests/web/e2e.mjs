@@ -590,10 +590,14 @@ scenario('a spectator sees every move', async () => {
   const moveCount = await cid.locator('[data-role="moves"] li').count();
   assertEqual(moveCount, moves.length, 'spectator move list length');
   await shot(cid, 'spectator');
-  // A wrong call (the diagonal shares nothing) is refused in words, and the game goes on.
+  // A wrong call is refused with the server's own reason, and the game goes on: four squares
+  // that are no line, then the diagonal, whose pieces share nothing.
+  await callQuarto(second, [0, 5, 7, 10]);
+  let err = await noticeShown(second, 'error', /do not form a line/);
+  assert(err.startsWith('Those 4 squares do not form a line.'), `the wrong call is explained by the server's reason: "${err}"`);
   await callQuarto(second, [0, 5, 10, 15]);
-  const err = await noticeShown(second, 'error', /not a quarto/i);
-  assert(/not a quarto/i.test(err), `the wrong call is explained: "${err}"`);
+  err = await noticeShown(second, 'error', /share no attribute/);
+  assert(/Those 4 pieces share no attribute\..*line of four pieces/.test(err), `the reason, then what a Quarto is: "${err}"`);
   assertEqual((await gameData(second)).status, 'playing', 'the game goes on after a wrong call');
   await resign(second);
   const r = await resultOf(cid);

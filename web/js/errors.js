@@ -14,6 +14,12 @@ const MESSAGES = {
   square_taken: 'That square is already taken — choose an empty one.',
   piece_unavailable: 'That piece is not available any more.',
   invalid_claim: 'That is not a Quarto: the four squares must form a line on the board, include the last piece placed, and the four pieces must share a property.',
+};
+
+// Codes whose server message says more than ours (which squares, what is missing): it comes
+// first, our explanation after it.
+const SERVER_FIRST = {
+  invalid_claim: 'A Quarto is a line of four pieces that share a trait, through the last piece placed.',
   rate_limited: 'Slow down a little — too many actions in a short time.',
   bad_token: 'Your previous session has expired; please enter your name again.',
   invalid_token: 'Your previous session has expired; please enter your name again.',
@@ -52,6 +58,10 @@ const PHASE_HINTS = {
 export function describeError(err, context = {}) {
   if (!err) return 'Something went wrong.';
   const code = err.code;
+  if (SERVER_FIRST[code] && typeof err.message === 'string' && err.message.trim()) {
+    const said = err.message.trim();
+    return `${said}${/[.!?]$/.test(said) ? '' : '.'} ${SERVER_FIRST[code]}`;
+  }
   let text = (BY_REQUEST[code] && context.kind && BY_REQUEST[code][context.kind]) || MESSAGES[code];
   if (code === 'wrong_phase' && context.phase && PHASE_HINTS.wrong_phase[context.phase]) {
     text = `${text} ${PHASE_HINTS.wrong_phase[context.phase]}`;
