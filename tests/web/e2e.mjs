@@ -533,6 +533,56 @@ scenario('the claim invitation shows only after a placement that filled a line (
   await shot(s2, 'claim-invitation-square');
 });
 
+/** Counts the notes the page plays (each is an oscillator started). Before the page loads. */
+async function countBeeps(page) {
+  await page.context().addInitScript(() => {
+    window.__beeps = 0;
+    const start = OscillatorNode.prototype.start;
+    OscillatorNode.prototype.start = function (...args) { window.__beeps += 1; return start.apply(this, args); };
+  });
+}
+const beeps = (page) => page.evaluate(() => window.__beeps);
+const title = (page) => page.evaluate(() => document.title);
+
+scenario('a background tab says it is your move: the title, a sound (and at 10 s left), a mute switch that is remembered', async () => {
+  const [ann, bob] = await Promise.all([newPage('Ann'), newPage('Bob')]);
+  await Promise.all([countBeeps(ann), countBeeps(bob)]);
+  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob')]);
+  for (const p of [ann, bob]) {
+    assertEqual(await p.locator('[data-role="sound-toggle"]').getAttribute('aria-checked'), 'true', `${p.label}: sound is on at first`);
+  }
+  // 12 s per move: the 10 s mark comes soon.
+  const id = await createRoom(ann, { moveSeconds: '12' });
+  await joinAsPlayer(bob, id);
+  const { first, second } = await started(ann, bob);
+  await first.waitForFunction(() => document.title.startsWith('● Your move'));
+  assert(!(await title(second)).startsWith('●'), `not ${second.label}'s move: "${await title(second)}"`);
+  await first.waitForFunction(() => window.__beeps > 0); // the move came to them
+  const early = await beeps(first);
+  // Under 10 s, the title counts the seconds and a second sound plays.
+  await first.waitForFunction(() => /^● Your move \(\d s\) — .*Quarto$/.test(document.title), null, { timeout: 8000 });
+  await first.waitForFunction((n) => window.__beeps > n, early);
+  assertEqual(await beeps(second), 0, `no sound for ${second.label}, whose move it is not`);
+  // The move passes: so do the title and the sound.
+  await give(first, 3);
+  await second.waitForFunction(() => document.title.startsWith('● Your move') && window.__beeps > 0);
+  await first.waitForFunction(() => !document.title.startsWith('●'));
+  // Muted, and still muted after a reload: the move comes back with no sound.
+  await second.locator('[data-role="sound-toggle"]').click();
+  assertEqual(await second.locator('[data-role="sound-toggle"]').getAttribute('aria-checked'), 'false', 'the switch shows sound off');
+  await second.reload();
+  await second.locator('[data-role="game"]').waitFor();
+  assertEqual(await second.locator('[data-role="sound-toggle"]').getAttribute('aria-checked'), 'false', 'sound stays off after a reload');
+  await place(second, 0);
+  await give(second, 5);
+  await place(first, 1);
+  await give(first, 6);
+  await second.waitForFunction(() => document.title.startsWith('● Your move'));
+  await second.waitForTimeout(300);
+  assertEqual(await beeps(second), 0, 'muted: no sound');
+  await shot(second, 'title-and-sound');
+});
+
 scenario('names longer than the server takes are refused in place, counted as the server counts them', async () => {
   const page = await newPage('long-names');
   await page.goto(`${base}/`);

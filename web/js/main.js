@@ -8,11 +8,13 @@ import { GameView } from './game.js';
 import { TournamentView } from './tournament.js';
 import { ReplayView } from './replay.js';
 import { h } from './dom.js';
+import { TurnAlerts } from './alerts.js';
 
 const LOBBY_POLL_MS = 2000;
 const TICK_MS = 100;
 
 const app = new App();
+const alerts = new TurnAlerts(app);
 const container = document.getElementById('app');
 const connLine = document.getElementById('conn');
 const who = document.getElementById('who');
@@ -110,15 +112,18 @@ setInterval(() => {
   if (viewKey === 'lobby') app.listTournaments();
 }, LOBBY_POLL_MS);
 
-// Smooth clocks; also keeps the reconnect countdown in the header current.
+// Smooth clocks; also keeps the reconnect countdown in the header current, and the title
+// and sounds that tell a player it is their move.
 setInterval(() => {
   if (view && view.tick) view.tick();
+  alerts.tick(viewKey && viewKey.startsWith('game:') ? viewKey.slice(5) : null);
   if (app.conn.state === 'waiting') renderHeader();
 }, TICK_MS);
 
 // Keeps idle connections alive through proxies and measures the server's time.
 setInterval(() => app.ping(), 25000);
 
+alerts.mount(document.getElementById('alert-tools'));
 app.start();
 render();
 
