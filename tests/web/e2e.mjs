@@ -583,6 +583,58 @@ scenario('a background tab says it is your move: the title, a sound (and at 10 s
   await shot(second, 'title-and-sound');
 });
 
+scenario('the create form has rule and clock presets, and "How to play" explains the rules and the variants', async () => {
+  // How to play needs no name: it is the first thing a newcomer may want to read.
+  const page = await newPage('Newcomer');
+  await page.goto(`${base}/#/rules`);
+  const rules = page.locator('[data-role="how-to-play"]');
+  await rules.waitFor();
+  assertEqual(await page.locator('[data-role="trait-legend"] [data-role="trait"]').count(), 4, 'a legend of the four traits');
+  const text = await rules.textContent();
+  for (const words of ['claim', '2×2', 'Beginner', 'colour and height', 'draw']) {
+    assert(text.includes(words), `How to play mentions "${words}"`);
+  }
+  await shot(page, 'how-to-play');
+  await page.locator('[data-action="lobby"]').first().click();
+  const input = page.locator('[data-role="name"]');
+  await input.fill('Newcomer');
+  await input.press('Enter');
+  await page.locator('[data-action="create-room"]').waitFor();
+  // The header links to it from everywhere.
+  await page.locator('[data-action="how-to-play"]').click();
+  await rules.waitFor();
+  await page.goBack();
+  await page.locator('[data-action="create-room"]').waitFor();
+
+  const checked = async () => page.locator('[data-role="attribute"]').evaluateAll((els) => els.filter((e) => e.checked).map((e) => e.dataset.attribute));
+  const pressed = async () => page.locator('.create-room [data-action^="preset-"][aria-pressed="true"], .create-room [data-action^="clock-"][aria-pressed="true"]')
+    .evaluateAll((els) => els.map((e) => e.dataset.action));
+  assertEqual(await pressed(), ['preset-standard', 'clock-60'], 'the form starts as Standard, 60 s');
+  await page.locator('[data-action="preset-advanced"]').click();
+  assertEqual(await checked(), ['color', 'height', 'shape', 'fill'], 'Advanced: every trait');
+  assert(await page.locator('[data-role="squares"]').isChecked(), 'Advanced: 2×2 squares');
+  await page.locator('[data-action="preset-beginner"]').click();
+  assertEqual(await checked(), ['color', 'height'], 'Beginner: colour and height');
+  assert(!(await page.locator('[data-role="squares"]').isChecked()), 'Beginner: no squares');
+  assert((await page.locator('[data-action="preset-beginner"]').textContent()).includes('colour and height'), 'the form says which traits Beginner counts');
+  for (const [action, value] of [['clock-120', '120'], ['clock-untimed', ''], ['clock-30', '30']]) {
+    await page.locator(`[data-action="${action}"]`).click();
+    assertEqual(await page.locator('[data-role="move-seconds"]').inputValue(), value, `${action} sets the move clock`);
+  }
+  assertEqual(await pressed(), ['preset-beginner', 'clock-30'], 'the chosen presets show as pressed');
+  await shot(page, 'lobby-presets');
+  // The fields stay editable: a change of hand is no preset any more.
+  await page.locator('[data-role="attribute"][data-attribute="shape"]').check();
+  await page.locator('[data-role="claim-seconds"]').fill('20');
+  assertEqual(await pressed(), ['clock-30'], 'no rule preset matches colour, height and shape');
+  await page.locator('[data-role="attribute"][data-attribute="shape"]').uncheck();
+  await page.locator('[data-action="create-room"]').click();
+  await page.waitForURL(/#\/room\/[^/]+$/);
+  const summary = await page.locator('.room-head .rules').textContent();
+  assert(summary.includes('only colour, height count') && summary.includes('30 s per move') && summary.includes('20 s to claim'),
+    `the room has the rules chosen: "${summary}"`);
+});
+
 scenario('names longer than the server takes are refused in place, counted as the server counts them', async () => {
   const page = await newPage('long-names');
   await page.goto(`${base}/`);

@@ -9,8 +9,10 @@ export function traitsFieldset(role) {
   const labels = ATTRIBUTES.map((a) => h('label', { class: 'check' },
     h('input', { type: 'checkbox', checked: true, value: a.key, dataset: { role, attribute: a.key } }), ` ${a.label}`));
   const node = h('fieldset', {}, h('legend', {}, 'Traits that count'), ...labels);
-  const chosen = () => labels.map((l) => l.querySelector('input')).filter((i) => i.checked).map((i) => i.value);
-  return { node, chosen };
+  const inputs = labels.map((l) => l.querySelector('input'));
+  const chosen = () => inputs.filter((i) => i.checked).map((i) => i.value);
+  const set = (keys) => { for (const i of inputs) i.checked = keys.includes(i.value); };
+  return { node, chosen, set };
 }
 
 /**

@@ -16,6 +16,22 @@ import { tournamentHref } from './tournaments.js';
 
 const RECENT_LIMIT = 20;
 
+// The create form's presets: they set the fields below them, which stay editable.
+const ALL_TRAITS = ['color', 'height', 'shape', 'fill'];
+export const BEGINNER_TRAITS = ['color', 'height'];
+const RULE_PRESETS = [
+  { action: 'preset-standard', label: 'Standard', help: 'all four traits count, rows, columns and diagonals',
+    traits: ALL_TRAITS, squares: false },
+  { action: 'preset-advanced', label: 'Advanced', help: '2×2 squares count too', traits: ALL_TRAITS, squares: true },
+  { action: 'preset-beginner', label: 'Beginner', help: 'only colour and height count', traits: BEGINNER_TRAITS, squares: false },
+];
+const CLOCK_PRESETS = [
+  { action: 'clock-30', label: '30 s', seconds: '30' },
+  { action: 'clock-60', label: '60 s', seconds: '60' },
+  { action: 'clock-120', label: '2 min', seconds: '120' },
+  { action: 'clock-untimed', label: 'Untimed', seconds: '' },
+];
+
 /** "Ann beat Bo (Quarto)" / "Draw: Ann and Bo (board full)" for a game summary. */
 function recentGameText(g) {
   const name = (seat) => (g.players && g.players[seat] ? g.players[seat].name : `Seat ${seat + 1}`);
@@ -168,6 +184,28 @@ export class LobbyView {
     const priv = h('input', { id: 'opt-private', type: 'checkbox', dataset: { role: 'private' } });
     const traits = traitsFieldset('attribute');
 
+    // Presets: buttons that fill in the fields; each shows as pressed while the fields match it.
+    const sameSet = (a, b) => a.length === b.length && a.every((x) => b.includes(x));
+    const rulePresets = RULE_PRESETS.map((p) => ({ p, button: h('button', {
+      type: 'button', class: 'preset', dataset: { action: p.action }, 'aria-pressed': 'false',
+      onclick: () => { traits.set(p.traits); squares.checked = p.squares; falseClaim.checked = false; showPresets(); },
+    }, h('strong', {}, p.label), h('span', { class: 'preset-help' }, p.help)) }));
+    const clockPresets = CLOCK_PRESETS.map((p) => ({ p, button: h('button', {
+      type: 'button', class: 'preset clock-preset', dataset: { action: p.action }, 'aria-pressed': 'false',
+      onclick: () => { move.value = p.seconds; showPresets(); },
+    }, p.label) }));
+    const showPresets = () => {
+      for (const { p, button } of rulePresets) {
+        const on = sameSet(traits.chosen(), p.traits) && squares.checked === p.squares && !falseClaim.checked;
+        button.setAttribute('aria-pressed', String(on));
+      }
+      const seconds = move.value.trim();
+      for (const { p, button } of clockPresets) {
+        const on = p.seconds === '' ? seconds === '' : Number(seconds) === Number(p.seconds) && seconds !== '';
+        button.setAttribute('aria-pressed', String(on));
+      }
+    };
+
     const submit = (e) => {
       e.preventDefault();
       const options = {};
@@ -196,8 +234,16 @@ export class LobbyView {
       this.app.createRoom(options);
     };
 
-    return h('form', { class: 'card create-room', onsubmit: submit, 'aria-labelledby': 'create-title' },
-      h('h2', { id: 'create-title' }, 'New room'),
+    const form = h('form', { class: 'card create-room', onsubmit: submit, 'aria-labelledby': 'create-title',
+      oninput: () => showPresets(), onchange: () => showPresets() },
+      h('div', { class: 'card-title-row' }, h('h2', { id: 'create-title' }, 'New room'),
+        h('a', { href: '#/rules', class: 'small' }, 'How to play and the variants')),
+      h('div', { class: 'presets', role: 'group', 'aria-labelledby': 'rules-presets-title' },
+        h('span', { class: 'presets-title', id: 'rules-presets-title' }, 'Rules'),
+        h('div', { class: 'preset-row' }, rulePresets.map((x) => x.button))),
+      h('div', { class: 'presets', role: 'group', 'aria-labelledby': 'clock-presets-title' },
+        h('span', { class: 'presets-title', id: 'clock-presets-title' }, 'Time per move'),
+        h('div', { class: 'preset-row' }, clockPresets.map((x) => x.button))),
       h('label', { for: 'room-name' }, 'Room name (optional)'), roomName,
       h('div', { class: 'grid2' },
         h('div', {}, h('label', { for: 'move-seconds' }, 'Seconds per move'), move, h('small', { class: 'muted' }, 'Empty = no clock')),
@@ -208,6 +254,8 @@ export class LobbyView {
         h('label', { class: 'check' }, falseClaim, ' A wrong Quarto call loses the game'),
         h('label', { class: 'check' }, priv, ' Private room (not listed; join by link)')),
       this.createButton = h('button', { type: 'submit', class: 'primary', dataset: { action: 'create-room' }, disabled: !this.app.welcomed }, 'Create room'));
+    showPresets();
+    return form;
   }
 
   buildJoinById() {

@@ -1,5 +1,5 @@
 // Entry point: routes the address (#/ lobby, #/room/ID a room, #/tournament/ID a tournament,
-// #/game/ID[/STEP] the replay of a finished game) to a view, keeps the header's connection
+// #/game/ID[/STEP] the replay of a finished game, #/rules how to play) to a view, keeps the header's connection
 // line current, shows notices, polls the lobby and ticks the clocks.
 
 import { App, parseRoomId, roomKey, tournamentKey } from './app.js';
@@ -7,6 +7,7 @@ import { NameView, LobbyView, DoorView, ConnectingView } from './lobby.js';
 import { GameView } from './game.js';
 import { TournamentView } from './tournament.js';
 import { ReplayView } from './replay.js';
+import { RulesView } from './rules.js';
 import { h } from './dom.js';
 import { TurnAlerts } from './alerts.js';
 
@@ -28,6 +29,7 @@ function route() {
   const hash = window.location.hash;
   const replay = hash.match(/^#\/game\/([^/?#]+)(?:\/(\d+))?/);
   if (replay) return { name: 'replay', id: parseRoomId(replay[1]), step: replay[2] ?? null };
+  if (/^#\/rules\/?$/.test(hash)) return { name: 'rules' };
   let m = hash.match(/^#\/room\/([^/?#]+)/);
   if (m) return { name: 'room', id: parseRoomId(m[1]) };
   m = hash.match(/^#\/tournament\/([^/?#]+)/);
@@ -39,6 +41,7 @@ function wantedView() {
   const r = route();
   // A replay needs neither a name nor the server's greeting: anybody with the link may watch it.
   if (r.name === 'replay') return { key: `replay:${r.id}`, make: () => new ReplayView(r.id, r.step), arg: r.step };
+  if (r.name === 'rules') return { key: 'rules', make: () => new RulesView() };
   if (app.needsName) return { key: 'name', make: () => new NameView(app) };
   if (!app.everWelcomed) return { key: 'connecting', make: () => new ConnectingView(app) };
   if (r.name === 'room') {
