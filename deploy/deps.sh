@@ -12,7 +12,7 @@
 set -euo pipefail
 
 packages=(g++ cmake make pkg-config libboost1.81-dev nlohmann-json3-dev libspdlog-dev doctest-dev
-          libsqlite3-dev libssl-dev ca-certificates
+          libsqlite3-dev libssl-dev zlib1g-dev ca-certificates
           systemd) # its systemd-socket-activate, for the socket-activation test
 browser=0
 bench=0

@@ -23,7 +23,8 @@ constexpr auto shutdown_poll = std::chrono::milliseconds{50};
 
 app::app(config settings)
     : state_{std::move(settings)},
-      http_settings_{state_.settings.web_root, state_.settings.allowed_origins, state_.settings.trust_proxy}
+      http_settings_{state_.settings.web_root, state_.settings.allowed_origins, state_.settings.trust_proxy},
+      files_{state_.settings.web_root}
 {
     for (unsigned i = 0; i < state_.settings.threads; ++i)
         state_.shards.push_back(std::make_unique<shards::shard>(static_cast<std::uint16_t>(i), state_));

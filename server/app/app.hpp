@@ -26,6 +26,7 @@ public:
 
     // http::site
     const http::settings& http_settings() const override { return http_settings_; }
+    http::static_cache& files() override { return files_; }
     bool shutting_down() const override { return state_.shutting_down.load(); }
     void count_request() override;
     std::string rooms_json(const protocol::page_request& page) override;
@@ -47,6 +48,7 @@ private:
 
     shards::server_state state_;
     const http::settings http_settings_;
+    http::static_cache files_;
     asio::io_context front_{1};
     std::shared_ptr<net::listener> listener_;
     asio::signal_set signals_{front_, SIGINT, SIGTERM};

@@ -5,7 +5,8 @@
 #include "http/client_address.hpp"
 #include "http/origin_policy.hpp"
 #include "http/query_string.hpp"
-#include "http/static_files.hpp"
+#include "http/content_negotiation.hpp"
+#include "http/static_cache.hpp"
 #include "net/ws_handshake.hpp"
 #include "quarto/archive/game_json.hpp"
 #include "quarto/protocol/encode.hpp"
@@ -113,18 +114,40 @@ void http_session::serve()
         return send_json(bh::status::ok, version, keep_alive, *t);
     }
 
-    beast::error_code not_found;
-    auto file = serve_file(site_.http_settings().web_root, target, version, keep_alive, not_found);
-    if (not_found) return send(text_response(bh::status::not_found, version, keep_alive, "Not found.\n"));
-    if (head) {
-        bh::response<bh::empty_body> res{bh::status::ok, version};
+    serve_static(target, version, keep_alive);
+}
+
+// A file of the web root: 304 when the client has this version (If-None-Match), else the
+// file, gzipped when the client takes it and that is smaller.
+void http_session::serve_static(std::string_view target, unsigned version, bool keep_alive)
+{
+    const auto file = site_.files().find(target);
+    if (!file) return send(text_response(bh::status::not_found, version, keep_alive, "Not found.\n"));
+    const auto& req = parser_->get();
+    const auto header = [&](bh::field f) {
+        const auto value = req[f];
+        return std::string_view{value.data(), value.size()};
+    };
+    const auto common = [&](auto& res) {
         res.set(bh::field::server, "quarto-server");
-        res.set(bh::field::content_type, file[bh::field::content_type]);
-        res.content_length(file.body().size());
+        res.set(bh::field::etag, file->etag);
+        res.set(bh::field::cache_control, "no-cache"); // always revalidated: a 304 costs a few bytes
+        if (!file->gzipped.empty()) res.set(bh::field::vary, "Accept-Encoding");
         res.keep_alive(keep_alive);
+    };
+    if (etag_matches(header(bh::field::if_none_match), file->etag)) {
+        bh::response<bh::empty_body> res{bh::status::not_modified, version};
+        common(res);
         return send(std::move(res));
     }
-    return send(std::move(file));
+    const bool gzipped = !file->gzipped.empty() && accepts_gzip(header(bh::field::accept_encoding));
+    bh::response<bh::string_body> res{bh::status::ok, version};
+    common(res);
+    res.set(bh::field::content_type, file->content_type);
+    if (gzipped) res.set(bh::field::content_encoding, "gzip");
+    res.body() = gzipped ? file->gzipped : file->identity;
+    res.prepare_payload();
+    send(std::move(res));
 }
 
 template <class Response>

@@ -35,6 +35,7 @@ private:
     // Asks the archive; answers from this connection's loop when it replies.
     void serve_games(games_request request, unsigned version, bool keep_alive);
     void send_json(beast::http::status status, unsigned version, bool keep_alive, std::string body);
+    void serve_static(std::string_view target, unsigned version, bool keep_alive);
 
     stream_type stream_;
     beast::flat_buffer buffer_;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "http/static_cache.hpp"
 #include "net/address_limiter.hpp"
 #include "net/asio.hpp"
 #include "quarto/archive/game_archive.hpp"
@@ -34,6 +35,7 @@ public:
     virtual std::shared_ptr<const std::string> tournament_json(const std::string& id) = 0;
     virtual std::string metrics_text() = 0; // GET /metrics
     virtual archive::game_archive* archive() = 0;
+    virtual static_cache& files() = 0; // the web root's files
     virtual net::address_limiter& connections_per_address() = 0;
 
     // The opening handshake is done: the socket becomes a WebSocket client of this loop.

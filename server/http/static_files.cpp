@@ -3,7 +3,6 @@
 #include <filesystem>
 
 namespace quarto::server::http {
-namespace {
 
 std::string_view mime_type(std::string_view path)
 {
@@ -20,20 +19,26 @@ std::string_view mime_type(std::string_view path)
     return "application/octet-stream";
 }
 
-} // namespace
+std::optional<std::string> static_path(const std::string& web_root, std::string_view target)
+{
+    std::string_view path = target.substr(0, target.find_first_of("?#"));
+    if (path.empty() || path[0] != '/' || path.find("..") != std::string_view::npos ||
+        path.find('\\') != std::string_view::npos || path.find('\0') != std::string_view::npos)
+        return std::nullopt;
+    std::string file = web_root + std::string{path};
+    if (path.back() == '/') file += "index.html";
+    return file;
+}
 
 beast::http::response<beast::http::file_body> serve_file(const std::string& web_root, std::string_view target, unsigned version,
                                            bool keep_alive, beast::error_code& not_found)
 {
-    std::string_view path = target.substr(0, target.find_first_of("?#"));
-    // Refuse anything that could climb out of the web root.
-    if (path.empty() || path[0] != '/' || path.find("..") != std::string_view::npos ||
-        path.find('\\') != std::string_view::npos || path.find('\0') != std::string_view::npos) {
+    const auto resolved = static_path(web_root, target);
+    if (!resolved) { // anything that could climb out of the web root
         not_found = beast::errc::make_error_code(beast::errc::invalid_argument);
         return {};
     }
-    std::string file = web_root + std::string{path};
-    if (path.back() == '/') file += "index.html";
+    const std::string& file = *resolved;
     // A directory opens as a file too, and then cannot be read.
     std::error_code kind_unknown;
     if (!std::filesystem::is_regular_file(file, kind_unknown)) {

@@ -301,21 +301,33 @@ http_response http_connection::get(const std::string& target, const header_list&
     http::response<http::string_body> res;
     beast::error_code result = net::error::would_block;
     bool finished = false;
+    std::size_t wire_bytes = 0;
     http::async_write(i.stream_, req, [&](beast::error_code ec, std::size_t) {
         if (ec) {
             result = ec;
             finished = true;
             return;
         }
-        http::async_read(i.stream_, i.buffer_, res, [&](beast::error_code ec2, std::size_t) {
+        http::async_read(i.stream_, i.buffer_, res, [&](beast::error_code ec2, std::size_t bytes) {
             result = ec2;
+            wire_bytes = bytes;
             finished = true;
         });
     });
     if (!run_ioc_until(i.ioc_, [&] { return finished; }, deadline) || result)
         throw std::runtime_error("GET " + target + " failed: " +
                                  (finished ? result.message() : std::string{"timed out"}));
-    return {res.result_int(), std::string{res[http::field::content_type]}, std::move(res.body())};
+    header_list fields;
+    for (const auto& f : res) fields.emplace_back(std::string{f.name_string()}, std::string{f.value()});
+    return {res.result_int(), std::string{res[http::field::content_type]}, std::move(res.body()), std::move(fields),
+            wire_bytes};
+}
+
+std::string http_response::header(std::string_view name) const
+{
+    for (const auto& [key, value] : headers)
+        if (beast::iequals(key, name)) return value;
+    return {};
 }
 
 http_response http_get(unsigned short port, const std::string& target, steady::time_point deadline)

@@ -108,6 +108,10 @@ struct http_response {
     unsigned status = 0;
     std::string content_type;
     std::string body;
+    header_list headers;        // every header field, as received
+    std::size_t wire_bytes = 0; // the response's size on the wire, headers included
+    // The first value of `name` (case-insensitive), empty if none.
+    std::string header(std::string_view name) const;
 };
 http_response http_get(unsigned short port, const std::string& target,
                        steady::time_point deadline = in(default_wait));
