@@ -635,6 +635,78 @@ scenario('the create form has rule and clock presets, and "How to play" explains
     `the room has the rules chosen: "${summary}"`);
 });
 
+const focused = (page) => page.evaluate(() => {
+  const a = document.activeElement;
+  return a ? { square: a.dataset.square ?? null, piece: a.closest('[data-role="available"]') ? a.dataset.piece : null, action: a.dataset.action ?? null } : {};
+});
+
+scenario('the keyboard: board and pool are one Tab stop each with arrow keys inside, Q calls Quarto', async () => {
+  const [ann, bob] = await Promise.all([newPage('Ann'), newPage('Bob')]);
+  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob')]);
+  const id = await createRoom(ann);
+  await joinAsPlayer(bob, id);
+  const { first: f, second: s } = await started(ann, bob);
+  await give(f, 0);
+  await place(s, 1);
+  await give(s, 2);
+  await waitGame(f, () => document.querySelector('[data-role="game"]')?.dataset.phase === 'place', 'the piece in hand');
+  // The board is one Tab stop: in from the room's tools, out again with one more Tab.
+  await f.locator('[data-action="leave"]').focus();
+  await f.keyboard.press('Tab');
+  let at = await focused(f);
+  assert(at.square !== null, `Tab goes into the board: ${JSON.stringify(at)}`);
+  assertEqual(await f.locator('[data-role="board"] [tabindex="0"]').count(), 1, 'one Tab stop in the board');
+  // The arrow keys cross the occupied B1.
+  await f.locator('[data-square="0"]').focus();
+  await f.keyboard.press('ArrowRight');
+  assertEqual((await focused(f)).square, '1', 'ArrowRight onto the occupied B1');
+  assertEqual(await f.locator('[data-square="1"]').getAttribute('aria-disabled'), 'true', 'B1 says it cannot take a piece');
+  await f.keyboard.press('Enter'); // nothing happens on an occupied square
+  await f.keyboard.press('ArrowRight');
+  assertEqual((await focused(f)).square, '2', 'ArrowRight on to C1');
+  await f.keyboard.press('ArrowDown');
+  assertEqual((await focused(f)).square, '6', 'ArrowDown to C2');
+  await f.keyboard.press('ArrowUp');
+  await f.keyboard.press('Tab');
+  at = await focused(f);
+  assert(at.square === null, `one Tab leaves the board: ${JSON.stringify(at)}`);
+  // Enter places on the square the board's stop remembers.
+  await f.keyboard.press('Shift+Tab');
+  assertEqual((await focused(f)).square, '2', 'Shift+Tab comes back to C1');
+  await f.keyboard.press('Enter');
+  await f.locator('[data-square="2"][data-piece]').waitFor();
+  // Q calls Quarto (the button shows the shortcut); Escape takes the call back.
+  const quarto = f.locator('[data-action="quarto"]');
+  assertEqual(await quarto.getAttribute('aria-keyshortcuts'), 'Q', 'the Quarto button has its shortcut');
+  assert((await quarto.textContent()).includes('Q'), 'the shortcut is shown on the button');
+  await f.keyboard.press('q');
+  await f.locator('[data-action="quarto"][aria-pressed="true"]').waitFor();
+  assert((await focused(f)).square !== null, 'the call starts on the board');
+  await shot(f, 'keyboard-call');
+  await f.keyboard.press('Escape');
+  await f.locator('[data-action="quarto"][aria-pressed="false"]').waitFor();
+  // The pool is one Tab stop too: in from Resign, out with one more Tab; the arrows choose.
+  await f.locator('[data-action="resign"]').focus();
+  await f.keyboard.press('Tab');
+  at = await focused(f);
+  assert(at.piece !== null, `Tab goes into the pool: ${JSON.stringify(at)}`);
+  assertEqual(await f.locator('[data-role="available"] [tabindex="0"]').count(), 1, 'one Tab stop in the pool');
+  assertEqual(at.piece, '1', 'the pool starts on its first piece');
+  await f.keyboard.press('ArrowRight');
+  assertEqual((await focused(f)).piece, '3', 'ArrowRight skips the pieces already given');
+  await f.keyboard.press('ArrowDown');
+  assertEqual((await focused(f)).piece, '7', 'ArrowDown one row (4 wide)');
+  await f.keyboard.press('Tab');
+  at = await focused(f);
+  assert(at.piece === null, `one Tab leaves the pool: ${JSON.stringify(at)}`);
+  await f.keyboard.press('Shift+Tab');
+  assertEqual((await focused(f)).piece, '7', 'Shift+Tab comes back to the same piece');
+  await f.keyboard.press('Enter');
+  await f.locator('[data-role="available"] [data-piece="7"]').waitFor({ state: 'detached' });
+  await caughtUp(s, f);
+  assertEqual(Number(await s.locator('[data-role="in-hand"] [data-hand-piece]').getAttribute('data-hand-piece')), 7, 'given with the keyboard');
+});
+
 scenario('names longer than the server takes are refused in place, counted as the server counts them', async () => {
   const page = await newPage('long-names');
   await page.goto(`${base}/`);

@@ -8,6 +8,10 @@
 //   data-action="confirm-resign"                the resignation (also for leaving a game in
 //                                               progress); data-action="cancel-resign" takes the
 //                                               question back, as do Escape and CONFIRM_MS without an answer
+//   [data-square], [data-role="available"] [data-piece]   never disabled: one that does nothing
+//                                               now has aria-disabled="true"; the board and the pool
+//                                               are one Tab stop each (tabindex 0), arrows inside
+//   data-action="quarto"                        also the Q key (aria-keyshortcuts="Q")
 
 import { h, focusKey, restoreFocus } from './dom.js';
 import { pieceSvg, pieceName, sharedTraits, ATTRIBUTES } from './pieces.js';
@@ -142,14 +146,65 @@ export class GameView {
       e.preventDefault();
       return;
     }
-    const sq = e.target && e.target.closest && e.target.closest('[data-square]');
-    if (sq && this.root.contains(sq) && e.key.startsWith('Arrow')) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const t = e.target;
+    const typing = t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
+    if ((e.key === 'q' || e.key === 'Q') && !typing && !e.repeat) {
+      const q = this.root.querySelector('[data-action="quarto"]');
+      if (q && !q.disabled) { this.clickQuarto(); e.preventDefault(); }
+      return;
+    }
+    const sq = t && t.closest && t.closest('[data-square]');
+    if (sq && this.root.contains(sq)) {
       const n = Number(sq.dataset.square);
-      const d = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -4, ArrowDown: 4 }[e.key];
-      const t = n + d;
-      if (t < 0 || t > 15 || (Math.abs(d) === 1 && Math.floor(t / 4) !== Math.floor(n / 4))) return;
-      const target = this.root.querySelector(`[data-square="${t}"]`);
-      if (target) { target.focus(); e.preventDefault(); }
+      const row = Math.floor(n / 4);
+      const to = {
+        ArrowLeft: n % 4 ? n - 1 : null, ArrowRight: n % 4 < 3 ? n + 1 : null,
+        ArrowUp: n >= 4 ? n - 4 : null, ArrowDown: n < 12 ? n + 4 : null, Home: row * 4, End: row * 4 + 3,
+      }[e.key];
+      if (to === undefined) return;
+      e.preventDefault();
+      if (to !== null) this.focusIn('[data-role="board"]', `[data-square="${to}"]`, () => { this.boardCursor = to; });
+      return;
+    }
+    const piece = t && t.closest && t.closest('[data-role="available"] [data-piece]');
+    if (piece && this.root.contains(piece)) {
+      const to = this.poolTarget(piece, e.key);
+      if (to === undefined) return;
+      e.preventDefault();
+      if (to !== null) this.focusIn('[data-role="available"]', `[data-piece="${to}"]`, () => { this.poolCursor = to; });
+    }
+  }
+
+  /** Moves a group's Tab stop to `selector` and focuses it. */
+  focusIn(group, selector, remember) {
+    remember();
+    const box = this.root.querySelector(group);
+    if (!box) return;
+    for (const b of box.querySelectorAll('[tabindex="0"]')) b.setAttribute('tabindex', '-1');
+    const target = box.querySelector(selector);
+    if (target) { target.setAttribute('tabindex', '0'); target.focus(); }
+  }
+
+  /** Where an arrow key goes in the pool: its slots are a grid (4 or 8 wide), some empty. */
+  poolTarget(from, key) {
+    const pool = from.closest('[data-role="available"]');
+    const here = Number(from.dataset.piece);
+    const left = [...pool.querySelectorAll('[data-piece]')].map((b) => Number(b.dataset.piece));
+    const cols = Math.max(1, getComputedStyle(pool).gridTemplateColumns.split(' ').filter(Boolean).length);
+    const i = left.indexOf(here);
+    const step = (d) => {
+      for (let s = here + d; s >= 0 && s < 16; s += d) if (left.includes(s)) return s;
+      return null;
+    };
+    switch (key) {
+      case 'ArrowLeft': return i > 0 ? left[i - 1] : null;
+      case 'ArrowRight': return i < left.length - 1 ? left[i + 1] : null;
+      case 'ArrowUp': return step(-cols);
+      case 'ArrowDown': return step(cols);
+      case 'Home': return left[0];
+      case 'End': return left[left.length - 1];
+      default: return undefined;
     }
   }
 
@@ -304,11 +359,15 @@ export class GameView {
     const room = this.room;
     if (!room) return;
     if (this.selecting) this.selecting = null;
-    else if (room.canCall(room.you)) this.selecting = [];
+    else if (room.canCall(room.you)) {
+      this.selecting = [];
+      // The board's Tab stop goes to a piece to point at: the last one placed.
+      if (!Number.isInteger(this.boardCursor) || room.board[this.boardCursor] === null) this.boardCursor = room.lastSquare;
+    }
     this.update();
     if (this.selecting) {
-      const first = this.root.querySelector('[data-square]:not([disabled])');
-      if (first) first.focus({ preventScroll: true });
+      const stop = this.root.querySelector('[data-role="board"] [tabindex="0"]');
+      if (stop) stop.focus({ preventScroll: true });
     }
   }
 
@@ -446,6 +505,7 @@ export class GameView {
     const line = room.result && Array.isArray(room.result.line) ? room.result.line : [];
     const placing = this.canPlace(room);
     const board = h('div', { class: `board${placing ? ' placing' : ''}${this.selecting ? ' selecting' : ''}`, dataset: { role: 'board' }, role: 'group', 'aria-label': 'Board, 4 by 4: columns A to D, rows 1 to 4' });
+    const cursor = this.boardStop(room, placing);
     for (let sq = 0; sq < 16; sq++) {
       const p = room.board[sq];
       const occupied = p !== null && p !== undefined;
@@ -458,15 +518,38 @@ export class GameView {
       let label = `${squareName(sq)}: ${occupied ? pieceName(p) : 'empty'}`;
       if (this.selecting && this.selecting.includes(sq)) label += ', chosen for the Quarto call';
       if (line.includes(sq)) label += ', part of the winning line';
+      // Every square stays focusable (the arrow keys cross occupied ones); one of them is the
+      // board's single Tab stop. One that does nothing now says so with aria-disabled.
       const btn = h('button', {
         type: 'button', class: classes.join(' '), dataset: { square: sq, piece: occupied ? p : null },
         'aria-label': label, 'aria-pressed': this.selecting ? String(this.selecting.includes(sq)) : null,
-        disabled: !enabled, onclick: () => this.clickSquare(sq),
+        'aria-disabled': enabled ? null : 'true', tabindex: sq === cursor ? '0' : '-1',
+        onclick: () => this.clickSquare(sq), onfocus: () => { this.boardCursor = sq; },
       });
       if (occupied) btn.appendChild(pieceSvg(p));
       board.appendChild(btn);
     }
     return board;
+  }
+
+  /** The board's Tab stop: the square last focused, else one the player can use now. */
+  boardStop(room, placing) {
+    if (Number.isInteger(this.boardCursor)) return this.boardCursor;
+    const free = room.board.findIndex((x) => x === null);
+    if (placing && free >= 0) return free;
+    if (this.selecting) {
+      const taken = room.board.findIndex((x) => x !== null);
+      if (taken >= 0) return taken;
+    }
+    return room.lastSquare ?? 0;
+  }
+
+  /** The pool's Tab stop: the piece last focused while it is there, else the nearest one after it. */
+  poolStop(room) {
+    const left = room.available.slice().sort((a, b) => a - b);
+    if (!left.length) return null;
+    const want = Number.isInteger(this.poolCursor) ? this.poolCursor : left[0];
+    return left.find((p) => p >= want) ?? left[left.length - 1];
   }
 
   buildSide(room) {
@@ -492,9 +575,10 @@ export class GameView {
       const claimMine = room.claim && room.claim.seat === me && room.claimLeft() !== 0 && room.completedLines().length > 0;
       actions.appendChild(h('button', {
         type: 'button', class: `quarto${claimMine ? ' urgent' : ''}${this.selecting ? ' active' : ''}`, dataset: { action: 'quarto' },
-        disabled: !callable && !this.selecting, 'aria-pressed': String(!!this.selecting),
+        disabled: !callable && !this.selecting, 'aria-pressed': String(!!this.selecting), 'aria-keyshortcuts': 'Q',
+        title: this.selecting ? 'Cancel the call (Q or Escape)' : 'Call Quarto (Q)',
         onclick: () => this.clickQuarto(),
-      }, this.selecting ? 'Cancel call' : 'Quarto!'));
+      }, this.selecting ? 'Cancel call' : 'Quarto!', h('kbd', { class: 'shortcut', 'aria-hidden': 'true' }, 'Q')));
       if (this.canPass(room)) {
         actions.appendChild(h('button', { type: 'button', dataset: { action: 'pass' }, onclick: () => this.app.act(room, 'pass') }, 'Pass'));
       }
@@ -526,11 +610,14 @@ export class GameView {
     const giving = this.canGive(room);
     const avail = h('div', { class: `available${giving ? ' giving' : ''}`, dataset: { role: 'available' }, role: 'group', 'aria-label': 'Pieces left to give' });
     const left = new Set(room.available);
+    const stop = this.poolStop(room);
     for (let p = 0; p < 16; p++) {
       if (left.has(p)) {
+        // As on the board: one Tab stop, the arrow keys inside, aria-disabled while not giving.
         avail.appendChild(h('button', {
-          type: 'button', class: 'piece-btn', dataset: { piece: p, slot: p }, 'aria-label': `Give ${pieceName(p)}`,
-          title: pieceName(p), disabled: !giving, onclick: () => this.clickPiece(p),
+          type: 'button', class: 'piece-btn', dataset: { piece: p, slot: p }, 'aria-label': giving ? `Give ${pieceName(p)}` : pieceName(p),
+          title: pieceName(p), 'aria-disabled': giving ? null : 'true', tabindex: p === stop ? '0' : '-1',
+          onclick: () => this.clickPiece(p), onfocus: () => { this.poolCursor = p; },
         }, pieceSvg(p)));
       } else {
         avail.appendChild(h('span', { class: 'piece-slot used', 'aria-hidden': 'true' }));
