@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 
 const SERVER = process.env.QUARTO_SERVER;
@@ -18,6 +19,9 @@ const OUT = path.resolve(process.env.E2E_OUT || 'e2e-out');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const ONLY = process.env.E2E_ONLY || '';
 const SCENARIO_TIMEOUT_MS = 45000;
+// axe-core (a devDependency) checks pages for accessibility problems.
+let AXE_PATH = null;
+try { AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js'); } catch { AXE_PATH = null; }
 const ACTION_TIMEOUT_MS = 20000;
 
 // piece bits: 1 dark, 2 tall, 4 square, 8 hollow. These four share "dark" and nothing else
@@ -289,6 +293,36 @@ function assertEqual(actual, expected, message) {
 
 async function shot(page, name) {
   await page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true });
+}
+
+/** Runs axe-core on the page as it is (in the colour scheme it is emulating): no violation. */
+async function axeClean(page, what) {
+  if (!AXE_PATH) throw new Error('axe-core is not installed: run "npm ci" in tests/web');
+  if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: AXE_PATH });
+  const violations = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+      nodes: v.nodes.slice(0, 6).map((n) => `${n.target.join(' ')}: ${n.failureSummary.replace(/\s+/g, ' ')}`) }));
+  });
+  return violations.length ? [`${page.label}, ${what}: ${violations.length} axe violation(s):\n${JSON.stringify(violations, null, 2)}`] : [];
+}
+
+/** axe in the light theme, then in the dark one (the system setting), with a screenshot of each;
+ *  returns what it found, to be reported together at the end of the scenario. */
+async function axeBothThemes(page, what, name) {
+  const found = [];
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForTimeout(50);
+    await shot(page, `${name}-${scheme}`);
+    // The page follows the system's setting: a dark background in the dark scheme.
+    const rgb = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor.match(/\d+/g).slice(0, 3).map(Number));
+    const dark = rgb.reduce((a, b) => a + b, 0) < 3 * 80;
+    if (dark !== (scheme === 'dark')) found.push(`${page.label}, ${what}: the ${scheme} scheme has the background rgb(${rgb})`);
+    found.push(...await axeClean(page, `${what} (${scheme})`));
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  return found;
 }
 
 /** Plays the opening that fills row 0 with the four dark pieces; the first player places last. */
@@ -705,6 +739,74 @@ scenario('the keyboard: board and pool are one Tab stop each with arrow keys ins
   await f.locator('[data-role="available"] [data-piece="7"]').waitFor({ state: 'detached' });
   await caughtUp(s, f);
   assertEqual(Number(await s.locator('[data-role="in-hand"] [data-hand-piece]').getAttribute('data-hand-piece')), 7, 'given with the keyboard');
+});
+
+scenario('axe finds no accessibility problem in the lobby, a game, a replay and a tournament, light and dark', async () => {
+  const [ann, bob] = await Promise.all([newPage('Ann'), newPage('Bob')]);
+  const problems = [];
+  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob')]);
+  const id = await createRoom(ann, { claimSeconds: '120' });
+  await bob.locator(`[data-room-id="${id}"]`).waitFor();
+  problems.push(...await axeBothThemes(bob, 'the lobby', 'axe-lobby'));
+  await joinAsPlayer(bob, id);
+  const { first, second } = await started(ann, bob);
+  await fillRowZero(first, second);
+  await give(first, 0);
+  // The claim window: the urgent Quarto button and the invitation.
+  await second.locator('[data-role="claim"]').waitFor();
+  problems.push(...await axeBothThemes(second, 'a game, in the claim window', 'axe-game-claim'));
+  problems.push(...await axeBothThemes(first, 'a game, waiting for the opponent', 'axe-game-waiting'));
+  await callQuarto(second, [0, 1, 2, 3]);
+  await resultOf(second);
+  problems.push(...await axeBothThemes(second, 'a finished game', 'axe-game-over'));
+  await second.locator('[data-action="replay"]').click();
+  await replayAt(second, 0);
+  await second.locator('[data-replay-next]').click();
+  await replayAt(second, 1);
+  problems.push(...await axeBothThemes(second, 'a replay', 'axe-replay'));
+  // The previous-move button is named by its text.
+  const prevName = await second.locator('[data-replay-prev]').evaluate((b) => b.getAttribute('aria-label') ?? b.textContent);
+  assert(/prev/i.test(prevName), `"‹ Prev" is named by its text: "${prevName}"`);
+  await second.evaluate(() => { window.location.hash = '#/rules'; });
+  await second.locator('[data-role="how-to-play"]').waitFor();
+  problems.push(...await axeBothThemes(second, 'How to play', 'axe-rules'));
+  await first.evaluate(() => { window.location.hash = '#/'; });
+  const tid = await createTournament(first, { name: 'Axe night' });
+  await second.evaluate(() => { window.location.hash = '#/'; });
+  await joinTournament(second, tid);
+  await first.locator('[data-role="tournament-player"]').first().waitFor();
+  problems.push(...await axeBothThemes(first, 'a tournament page (the director)', 'axe-tournament'));
+  // Running: the boards, the standings and the crosstable.
+  await first.locator('[data-action="join-tournament"]:not([disabled])').click();
+  await first.locator('[data-action="start-tournament"]:not([disabled])').click();
+  await first.waitForURL(/#\/room\/[^/]+$/);
+  const room = decodeURIComponent(first.url().slice(first.url().indexOf('#/room/') + 7));
+  await Promise.all([takenTo(first, room), takenTo(second, room)]);
+  await openTournament(first, tid);
+  await first.locator('[data-role="standings-row"]').first().waitFor();
+  problems.push(...await axeBothThemes(first, 'a running tournament', 'axe-tournament-running'));
+  assert(problems.length === 0, problems.join('\n'));
+});
+
+scenario('your own player card says when your connection is lost', async () => {
+  const [ann, bob] = await Promise.all([newPage('Ann'), newPage('Bob')]);
+  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob')]);
+  const id = await createRoom(ann);
+  await joinAsPlayer(bob, id);
+  await started(ann, bob);
+  const annSeat = (await gameData(ann)).you;
+  const mine = ann.locator(`[data-role="player"][data-seat="${annSeat}"]`);
+  assert((await mine.textContent()).includes('online'), 'online to begin with');
+  // The network goes, and stays gone until the test lets it back.
+  ann.expectedErrors.push(/ERR_CONNECTION_REFUSED|WebSocket/);
+  await ann.evaluate(() => { window.quarto.conn.connect = () => {}; window.quarto.conn.ws.close(); });
+  await ann.locator('#conn', { hasText: 'Connection lost' }).waitFor();
+  await mine.locator('.conn.offline').waitFor();
+  const text = await mine.textContent();
+  assert(!/\bonline\b/.test(text), `your own card does not say online while the connection is lost: "${text}"`);
+  await shot(ann, 'connection-lost');
+  await ann.evaluate(() => { delete window.quarto.conn.connect; window.quarto.conn.retryNow(); });
+  await mine.locator('.conn.online').waitFor();
 });
 
 scenario('names longer than the server takes are refused in place, counted as the server counts them', async () => {

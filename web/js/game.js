@@ -444,13 +444,15 @@ export class GameView {
     for (const seat of [0, 1]) {
       const p = room.players[seat];
       const active = room.status === 'playing' && room.turn === seat;
-      const connected = p ? p.connected !== false : false;
+      // Our own seat is as connected as this page is: not "online" while the banner says the
+      // connection is lost (the server would say we are until it notices).
+      const connected = p ? p.connected !== false && (seat !== me || this.app.welcomed) : false;
       players.appendChild(h('div', { class: `player seat${seat}${active ? ' active' : ''}${seat === me ? ' me' : ''}`, dataset: { role: 'player', seat } },
         h('div', { class: 'player-name' },
           p ? h('span', { class: `conn ${connected ? 'online' : 'offline'}`, title: connected ? 'connected' : 'disconnected' }) : null,
           h('span', { class: 'name' }, p ? p.name : 'Free seat'),
           seat === me ? h('span', { class: 'you' }, ' (you)') : null,
-          p ? h('span', { class: 'conn-text' }, connected ? 'online' : (p.left ? 'left' : 'offline')) : null,
+          p ? h('span', { class: 'conn-text' }, connected ? 'online' : seat === me ? 'reconnecting…' : (p.left ? 'left' : 'offline')) : null,
           room.status === 'finished' && room.rematch[seat] ? h('span', { class: 'badge' }, 'wants a rematch') : null),
         h('div', { class: 'clock-row' },
           active ? h('span', { class: 'turn-mark' }, room.phase === 'place' ? 'placing' : 'giving') : null,

@@ -141,14 +141,15 @@ export class ReplayView {
       lasted ? `lasted ${lasted}` : null,
     ].filter(Boolean).join(' · ');
 
-    const button = (hook, label, text, onclick) => h('button', {
-      type: 'button', class: 'secondary', dataset: { [hook]: '' }, 'aria-label': label, title: label, onclick,
-    }, text);
+    // Each button is named by its visible word; the arrows are decoration, the key a hint.
+    const button = (hook, hint, keys, before, word, after, onclick) => h('button', {
+      type: 'button', class: 'secondary', dataset: { [hook]: '' }, title: hint, 'aria-keyshortcuts': keys, onclick,
+    }, before ? h('span', { 'aria-hidden': 'true' }, before) : null, word, after ? h('span', { 'aria-hidden': 'true' }, after) : null);
     this.controls = {
-      first: button('replayFirst', 'First: the start (Home)', '« First', () => this.go(0)),
-      prev: button('replayPrev', 'Previous move (←)', '‹ Prev', () => this.go(this.step - 1)),
-      next: button('replayNext', 'Next move (→)', 'Next ›', () => this.go(this.step + 1)),
-      last: button('replayLast', 'Last: the end (End)', 'Last »', () => this.go(this.last)),
+      first: button('replayFirst', 'The start (Home)', 'Home', '« ', 'First', null, () => this.go(0)),
+      prev: button('replayPrev', 'Previous move (←)', 'ArrowLeft', '‹ ', 'Prev', null, () => this.go(this.step - 1)),
+      next: button('replayNext', 'Next move (→)', 'ArrowRight', null, 'Next', ' ›', () => this.go(this.step + 1)),
+      last: button('replayLast', 'The end (End)', 'End', null, 'Last', ' »', () => this.go(this.last)),
     };
     this.counter = h('span', { class: 'replay-counter', 'aria-live': 'polite' });
 

@@ -450,7 +450,8 @@ export class TournamentView {
     });
     return h('section', { class: 'card t-standings', 'aria-labelledby': 't-standings-title' },
       h('h3', { id: 't-standings-title' }, t.status === 'finished' ? 'Final standings' : 'Standings'),
-      h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-labelledby': 't-standings-title' },
+      // The scrolling box is a region of its own (a keyboard can scroll it): named apart from its section.
+      h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Standings table' },
         h('table', { class: 't-table standings', dataset: { role: 'standings' } },
           h('caption', { class: 'sr-only' }, 'Standings: rank, player, points and tie-breaks'),
           h('thead', {}, head), h('tbody', {}, body))),
@@ -485,7 +486,7 @@ export class TournamentView {
       h('td', { class: 'num points' }, formatPoints(points.get(id)))));
     return h('section', { class: 'card t-cross', 'aria-labelledby': 't-cross-title' },
       h('h3', { id: 't-cross-title' }, 'Crosstable'),
-      h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-labelledby': 't-cross-title' },
+      h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Crosstable: who beat whom' },
         h('table', { class: 't-table crosstable', dataset: { role: 'crosstable' } },
           h('caption', { class: 'sr-only' }, 'Crosstable: each row is a player, each numbered column an opponent, in standings order'),
           h('thead', {}, head), h('tbody', {}, body))),
