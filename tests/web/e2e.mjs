@@ -114,7 +114,10 @@ async function newPage(label, viewport = { width: 1200, height: 900 }) {
           if (node.nodeType !== Node.ELEMENT_NODE) continue;
           for (const e of [node, ...node.querySelectorAll('[data-role]')]) {
             const role = e.dataset.role;
-            if (role === 'notice' || role === 'error') window.__shownNotices.push({ role, text: e.textContent });
+            if (role === 'notice' || role === 'error') {
+              const where = e.closest('[data-role="game"]') ? 'game' : e.closest('#notices') ? 'notices' : 'page';
+              window.__shownNotices.push({ role, text: e.textContent, where });
+            }
           }
         }
       }
@@ -809,6 +812,67 @@ scenario('your own player card says when your connection is lost', async () => {
   await mine.locator('.conn.online').waitFor();
 });
 
+/** The controls (buttons, links, fields, squares, pieces) that the element `selector` covers. */
+async function coveredControls(page, selector) {
+  return page.evaluate((sel) => {
+    const msg = document.querySelector(sel);
+    if (!msg) return ['(no such element)'];
+    const r = msg.getBoundingClientRect();
+    const hits = [];
+    for (const el of document.querySelectorAll('button, a, input, select, summary, [data-square], [data-piece]')) {
+      if (msg.contains(el) || el.contains(msg)) continue;
+      const b = el.getBoundingClientRect();
+      if (!b.width || !b.height) continue;
+      if (b.left < r.right && r.left < b.right && b.top < r.bottom && r.top < b.bottom) hits.push(el.outerHTML.slice(0, 90));
+    }
+    return hits;
+  }, selector);
+}
+
+scenario('feedback appears in place, next to what it is about, never over the controls (desktop and phone)', async () => {
+  const [ann, bob] = await Promise.all([newPage('Ann'), newPage('Bob')]);
+  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob')]);
+  // A form's complaint is in the form, by its button.
+  await ann.locator('[data-role="attribute"]').evaluateAll((els) => els.forEach((e) => { e.checked = false; }));
+  await ann.locator('[data-action="create-room"]').click();
+  const formError = ann.locator('.create-room [data-role="error"]');
+  await formError.waitFor();
+  assert(/at least one trait/.test(await formError.textContent()), 'the form says what is wrong');
+  assertEqual(await coveredControls(ann, '.create-room [data-role="error"]'), [], 'the form\'s message covers no control');
+  await ann.locator('[data-action="preset-standard"]').click();
+  const id = await createRoom(ann);
+  await joinAsPlayer(bob, id);
+  const { first, second } = await started(ann, bob);
+  await give(first, 1);
+  await place(second, 0);
+  await give(second, 3);
+  await place(first, 5);
+  await give(first, 5);
+  await place(second, 10);
+  await give(second, 7);
+  await place(first, 15);
+  await give(first, 9);
+  await place(second, 1);
+  const caller = second;
+  // A wrong call: the server's reason shows under the line that says what to do, not over the
+  // pool the player must choose from next.
+  for (const [viewport, name] of [[{ width: 1280, height: 800 }, 'feedback-desktop'], [{ width: 390, height: 844 }, 'feedback-phone']]) {
+    await caller.setViewportSize(viewport);
+    await callQuarto(caller, [0, 5, 10, 1]);
+    const msg = caller.locator('[data-role="game"] [data-role="error"]');
+    await msg.waitFor();
+    assert((await msg.textContent()).includes('do not form a line'), `the server's reason: "${await msg.textContent()}"`);
+    const [box, status] = [await msg.boundingBox(), await caller.locator('[data-role="status"]').boundingBox()];
+    assert(box.y >= status.y + status.height - 1 && box.y - (status.y + status.height) < 40, `right under the status line: ${JSON.stringify([box, status])}`);
+    await msg.scrollIntoViewIfNeeded();
+    assertEqual(await coveredControls(caller, '[data-role="game"] [data-role="error"]'), [], `${name}: the message covers no control`);
+    await shot(caller, name);
+    await msg.locator('button.close').click();
+    await msg.waitFor({ state: 'detached' });
+  }
+  assertEqual(await caller.locator('#notices [data-role="error"]').count(), 0, 'nothing floats in the corner');
+});
+
 scenario('names longer than the server takes are refused in place, counted as the server counts them', async () => {
   const page = await newPage('long-names');
   await page.goto(`${base}/`);
@@ -1216,6 +1280,8 @@ scenario('a Swiss pairing of two games: each player starts one, the second game 
       await dee.locator(`[data-role="pairing-row"]:not([data-room="${room}"])`).waitFor();
       const text = await noticeShown(second, 'notice', /game 2/);
       assert(text.includes('Last game') && /resigned/.test(text), `the notice recalls game 1's result: "${text}"`);
+      const where = await second.evaluate(() => window.__shownNotices.find((n) => /game 2/.test(n.text)).where);
+      assertEqual(where, 'game', 'the notice is in the new game\'s view, under its status line');
     }
   }
   assert(rooms[0].room !== rooms[1].room, 'the second game has its own room');

@@ -30,6 +30,17 @@ function save(key, value) {
 }
 
 export const roomKey = (id) => String(id);
+
+/** What a request was about, for its errors to be shown there (see App.notify). */
+function whereOf(ctx) {
+  if (!ctx) return null;
+  if (ctx.kind === 'create') return { form: 'create-room' };
+  if (ctx.kind === 'create_tournament') return { form: 'create-tournament' };
+  if (ctx.kind === 'hello') return { form: 'name' };
+  if (ctx.tournament !== undefined && ctx.tournament !== null) return { tournament: ctx.tournament };
+  if (ctx.key !== undefined) return { room: ctx.key };
+  return null;
+}
 export { tournamentKey };
 
 /** A room id from the address bar (room ids are opaque strings in protocol v1). */
@@ -86,8 +97,14 @@ export class App extends EventTarget {
     });
   }
 
-  notify(text, kind = 'error') {
-    this.dispatchEvent(new CustomEvent('notice', { detail: { text, kind } }));
+  /**
+   * A message for the player. `where` says what it is about, so that the view showing that
+   * thing can show it in place: {room: KEY}, {tournament: KEY}, {form: 'name' | 'create-room' |
+   * 'create-tournament'}; otherwise (or when no view on screen takes it) it goes to the
+   * notices under the header.
+   */
+  notify(text, kind = 'error', where = null) {
+    this.dispatchEvent(new CustomEvent('notice', { detail: { text, kind, where } }));
   }
 
   announce(text) {
@@ -132,12 +149,12 @@ export class App extends EventTarget {
   setName(name) {
     const clean = String(name).trim();
     if (!clean) {
-      this.notify('Please type a name (any name will do).');
+      this.notify('Please type a name (any name will do).', 'error', { form: 'name' });
       return;
     }
     const problem = tooLong('Your name', clean, MAX_PLAYER_NAME_BYTES);
     if (problem) {
-      this.notify(problem);
+      this.notify(problem, 'error', { form: 'name' });
       return;
     }
     this.me.name = clean;
@@ -339,8 +356,8 @@ export class App extends EventTarget {
     }
     this.tournaments.notePairing(msg, preface);
     if (!this.rooms.has(key)) this.expectRoom = key;
-    this.announcePairing(key);
     this.openRoom(msg.room);
+    this.announcePairing(key);
   }
 
   announcePairing(key) {
@@ -349,7 +366,8 @@ export class App extends EventTarget {
     this.tournaments.announced(key);
     const { link, preface } = pending;
     const text = pairingText(link, this.rooms.get(key), this.tournaments.get(link.tournament));
-    this.notify(preface ? `${preface} ${text}` : text, 'info');
+    // The game's own pairing line says whom they play; what is new is how the last game ended.
+    if (preface) this.notify(`${preface} ${text}`, 'info', { room: key });
     this.announce(text);
   }
 
@@ -411,7 +429,7 @@ export class App extends EventTarget {
         this.saveRemembered();
         if (msg.code === 'no_such_room') this.notify(`${room ? room.name : 'A room'} has been closed by the server.`, 'info');
       } else if (msg.code !== 'rate_limited') {
-        this.notify(describeError(msg));
+        this.notify(describeError(msg), 'error', { room: ctx.key });
       }
       this.changed();
       return;
@@ -430,7 +448,7 @@ export class App extends EventTarget {
         this.changed();
         return;
       }
-      this.notify(describeError(msg, { kind }));
+      this.notify(describeError(msg, { kind }), 'error', whereOf(ctx));
       this.changed();
       return;
     }
@@ -447,7 +465,7 @@ export class App extends EventTarget {
       this.me.name = null;
       save(KEY_NAME, null);
     }
-    this.notify(describeError(msg, { phase: ctx ? ctx.phase : undefined }));
+    this.notify(describeError(msg, { phase: ctx ? ctx.phase : undefined }), 'error', whereOf(ctx));
     this.changed();
   }
 
@@ -460,7 +478,7 @@ export class App extends EventTarget {
   sendOrComplain(msg, ctx) {
     const req = this.conn.send(msg);
     if (req === null) {
-      this.notify('Not connected to the server right now — reconnecting, please try again in a moment.');
+      this.notify('Not connected to the server right now — reconnecting, please try again in a moment.', 'error', whereOf(ctx));
       return null;
     }
     return this.track(req, ctx);

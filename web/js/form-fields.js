@@ -17,14 +17,15 @@ export function traitsFieldset(role) {
 
 /**
  * Reads `input` (seconds, decimals allowed) as whole milliseconds. An empty field gives
- * `emptyMs`. Out of range: tells the player `message`, focuses the field, returns undefined.
+ * `emptyMs`. Out of range: `complain(message)` (the form says it in place), focuses the field,
+ * returns undefined.
  */
-export function readSeconds(app, input, { min, max, emptyMs, message }) {
+export function readSeconds(complain, input, { min, max, emptyMs, message }) {
   const text = input.value.trim();
   if (text === '') return emptyMs;
   const s = Number(text);
   if (!Number.isFinite(s) || s < min || s > max) {
-    app.notify(message);
+    complain(message);
     input.focus();
     return undefined;
   }
@@ -32,12 +33,12 @@ export function readSeconds(app, input, { min, max, emptyMs, message }) {
 }
 
 /** Reads a whole number in [min, max]; empty gives `empty`; otherwise like readSeconds. */
-export function readWhole(app, input, { min, max, empty, message }) {
+export function readWhole(complain, input, { min, max, empty, message }) {
   const text = input.value.trim();
   if (text === '') return empty;
   const n = Number(text);
   if (!Number.isInteger(n) || n < min || n > max) {
-    app.notify(message);
+    complain(message);
     input.focus();
     return undefined;
   }

@@ -17,6 +17,7 @@ import { h, focusKey, restoreFocus } from './dom.js';
 import { pieceSvg, pieceName, sharedTraits, ATTRIBUTES } from './pieces.js';
 import { tickClocks, clockText, formatMs } from './clock.js';
 import { pairingText, tournamentKey, tournamentHref } from './tournaments.js';
+import { feedbackLine, ERROR_MS, INFO_MS } from './feedback.js';
 
 const COLS = 'ABCD';
 // A resignation (the Resign button, or leaving a game in progress) waits this long for its
@@ -107,6 +108,8 @@ export class GameView {
     this.selecting = null; // squares chosen for a Quarto call, or null
     this.claimWasOpen = false;
     this.confirming = null; // {kind: 'resign' | 'leave', until}: a resignation waiting for its confirmation
+    this.message = null; // {text, kind, until}: feedback about this room, shown under the status line
+    this.copiedUntil = 0; // the Copy link button says "Link copied" until then
     this.root = h('section', { class: 'game', 'aria-label': 'Game' });
     this.onKey = (e) => this.keydown(e);
   }
@@ -213,6 +216,11 @@ export class GameView {
     if (!room) return;
     tickClocks(this.root, room);
     if (this.confirming && performance.now() >= this.confirming.until) this.cancelConfirm(false);
+    if ((this.message && performance.now() >= this.message.until) || (this.copiedUntil && performance.now() >= this.copiedUntil)) {
+      if (this.message && performance.now() >= this.message.until) this.message = null;
+      if (performance.now() >= this.copiedUntil) this.copiedUntil = 0;
+      this.update();
+    }
     // Redraw once when the claim window closes on its own.
     const open = !!room.claim && room.claimLeft() !== 0;
     if (this.claimWasOpen && !open) this.update();
@@ -430,7 +438,8 @@ export class GameView {
       h('div', { class: 'room-tools' },
         h('span', { class: 'spectators', dataset: { role: 'spectators' }, title: 'People watching' },
           `${room.spectators} watching`),
-        h('button', { type: 'button', class: 'secondary', dataset: { action: 'copy-link' }, onclick: () => this.copyLink(link) }, 'Copy link'),
+        h('button', { type: 'button', class: 'secondary', dataset: { action: 'copy-link' }, onclick: () => this.copyLink(link) },
+          this.copiedUntil ? 'Link copied ✓' : 'Copy link'),
         h('a', { class: 'button secondary', href: '#/', dataset: { action: 'lobby' } }, 'Lobby'),
         this.confirming && this.confirming.kind === 'leave' ? this.confirmGroup('leave')
           : h('button', { type: 'button', class: 'secondary', dataset: { action: 'leave' },
@@ -469,6 +478,9 @@ export class GameView {
     }
 
     out.push(h('p', { class: 'status', dataset: { role: 'status' }, 'aria-live': 'polite' }, this.statusText(room)));
+    // Feedback about this room (a refused move, a wrong call), in place: right under the line
+    // that says what to do, in the flow, so it never covers the board or the pieces.
+    if (this.message) out.push(this.messageLine ??= feedbackLine(this.message.text, this.message.kind, () => this.dismissMessage(), false));
 
     // The invitation to claim a missed Quarto: only while the window is open and the last
     // placement filled a line (the one alert that matters, not one after every give).
@@ -638,10 +650,29 @@ export class GameView {
       room.moves.length ? list : h('p', { class: 'muted' }, 'No moves yet.'));
   }
 
+  /** App.notify's messages about this room are shown here. */
+  feedback(text, kind, where) {
+    if (!where || where.room !== this.key) return false;
+    this.message = { text, kind, until: performance.now() + (kind === 'error' ? ERROR_MS : INFO_MS) };
+    this.messageLine = null;
+    this.update();
+    this.app.announce(text); // once: the line is redrawn with the view
+    return true;
+  }
+
+  dismissMessage() {
+    this.message = null;
+    this.messageLine = null;
+    this.update();
+  }
+
   async copyLink(link) {
     try {
       await navigator.clipboard.writeText(link);
-      this.app.notify('Link copied — send it to a friend.', 'info');
+      // Said on the button itself.
+      this.copiedUntil = performance.now() + 2500;
+      this.update();
+      this.app.announce('Link copied — send it to a friend.');
     } catch {
       window.prompt('Copy this link and send it to a friend:', link);
     }

@@ -9,6 +9,7 @@
 import { MAX_PLAYER_NAME_BYTES, MAX_ROOM_NAME_BYTES, tooLong } from './limits.js';
 import { h } from './dom.js';
 import { traitsFieldset, readSeconds } from './form-fields.js';
+import { feedbackSlot, say } from './feedback.js';
 import { TournamentForm, TournamentList } from './tournament-form.js';
 import { rulesSummary } from './game.js';
 import { roomKey } from './app.js';
@@ -55,13 +56,23 @@ export class NameView {
       id: 'name-input', type: 'text', dataset: { role: 'name' }, autocomplete: 'nickname', maxlength: MAX_PLAYER_NAME_BYTES,
       required: true, placeholder: 'e.g. Ann', value: this.app.me.name || '',
     });
+    this.slot = feedbackSlot();
     const form = h('form', { class: 'card name-card', onsubmit: (e) => { e.preventDefault(); this.app.setName(input.value); } },
       h('h2', {}, 'Welcome to Quarto'),
-      h('p', {}, 'Two players, sixteen pieces. You choose the piece your opponent must place — whoever completes a line of four pieces sharing a trait and calls “Quarto!” wins.'),
+      h('p', {}, 'Two players, sixteen pieces. You choose the piece your opponent must place — whoever completes a line of four pieces sharing a trait and calls “Quarto!” wins. ',
+        h('a', { href: '#/rules' }, 'How to play')),
       h('label', { for: 'name-input' }, 'Your name'),
-      h('div', { class: 'row' }, input, h('button', { type: 'submit', class: 'primary', dataset: { action: 'enter' } }, 'Play')));
+      h('div', { class: 'row' }, input, h('button', { type: 'submit', class: 'primary', dataset: { action: 'enter' } }, 'Play')),
+      this.slot);
     container.replaceChildren(form);
     input.focus();
+  }
+
+  /** Problems with the name, under the name. */
+  feedback(text, kind, where) {
+    if (!where || where.form !== 'name') return false;
+    say(this.slot, text, kind);
+    return true;
   }
 
   update() {}
@@ -119,6 +130,14 @@ export class LobbyView {
     this.gone = true;
   }
 
+  /** The server's refusals of the forms, said in the form. */
+  feedback(text, kind, where) {
+    if (!where) return false;
+    if (where.form === 'create-room') { say(this.createSlot, text, kind); return true; }
+    if (where.form === 'create-tournament') return this.tournamentForm.feedback(text, kind);
+    return false;
+  }
+
   // ---- recent games (the archive, GET /api/games?player=NAME) ----
 
   buildRecent() {
@@ -128,7 +147,8 @@ export class LobbyView {
       h('h2', { id: 'recent-title' }, 'Recent games'),
       h('form', { class: 'recent-search', onsubmit: (e) => { e.preventDefault(); this.searchRecent(input.value); } },
         h('label', { for: 'recent-player' }, 'Games played by'),
-        h('div', { class: 'row' }, input, h('button', { type: 'submit', class: 'secondary', dataset: { action: 'recent-search' } }, 'Search'))),
+        h('div', { class: 'row' }, input, h('button', { type: 'submit', class: 'secondary', dataset: { action: 'recent-search' } }, 'Search')),
+        this.recentSlot = feedbackSlot()),
       this.recent);
     return this.recentSection;
   }
@@ -136,7 +156,7 @@ export class LobbyView {
   async searchRecent(name) {
     const player = String(name).trim();
     if (!player) {
-      this.app.notify('Type a player name to see their games.');
+      say(this.recentSlot, 'Type a player name to see their games.');
       return;
     }
     const asked = (this.recentAsked = (this.recentAsked || 0) + 1);
@@ -206,27 +226,29 @@ export class LobbyView {
       }
     };
 
+    this.createSlot = feedbackSlot();
+    const complain = (text) => say(this.createSlot, text);
     const submit = (e) => {
       e.preventDefault();
       const options = {};
       const name = roomName.value.trim();
       const problem = tooLong("The room's name", name, MAX_ROOM_NAME_BYTES);
       if (problem) {
-        this.app.notify(problem);
+        complain(problem);
         roomName.focus();
         return;
       }
       if (name) options.name = name;
       const chosen = traits.chosen();
       if (chosen.length === 0) {
-        this.app.notify('Choose at least one trait that counts for a Quarto.');
+        complain('Choose at least one trait that counts for a Quarto.');
         return;
       }
       options.rules = { squares: squares.checked, attributes: chosen, false_claim: falseClaim.checked ? 'lose' : 'reject' };
-      const moveMs = readSeconds(this.app, move, { min: 0.1, max: 3600, emptyMs: null,
+      const moveMs = readSeconds(complain, move, { min: 0.1, max: 3600, emptyMs: null,
         message: 'The move clock must be between 0.1 and 3600 seconds (or empty for no clock).' });
       if (moveMs === undefined) return;
-      const claimMs = readSeconds(this.app, claim, { min: 0.1, max: 600, emptyMs: 10000,
+      const claimMs = readSeconds(complain, claim, { min: 0.1, max: 600, emptyMs: 10000,
         message: 'The claim window must be between 0.1 and 600 seconds.' });
       if (claimMs === undefined) return;
       options.clock = { move_ms: moveMs, claim_ms: claimMs };
@@ -253,6 +275,7 @@ export class LobbyView {
         h('label', { class: 'check' }, squares, ' 2×2 squares also count (advanced)'),
         h('label', { class: 'check' }, falseClaim, ' A wrong Quarto call loses the game'),
         h('label', { class: 'check' }, priv, ' Private room (not listed; join by link)')),
+      this.createSlot,
       this.createButton = h('button', { type: 'submit', class: 'primary', dataset: { action: 'create-room' }, disabled: !this.app.welcomed }, 'Create room'));
     showPresets();
     return form;
@@ -335,6 +358,14 @@ export class DoorView {
     this.id = id;
     this.key = roomKey(id);
     this.root = h('section', { class: 'card door' });
+    this.slot = feedbackSlot(); // why a join was refused, under the buttons
+  }
+
+  /** Why a join was refused. (Other news of the room waits for its game view.) */
+  feedback(text, kind, where) {
+    if (!where || where.room !== this.key || kind !== 'error') return false;
+    say(this.slot, text, kind);
+    return true;
   }
 
   mount(container) {
@@ -383,7 +414,7 @@ export class DoorView {
         dataset: { action: 'tournament-link' } }, 'Back to the tournament'));
     }
     buttons.appendChild(h('a', { class: 'button secondary', href: '#/', dataset: { action: 'lobby' } }, 'Back to the lobby'));
-    parts.push(buttons);
+    parts.push(buttons, this.slot);
     this.root.replaceChildren(...parts);
   }
 }

@@ -10,6 +10,7 @@ import { ReplayView } from './replay.js';
 import { RulesView } from './rules.js';
 import { h } from './dom.js';
 import { TurnAlerts } from './alerts.js';
+import { feedbackLine, ERROR_MS, INFO_MS } from './feedback.js';
 
 const LOBBY_POLL_MS = 2000;
 const TICK_MS = 100;
@@ -68,6 +69,7 @@ function render() {
   } else {
     view.update(want.arg);
   }
+  deliverHeld();
   renderHeader();
 }
 
@@ -93,17 +95,40 @@ function renderHeader() {
   }
 }
 
+/** A message the view on screen does not show in place: in the flow under the header, never
+ *  over the page's controls. */
 function showNotice(text, kind) {
-  const item = h('div', { class: `notice ${kind}`, role: kind === 'error' ? 'alert' : 'status', dataset: { role: kind === 'error' ? 'error' : 'notice' } },
-    h('span', {}, text),
-    h('button', { type: 'button', class: 'close', 'aria-label': 'Dismiss', onclick: () => item.remove() }, '×'));
+  const item = feedbackLine(text, kind, () => item.remove());
+  item.classList.add('notice');
   notices.appendChild(item);
-  while (notices.children.length > 4) notices.firstChild.remove();
-  setTimeout(() => item.remove(), kind === 'error' ? 8000 : 5000);
+  while (notices.children.length > 3) notices.firstChild.remove();
+  setTimeout(() => item.remove(), kind === 'error' ? ERROR_MS : INFO_MS);
+}
+
+// A message about the room the address already names, whose game view is not drawn yet
+// (a tournament pairing): held for that view, for a few seconds at most.
+let held = null;
+
+function onNotice(detail) {
+  const { text, kind, where } = detail;
+  // The view that shows what the message is about shows it there.
+  if (where && view && view.feedback && view.feedback(text, kind, where)) return;
+  const r = route();
+  if (where && where.room !== undefined && r.name === 'room' && roomKey(r.id) === where.room) {
+    held = { ...detail, until: Date.now() + 3000 };
+    return;
+  }
+  showNotice(text, kind);
+}
+
+function deliverHeld() {
+  if (!held) return;
+  if (viewKey === `game:${held.where.room}` && view.feedback(held.text, held.kind, held.where)) held = null;
+  else if (Date.now() > held.until) { showNotice(held.text, held.kind); held = null; }
 }
 
 app.addEventListener('change', render);
-app.addEventListener('notice', (e) => showNotice(e.detail.text, e.detail.kind));
+app.addEventListener('notice', (e) => onNotice(e.detail));
 app.addEventListener('announce', (e) => { announcer.textContent = e.detail; });
 window.addEventListener('hashchange', render);
 
@@ -120,6 +145,7 @@ setInterval(() => {
 setInterval(() => {
   if (view && view.tick) view.tick();
   alerts.tick(viewKey && viewKey.startsWith('game:') ? viewKey.slice(5) : null);
+  deliverHeld();
   if (app.conn.state === 'waiting') renderHeader();
 }, TICK_MS);
 

@@ -4,6 +4,7 @@
 
 import { h } from './dom.js';
 import { traitsFieldset, readSeconds, readWhole } from './form-fields.js';
+import { feedbackSlot, say } from './feedback.js';
 import { FORMAT_WORDS, STATUS_WORDS } from './tournament-table.js';
 import { tournamentHref } from './tournaments.js';
 
@@ -73,6 +74,12 @@ export class TournamentForm {
     this.createButton.disabled = !this.app.welcomed;
   }
 
+  /** The server's refusal of create_tournament, said above the button. */
+  feedback(text, kind) {
+    say(this.slot, text, kind);
+    return true;
+  }
+
   build() {
     const num = (role, id, value, min, max, step, extra = {}) => h('input', { id, type: 'number', dataset: { role }, value, min, max, step, inputmode: 'decimal', ...extra });
     const name = h('input', { id: 't-name', type: 'text', dataset: { role: 'tournament-name' }, maxlength: MAX_NAME_BYTES,
@@ -106,50 +113,51 @@ export class TournamentForm {
     const submit = (e) => {
       e.preventDefault();
       const app = this.app;
+      const complain = (text) => say(this.slot, text);
       const title = name.value.trim();
       if (!title) {
-        app.notify('Please give the tournament a name.');
+        complain('Please give the tournament a name.');
         name.focus();
         return;
       }
       const problem = tooLong("The tournament's name", title, MAX_NAME_BYTES);
       if (problem) {
-        app.notify(problem);
+        complain(problem);
         name.focus();
         return;
       }
       const options = { name: title, format: format.value };
       if (format.value === 'swiss') {
-        const n = readWhole(app, rounds, { min: 1, max: 20, empty: null, message: 'A Swiss tournament has 1 to 20 rounds (or leave it empty).' });
+        const n = readWhole(complain, rounds, { min: 1, max: 20, empty: null, message: 'A Swiss tournament has 1 to 20 rounds (or leave it empty).' });
         if (n === undefined) return;
         if (n !== null) options.rounds = n;
       }
       options.games_per_pairing = Number(games.value);
-      const most = readWhole(app, maxPlayers, { min: 2, max: 64, empty: 16, message: 'The player limit must be a whole number from 2 to 64.' });
+      const most = readWhole(complain, maxPlayers, { min: 2, max: 64, empty: 16, message: 'The player limit must be a whole number from 2 to 64.' });
       if (most === undefined) return;
       options.max_players = most;
       const chosen = traits.chosen();
       if (chosen.length === 0) {
-        app.notify('Choose at least one trait that counts for a Quarto.');
+        complain('Choose at least one trait that counts for a Quarto.');
         return;
       }
       options.rules = { squares: squares.checked, attributes: chosen, false_claim: falseClaim.checked ? 'lose' : 'reject' };
-      const moveMs = readSeconds(app, move, { min: 0.1, max: 3600, emptyMs: null,
+      const moveMs = readSeconds(complain, move, { min: 0.1, max: 3600, emptyMs: null,
         message: 'The move clock must be between 0.1 and 3600 seconds (or empty for untimed games).' });
       if (moveMs === undefined) return;
-      const claimMs = readSeconds(app, claim, { min: 0.1, max: 600, emptyMs: 10000,
+      const claimMs = readSeconds(complain, claim, { min: 0.1, max: 600, emptyMs: 10000,
         message: 'The claim window must be between 0.1 and 600 seconds.' });
       if (claimMs === undefined) return;
       options.clock = { move_ms: moveMs, claim_ms: claimMs };
       if (startAt.value) {
         const ms = new Date(startAt.value).getTime();
         if (!Number.isFinite(ms)) {
-          app.notify('The start time is not a date and time this browser understands.');
+          complain('The start time is not a date and time this browser understands.');
           startAt.focus();
           return;
         }
         if (ms <= Date.now()) {
-          app.notify('The start time is in the past: choose a later time, or leave it empty and start the tournament yourself.');
+          complain('The start time is in the past: choose a later time, or leave it empty and start the tournament yourself.');
           startAt.focus();
           return;
         }
@@ -180,6 +188,7 @@ export class TournamentForm {
         h('label', { class: 'check' }, falseClaim, ' A wrong Quarto call loses the game')),
       h('label', { for: 't-start-at' }, 'Start time (optional)'), startAt,
       h('small', { id: 't-start-hint', class: 'muted' }, 'It starts by itself then, if at least 2 players have registered.'),
+      this.slot = feedbackSlot(),
       this.createButton);
     return h('details', { class: 'card create-tournament' },
       h('summary', { dataset: { action: 'show-tournament-form' } }, h('h2', { id: 'create-tournament-title' }, 'New tournament')),

@@ -40,6 +40,7 @@
 //     data-role="room-tournament": a link to the tournament
 
 import { h, focusKey, restoreFocus } from './dom.js';
+import { feedbackLine, ERROR_MS, INFO_MS } from './feedback.js';
 import { rulesSummary } from './game.js';
 import { roomKey, tournamentKey } from './app.js';
 import { tournamentHref } from './tournaments.js';
@@ -67,6 +68,8 @@ export class TournamentView {
     this.shownRound = null; // null: follow the latest round
     this.confirming = null; // the player whose removal waits for the director's confirmation
     this.drawn = null; // what the page was last drawn from
+    this.message = null; // {text, kind}: why an action was refused, under the page's buttons
+    this.copied = false; // the Copy link button says "Link copied" for a moment
     this.root = h('section', { class: 'tournament', dataset: { role: 'tournament', tournament: this.key } });
   }
 
@@ -82,6 +85,19 @@ export class TournamentView {
 
   unmount() {
     this.app.unwatchTournament(this.app.tournaments.idTypes.get(this.key) ?? this.id);
+    clearTimeout(this.messageTimer);
+    clearTimeout(this.copiedTimer);
+  }
+
+  /** App.notify's messages about this tournament (a refused action) are shown on the page. */
+  feedback(text, kind, where) {
+    if (!where || where.tournament !== this.key) return false;
+    this.message = { text, kind, seq: (this.message ? this.message.seq : 0) + 1 };
+    clearTimeout(this.messageTimer);
+    this.messageTimer = setTimeout(() => { this.message = null; this.update(); }, kind === 'error' ? ERROR_MS : INFO_MS);
+    this.update();
+    this.app.announce(text);
+    return true;
   }
 
   title() {
@@ -94,7 +110,8 @@ export class TournamentView {
     const book = this.app.tournaments;
     const pending = [...book.pending].filter((p) => p.startsWith(`${this.key} `)).join('|');
     const err = book.errors.get(this.key);
-    const state = [this.app.welcomed, this.app.me.id, pending, err ? err.code : '', this.shownRound, this.confirming].join('/');
+    const state = [this.app.welcomed, this.app.me.id, pending, err ? err.code : '', this.shownRound, this.confirming,
+      this.message ? this.message.seq : 0, this.copied].join('/');
     // Room events redraw the app many times a second; this page changes only with these.
     if (this.drawn && this.drawn.t === t && this.drawn.state === state) return;
     this.drawn = { t, state };
@@ -225,7 +242,7 @@ export class TournamentView {
     }
     const link = `${window.location.origin}${window.location.pathname}${tournamentHref(this.key)}`;
     actions.appendChild(h('button', { type: 'button', class: 'secondary', dataset: { action: 'copy-tournament-link' },
-      onclick: () => this.copyLink(link) }, 'Copy link'));
+      onclick: () => this.copyLink(link) }, this.copied ? 'Link copied ✓' : 'Copy link'));
     actions.appendChild(h('a', { class: 'button secondary', href: '#/', dataset: { action: 'lobby' } }, 'Lobby'));
 
     const parts = [
@@ -236,6 +253,7 @@ export class TournamentView {
       h('p', { class: 'director-line' }, 'Director: ', h('strong', {}, t.director_name || '?'), director ? ' (you)' : ''),
       h('p', { class: 't-summary', dataset: { role: 'tournament-summary' }, 'aria-live': 'polite' }, this.summaryText(t)),
       actions,
+      this.message ? feedbackLine(this.message.text, this.message.kind, () => { this.message = null; this.update(); }, false) : null,
     ];
     if (director && t.status !== 'finished') parts.push(this.buildDirector(t));
     return h('header', { class: 'card t-head', 'aria-labelledby': 't-title' }, ...parts);
@@ -497,7 +515,11 @@ export class TournamentView {
   async copyLink(link) {
     try {
       await navigator.clipboard.writeText(link);
-      this.app.notify('Link copied — send it to the players.', 'info');
+      this.copied = true;
+      clearTimeout(this.copiedTimer);
+      this.copiedTimer = setTimeout(() => { this.copied = false; this.update(); }, 2500);
+      this.update();
+      this.app.announce('Link copied — send it to the players.');
     } catch {
       window.prompt('Copy this link and send it to the players:', link);
     }
