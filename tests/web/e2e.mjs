@@ -165,8 +165,16 @@ async function enter(page, name) {
   await page.locator('[data-action="create-room"]').waitFor();
 }
 
+/** Unfolds the create form's More options (the fields behind the presets), if folded. */
+async function moreOptions(page) {
+  if (!(await page.locator('[data-role="more-options"]').evaluate((d) => d.open))) {
+    await page.locator('[data-action="more-options"]').click();
+  }
+}
+
 /** Creates a room from the lobby form; returns its id (from the address). */
 async function createRoom(page, { moveSeconds = '60', claimSeconds = null } = {}) {
+  await moreOptions(page);
   await page.locator('[data-role="move-seconds"]').fill(moveSeconds);
   if (claimSeconds !== null) await page.locator('[data-role="claim-seconds"]').fill(claimSeconds);
   await page.locator('[data-action="create-room"]').click();
@@ -554,7 +562,8 @@ scenario('the claim invitation shows only after a placement that filled a line (
   // The advanced variant: a filled 2×2 square is a line.
   const [cy, di] = await Promise.all([newPage('Cy'), newPage('Di')]);
   await Promise.all([enter(cy, 'Cy'), enter(di, 'Di')]);
-  await cy.locator('[data-role="squares"]').check();
+  await cy.locator('[data-action="preset-advanced"]').click();
+  assert(await cy.locator('[data-role="squares"]').isChecked(), 'the Advanced preset counts 2×2 squares');
   const id2 = await createRoom(cy, { claimSeconds: '60' });
   await joinAsPlayer(di, id2);
   const { first: f2, second: s2 } = await started(cy, di);
@@ -661,6 +670,7 @@ scenario('the create form has rule and clock presets, and "How to play" explains
   assertEqual(await pressed(), ['preset-beginner', 'clock-30'], 'the chosen presets show as pressed');
   await shot(page, 'lobby-presets');
   // The fields stay editable: a change of hand is no preset any more.
+  await moreOptions(page);
   await page.locator('[data-role="attribute"][data-attribute="shape"]').check();
   await page.locator('[data-role="claim-seconds"]').fill('20');
   assertEqual(await pressed(), ['clock-30'], 'no rule preset matches colour, height and shape');
@@ -873,6 +883,40 @@ scenario('feedback appears in place, next to what it is about, never over the co
   assertEqual(await caller.locator('#notices [data-role="error"]').count(), 0, 'nothing floats in the corner');
 });
 
+/** The elements that stick out of the viewport on the right (what makes a phone scroll sideways). */
+async function sticksOut(page) {
+  return page.evaluate(() => [...document.querySelectorAll('body *')]
+    .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5)
+    .map((e) => `${e.tagName.toLowerCase()}.${e.className} "${(e.textContent || '').trim().slice(0, 40)}"`).slice(0, 8));
+}
+
+/** Whether the element lies fully inside the viewport as the page is (not scrolled by the test). */
+async function inFirstScreen(page, selector) {
+  return page.locator(selector).first().evaluate((e) => {
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth;
+  });
+}
+
+scenario('on a phone, the lobby starts with starting a game: presets and Create room in the first screen', async () => {
+  const page = await newPage('Phone', { width: 390, height: 844 });
+  await enter(page, 'Phoebe');
+  await page.locator('[data-role="rooms"]').waitFor();
+  await page.waitForTimeout(300); // the lists have come in
+  assertEqual(await page.evaluate(() => window.scrollY), 0, 'not scrolled');
+  for (const sel of ['[data-action="preset-standard"]', '[data-action="clock-60"]', '[data-action="create-room"]']) {
+    assert(await inFirstScreen(page, sel), `${sel} is in the first screen`);
+  }
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 1, `no horizontal scrolling (overflow ${overflow}px): ${JSON.stringify(await sticksOut(page))}`);
+  await shot(page, 'lobby-phone');
+  // One tap on a preset and one on Create room start a game.
+  await page.locator('[data-action="clock-120"]').click();
+  await page.locator('[data-action="create-room"]').click();
+  await page.waitForURL(/#\/room\/[^/]+$/);
+  assert((await page.locator('.room-head .rules').textContent()).includes('2 min per move'), 'the room has the preset clock');
+});
+
 scenario('names longer than the server takes are refused in place, counted as the server counts them', async () => {
   const page = await newPage('long-names');
   await page.goto(`${base}/`);
@@ -887,6 +931,7 @@ scenario('names longer than the server takes are refused in place, counted as th
   await input.press('Enter');
   await page.locator('[data-action="create-room"]').waitFor();
   if (await page.locator('[data-role="room-name"]').getAttribute('maxlength') !== '32') throw new Error('room name field allows more than 32');
+  await moreOptions(page);
   await page.locator('[data-role="room-name"]').fill('ü'.repeat(17));
   await page.locator('[data-action="create-room"]').click();
   await noticeShown(page, 'error', /room's name is too long/);

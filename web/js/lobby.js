@@ -21,7 +21,7 @@ const RECENT_LIMIT = 20;
 const ALL_TRAITS = ['color', 'height', 'shape', 'fill'];
 export const BEGINNER_TRAITS = ['color', 'height'];
 const RULE_PRESETS = [
-  { action: 'preset-standard', label: 'Standard', help: 'all four traits count, rows, columns and diagonals',
+  { action: 'preset-standard', label: 'Standard', help: 'all four traits count',
     traits: ALL_TRAITS, squares: false },
   { action: 'preset-advanced', label: 'Advanced', help: '2×2 squares count too', traits: ALL_TRAITS, squares: true },
   { action: 'preset-beginner', label: 'Beginner', help: 'only colour and height count', traits: BEGINNER_TRAITS, squares: false },
@@ -214,7 +214,17 @@ export class LobbyView {
       type: 'button', class: 'preset clock-preset', dataset: { action: p.action }, 'aria-pressed': 'false',
       onclick: () => { move.value = p.seconds; showPresets(); },
     }, p.label) }));
+    // The fields behind the presets, folded: the summary says what they are now.
+    const moreSummary = h('span', { class: 'more-summary muted' });
+    const more = h('details', { class: 'more-options', dataset: { role: 'more-options' } },
+      h('summary', { dataset: { action: 'more-options' } }, h('span', { class: 'more-title' }, 'More options'), moreSummary));
     const showPresets = () => {
+      const moveSeconds = Number(move.value.trim());
+      const claimSeconds = Number(claim.value.trim());
+      moreSummary.textContent = rulesSummary(
+        { squares: squares.checked, attributes: traits.chosen(), false_claim: falseClaim.checked ? 'lose' : 'reject' },
+        { move_ms: move.value.trim() === '' ? null : Number.isFinite(moveSeconds) ? Math.round(moveSeconds * 1000) : undefined,
+          claim_ms: claim.value.trim() === '' ? 10000 : Number.isFinite(claimSeconds) ? Math.round(claimSeconds * 1000) : undefined });
       for (const { p, button } of rulePresets) {
         const on = sameSet(traits.chosen(), p.traits) && squares.checked === p.squares && !falseClaim.checked;
         button.setAttribute('aria-pressed', String(on));
@@ -227,7 +237,8 @@ export class LobbyView {
     };
 
     this.createSlot = feedbackSlot();
-    const complain = (text) => say(this.createSlot, text);
+    // Every complaint is about a field under More options: open it, so the field can take the focus.
+    const complain = (text) => { more.open = true; say(this.createSlot, text); };
     const submit = (e) => {
       e.preventDefault();
       const options = {};
@@ -262,10 +273,15 @@ export class LobbyView {
         h('a', { href: '#/rules', class: 'small' }, 'How to play and the variants')),
       h('div', { class: 'presets', role: 'group', 'aria-labelledby': 'rules-presets-title' },
         h('span', { class: 'presets-title', id: 'rules-presets-title' }, 'Rules'),
-        h('div', { class: 'preset-row' }, rulePresets.map((x) => x.button))),
+        h('div', { class: 'preset-row rule-presets' }, rulePresets.map((x) => x.button))),
       h('div', { class: 'presets', role: 'group', 'aria-labelledby': 'clock-presets-title' },
         h('span', { class: 'presets-title', id: 'clock-presets-title' }, 'Time per move'),
         h('div', { class: 'preset-row' }, clockPresets.map((x) => x.button))),
+      more,
+      h('label', { class: 'check private-check' }, priv, ' Private room (not listed; join by link)'),
+      this.createSlot,
+      this.createButton = h('button', { type: 'submit', class: 'primary', dataset: { action: 'create-room' }, disabled: !this.app.welcomed }, 'Create room'));
+    more.append(
       h('label', { for: 'room-name' }, 'Room name (optional)'), roomName,
       h('div', { class: 'grid2' },
         h('div', {}, h('label', { for: 'move-seconds' }, 'Seconds per move'), move, h('small', { class: 'muted' }, 'Empty = no clock')),
@@ -273,10 +289,7 @@ export class LobbyView {
       traits.node,
       h('fieldset', {}, h('legend', {}, 'Variants'),
         h('label', { class: 'check' }, squares, ' 2×2 squares also count (advanced)'),
-        h('label', { class: 'check' }, falseClaim, ' A wrong Quarto call loses the game'),
-        h('label', { class: 'check' }, priv, ' Private room (not listed; join by link)')),
-      this.createSlot,
-      this.createButton = h('button', { type: 'submit', class: 'primary', dataset: { action: 'create-room' }, disabled: !this.app.welcomed }, 'Create room'));
+        h('label', { class: 'check' }, falseClaim, ' A wrong Quarto call loses the game')));
     showPresets();
     return form;
   }

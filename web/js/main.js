@@ -88,7 +88,7 @@ function renderHeader() {
     c.state === 'waiting' ? h('button', { type: 'button', class: 'link', onclick: () => c.retryNow() }, 'Retry now') : '');
   connLine.hidden = !text;
   if (app.me.name && !app.needsName) {
-    who.replaceChildren(h('span', {}, 'Playing as ', h('strong', { dataset: { role: 'me' } }, app.me.name)), ' ',
+    who.replaceChildren(h('span', {}, h('span', { class: 'who-label' }, 'Playing as '), h('strong', { dataset: { role: 'me' } }, app.me.name)), ' ',
       h('button', { type: 'button', class: 'link', dataset: { action: 'change-name' }, onclick: () => app.changeName() }, 'change'));
   } else {
     who.replaceChildren();
