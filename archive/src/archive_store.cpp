@@ -219,7 +219,8 @@ constexpr const char* game_columns =
 constexpr int moves_column = 18; // in game_columns
 
 constexpr std::array all_end_reasons{end_reason::quarto,      end_reason::missed_quarto, end_reason::timeout,
-                                     end_reason::resign,      end_reason::false_claim,   end_reason::board_full};
+                                     end_reason::resign,      end_reason::false_claim,   end_reason::board_full,
+                                     end_reason::abandoned};
 
 // Names are stored as core spells them, so the file reads well in the sqlite3 shell.
 template <class Enum, std::size_t N>

@@ -168,6 +168,15 @@ outcome game::resign(seat by, instant now)
     return outcome::success();
 }
 
+outcome game::abandon(seat absent, instant now)
+{
+    if (absent > 1) return outcome::failure(action_error::out_of_range);
+    expire(now);
+    if (phase_ == phase::finished) return outcome::failure(action_error::game_over);
+    finish(opponent(absent), end_reason::abandoned, 0, now);
+    return outcome::success();
+}
+
 outcome game::apply(const action& a, instant now)
 {
     switch (a.kind) {

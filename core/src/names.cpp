@@ -34,6 +34,7 @@ std::string_view to_string(end_reason r)
     case end_reason::resign: return "resign";
     case end_reason::false_claim: return "false_claim";
     case end_reason::board_full: return "board_full";
+    case end_reason::abandoned: return "abandoned";
     }
     return "?";
 }

@@ -282,7 +282,9 @@ std::string room_snapshot(const room_view& room, std::optional<seat> you, const 
             continue;
         }
         w.begin_object().key("seat").value(s).key("id").value(info->player.id).key("name").value(info->player.name);
-        w.key("connected").value(info->connected).end_object();
+        w.key("connected").value(info->connected);
+        if (info->claim_victory_in_ms) w.key("claim_victory_in_ms").value(*info->claim_victory_in_ms);
+        w.end_object();
     }
     w.end_array().key("spectators").value(room.spectators);
     write_tournament(w, room);
@@ -305,12 +307,14 @@ std::string left_event(const event_stamp& stamp, const player_info& p, bool as_s
     return membership_event("left", stamp, p, as_spectator, from);
 }
 
-std::string connection_event(const event_stamp& stamp, const player_info& p, bool connected)
+std::string connection_event(const event_stamp& stamp, const player_info& p, bool connected,
+                             std::optional<std::int64_t> claim_victory_in_ms)
 {
     std::string out;
     json_writer w = start_event(out, connected ? "reconnected" : "disconnected", stamp);
     w.key("player");
     w.value_with([&](json_text& t) { fields::write_player(t, p); });
+    if (claim_victory_in_ms) w.key("claim_victory_in_ms").value(*claim_victory_in_ms);
     w.end_object();
     return out;
 }

@@ -254,7 +254,7 @@ struct message_kind {
     reader read;
 };
 
-const std::array<message_kind, 23> message_kinds{{
+const std::array<message_kind, 24> message_kinds{{
     {"hello", read_hello},
     {"ping", [](const json&) -> client_message { return session_message{ping{}}; }},
     {"list_rooms", [](const json& m) -> client_message { return lobby_message{list_rooms{page_field(m)}}; }},
@@ -272,6 +272,7 @@ const std::array<message_kind, 23> message_kinds{{
     {"pass", read_room_action<pass>},
     {"resign", read_room_action<resign>},
     {"rematch", read_room_action<rematch>},
+    {"claim_victory", read_room_action<claim_victory>},
     {"create_tournament", read_create_tournament},
     {"list_tournaments",
      [](const json& m) -> client_message { return lobby_message{list_tournaments{page_field(m)}}; }},

@@ -106,6 +106,10 @@ flag_result apply(config& c, const std::string& flag, const std::string& value, 
         const auto n = number<unsigned>(value);
         if (!n || *n < 1) return bad("a number of seconds >= 1 is required");
         c.room_idle = std::chrono::seconds{*n};
+    } else if (flag == "--abandon-seconds") {
+        const auto n = number<unsigned>(value);
+        if (!n || *n < 1 || *n > 3600) return bad("a number of seconds 1..3600 is required");
+        c.abandon_after = std::chrono::seconds{*n};
     } else if (flag == "--max-rooms-per-player") {
         // Bounded: a resuming player gets every room's snapshot at once, which must fit the
         // connection's send queue (1024 messages).
@@ -179,6 +183,8 @@ std::string usage_text()
   --rate-limit N               messages per second per connection (default 20)
   --rate-burst N               messages a connection may send at once (default 40)
   --room-idle-seconds N        reclaim finished or deserted rooms idle this long (default 600)
+  --abandon-seconds N          a seated player gone this long from a game in progress may
+                               be claimed against: the opponent wins (default 30)
   --max-connections-per-address N   cap per client address; 0 = off (default 0)
   --max-rooms-per-player N     rooms one player may be in at once, seated or watching,
                                1..500 (default 32); as many tournaments too

@@ -27,6 +27,8 @@ struct config {
     double rate_limit = 20;   // messages per second per connection
     double rate_burst = 40;   // bucket size
     std::chrono::seconds room_idle{600};  // finished or deserted rooms are reclaimed after this
+    // A seated player gone this long from a game in progress: the opponent may claim the win.
+    std::chrono::seconds abandon_after{30};
     std::size_t max_connections_per_address = 0; // 0: no cap
     // What one player or one client address may hold at once (0: no cap). A player's rooms
     // stay well below what resuming can send at once (1024 messages).

@@ -49,7 +49,7 @@ private:
 // One shard's counters. Aligned so that two shards never share a cache line.
 struct alignas(64) shard_counters {
     static constexpr std::size_t error_codes = protocol::error_code_count;
-    static constexpr std::size_t end_reasons = static_cast<std::size_t>(end_reason::board_full) + 1;
+    static constexpr std::size_t end_reasons = static_cast<std::size_t>(end_reason::abandoned) + 1;
 
     gauge connections_open{0};
     counter connections_total{0};

@@ -57,7 +57,7 @@ std::string lobby_board::public_summary(const protocol::room_id& id) const
     if (e.summary.empty()) {
         std::array<std::optional<protocol::seat_info>, 2> seats;
         for (std::size_t s = 0; s < 2; ++s)
-            if (e.state.seats[s]) seats[s] = protocol::seat_info{*e.state.seats[s], true};
+            if (e.state.seats[s]) seats[s] = protocol::seat_info{*e.state.seats[s], true, std::nullopt};
         const protocol::room_view v{e.listing.id,    0,       e.listing.name, e.listing.game_rules,
                                     e.listing.clock, e.state.status, seats, e.state.spectators,
                                     nullptr,         {},      {},             e.listing.tournament};

@@ -107,6 +107,7 @@ void room::subscribe(const client_ref& c, const player_record& p)
         host_.subscribed(c, {place::kind::room, id_});
     }
     host_.players().add_room(p.info.id, id_);
+    if (const auto s = seat_of(p.info.id)) away_since_[*s].reset();
 }
 
 void room::seat_creator(const client_ref& c, const player_record& p)
@@ -124,6 +125,7 @@ void room::seat_pair(const player_record& first_seat, const player_record& secon
     seats_[1] = second_seat.info;
     host_.players().add_room(first_seat.info.id, id_);
     host_.players().add_room(second_seat.info.id, id_);
+    away_since_ = {host_.now(), host_.now()}; // until the tournament brings their connections
     start_game();
 }
 
@@ -169,6 +171,7 @@ void room::handle(const client_ref& from, const player_record& p, const protocol
                 }
                 touch();
                 if constexpr (std::is_same_v<action_type, protocol::rematch>) rematch(from, *s, req);
+                else if constexpr (std::is_same_v<action_type, protocol::claim_victory>) claim_victory(from, *s, req);
                 else act(from, *s, action, req);
             }
         },
@@ -180,6 +183,8 @@ void room::join(const client_ref& c, const player_record& p, bool as_spectator, 
     touch();
     const std::string& id = p.info.id;
     if (seat_of(id) || (as_spectator && spectating(id))) { // already here: just the view
+        if (seat_of(id) && !has_connection(id)) // back after being away
+            publish(protocol::connection_event(next_stamp(), p.info, true), event_only(), &c);
         subscribe(c, p);
         return send_snapshot(c, id, req);
     }
@@ -277,7 +282,10 @@ void room::detach(const client_ref& c)
     if (has_connection(player_id)) return;
 
     if (const auto s = seat_of(player_id)) {
-        publish(protocol::connection_event(next_stamp(), *seats_[*s], false), event_only());
+        away_since_[*s] = host_.now();
+        std::optional<std::int64_t> claim_in;
+        if (status_ == room_status::playing) claim_in = host_.abandon_after().count();
+        publish(protocol::connection_event(next_stamp(), *seats_[*s], false, claim_in), event_only());
     } else if (spectating(player_id)) { // watchers do not keep a place while away
         const auto w = std::find_if(spectators_.begin(), spectators_.end(), [&](const auto& x) { return x.id == player_id; });
         publish(protocol::left_event(next_stamp(), *w, true, std::nullopt), event_only());
@@ -300,6 +308,32 @@ void room::rematch(const client_ref& c, seat s, const json& req)
                 change::rematch{s});
     }
     if (rematch_wanted_[0] && rematch_wanted_[1] && seats_[0] && seats_[1]) start_game();
+}
+
+std::optional<std::int64_t> room::claim_victory_in_ms(seat s) const
+{
+    if (status_ != room_status::playing || !away_since_[s]) return std::nullopt;
+    const auto waited = std::chrono::duration_cast<milliseconds>(host_.now() - *away_since_[s]);
+    return std::max<std::int64_t>(0, (host_.abandon_after() - waited).count());
+}
+
+void room::claim_victory(const client_ref& c, seat s, const json& req)
+{
+    if (status_ != room_status::playing)
+        return send_error(c, error_code::wrong_phase,
+                          status_ == room_status::waiting ? "The game has not started yet." : "The game is over.", req);
+    const seat absent = opponent(s);
+    const auto wait = claim_victory_in_ms(absent);
+    if (!wait) return send_error(c, error_code::wrong_phase, "Your opponent is still here.", req);
+    if (*wait > 0)
+        return send_error(c, error_code::wrong_phase,
+                          "Your opponent may still come back: you can claim the win in " +
+                              std::to_string((*wait + 999) / 1000) + " s.",
+                          req);
+    const instant now = host_.now();
+    const std::int64_t t = *game_time();
+    if (game_->expire(now) == time_event::game_over) return game_finished(change::time_passed{t});
+    if (game_->abandon(absent, now).ok()) game_finished(change::abandon{absent, t});
 }
 
 void room::act(const client_ref& c, seat s, const protocol::room_action& action, const json& req)
@@ -448,6 +482,7 @@ bool room::reclaim_if_idle(std::chrono::milliseconds idle)
 void room::vacate(seat s)
 {
     seats_[s].reset();
+    away_since_[s].reset();
     rematch_wanted_ = {};
     if (status_ != room_status::playing) { // the next opponent starts a fresh game
         game_.reset();
@@ -530,6 +565,9 @@ std::unique_ptr<room> room::restore(room_host& host, protocol::room_id id,
     }
     r->journal_n_ = entries.back().n;
     r->arm_timer();
+    const instant now = host.now();
+    for (seat s = 0; s < 2; ++s) // nobody is connected yet: away from the restart on
+        if (r->seats_[s]) r->away_since_[s] = now;
     if (r->status_ == room_status::finished && r->game_) {
         // Its end time as well as the journal knows it: the last move's.
         const auto moves = r->game_->moves();
@@ -538,7 +576,6 @@ std::unique_ptr<room> room::restore(room_host& host, protocol::room_id id,
                                     r->game_started_unix_ms_, ended};
         host.archive_game_if_missing(archive::make_game_record(std::move(origin), *r->game_));
     }
-    const instant now = host.now();
     r->publish(event_frame([&](std::string& out) {
                    protocol::resumed_event(out, r->next_stamp(), r->status_, r->game_ ? &*r->game_ : nullptr, now);
                }),
@@ -595,6 +632,13 @@ bool room::replay(const room_change& c, instant base)
             } else if constexpr (std::is_same_v<T, change::rematch>) {
                 rematch_wanted_[x.s] = true;
                 return true;
+            } else if constexpr (std::is_same_v<T, change::abandon>) {
+                if (status_ != room_status::playing) return false;
+                const instant at = base + milliseconds{x.t};
+                (void)game_->expire(at);
+                if (!game_->abandon(x.absent, at).ok()) return false;
+                set_status(room_status::finished);
+                return true;
             } else {
                 return true; // only an event
             }
@@ -625,7 +669,7 @@ std::array<std::optional<protocol::seat_info>, 2> room::seat_view() const
 {
     std::array<std::optional<protocol::seat_info>, 2> view;
     for (seat s = 0; s < 2; ++s)
-        if (seats_[s]) view[s] = protocol::seat_info{*seats_[s], has_connection(seats_[s]->id)};
+        if (seats_[s]) view[s] = protocol::seat_info{*seats_[s], has_connection(seats_[s]->id), claim_victory_in_ms(s)};
     return view;
 }
 

@@ -106,6 +106,10 @@ private:
     void sync(const client_ref& c, const player_record& p, std::uint64_t since, const json& req);
     void act(const client_ref& c, seat s, const protocol::room_action& action, const json& req);
     void rematch(const client_ref& c, seat s, const json& req);
+    void claim_victory(const client_ref& c, seat s, const json& req);
+    // A seated player away from a game in progress: in how many ms (0: now) the opponent may
+    // claim the win; nullopt when they are here or no game is on.
+    std::optional<std::int64_t> claim_victory_in_ms(seat s) const;
 
     void start_game();
     // `cause`: the change that ended the game, journaled with game_over; an event_only when the
@@ -151,6 +155,7 @@ private:
     std::unique_ptr<alarm> deadline_; // the game's next deadline (move clock or claim window)
 
     std::array<std::optional<protocol::player_info>, 2> seats_;
+    std::array<std::optional<instant>, 2> away_since_; // a seated player with no connection, since
     std::vector<protocol::player_info> spectators_;
     std::vector<subscriber> subscribers_;
     std::optional<game> game_;

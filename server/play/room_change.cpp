@@ -136,6 +136,11 @@ void encode_into(std::string& out, const room_change& c)
             } else if constexpr (std::is_same_v<T, change::rematch>) {
                 out += "rematch ";
                 put(x.s);
+            } else if constexpr (std::is_same_v<T, change::abandon>) {
+                out += "abandon ";
+                put(x.absent);
+                out += ' ';
+                put(x.t);
             } else {
                 out += "ev";
                 if (x.t) {
@@ -191,6 +196,12 @@ std::optional<room_change> decode(std::string_view line)
         if (!s || !line.empty()) return std::nullopt;
         return change::rematch{*s};
     }
+    if (kind == "abandon") {
+        const auto s = seat_word(word(line));
+        const auto t = number<std::int64_t>(word(line));
+        if (!s || !t || !line.empty()) return std::nullopt;
+        return change::abandon{*s, *t};
+    }
     if (kind == "ev") {
         if (line.empty()) return change::event_only{};
         const auto t = number<std::int64_t>(word(line));
@@ -204,6 +215,7 @@ std::optional<std::int64_t> game_time(const room_change& c)
 {
     if (const auto* a = std::get_if<change::act>(&c)) return a->t;
     if (const auto* t = std::get_if<change::time_passed>(&c)) return t->t;
+    if (const auto* a = std::get_if<change::abandon>(&c)) return a->t;
     if (const auto* e = std::get_if<change::event_only>(&c)) return e->t;
     if (std::holds_alternative<change::start>(c)) return 0;
     return std::nullopt;

@@ -9,6 +9,7 @@
 //   start FIRST UNIX_MS GAME_ID       a game started; FIRST gives first
 //   act KIND SEAT VALUE LINE T        an accepted action (core's move_kind name)
 //   time T                  a deadline passed and ended the game (timeout, final window)
+//   abandon S T             seat S had left the game long enough, and its opponent claimed it
 //   rematch S               seat S asked for a rematch
 //   ev [T]                  only an event (a watcher came or went, a connection changed)
 //
@@ -74,6 +75,11 @@ struct rematch {
     seat s = 0;
     friend bool operator==(const rematch&, const rematch&) = default;
 };
+struct abandon {
+    seat absent = 0;
+    std::int64_t t = 0;
+    friend bool operator==(const abandon&, const abandon&) = default;
+};
 struct event_only {
     std::optional<std::int64_t> t;
     friend bool operator==(const event_only&, const event_only&) = default;
@@ -81,7 +87,7 @@ struct event_only {
 } // namespace change
 
 using room_change = std::variant<change::summary, change::take_seat, change::leave_seat, change::start, change::act,
-                                 change::time_passed, change::rematch, change::event_only>;
+                                 change::time_passed, change::rematch, change::abandon, change::event_only>;
 
 std::string encode(const room_change& c);
 // The same, appended to `out` (a journal batch's bytes: no string of its own).

@@ -3,6 +3,7 @@
 // implement it with recorded messages and a manual clock.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -28,6 +29,9 @@ public:
     // Core's time (for the game and its clocks) and the wall clock (for the archive).
     virtual instant now() const = 0;
     virtual std::int64_t unix_ms() const = 0;
+    // How long a seated player may be gone from a game in progress before the opponent may
+    // claim the win (--abandon-seconds).
+    virtual std::chrono::milliseconds abandon_after() const { return std::chrono::seconds{30}; }
 
     // Queues a frame for a client, wherever it is; a client that has gone is skipped.
     virtual void send(const client_ref& to, const net::frame_ptr& f) = 0;

@@ -152,6 +152,7 @@ public:
     // ---- room_host and tournament_host ------------------------------------------------------
     instant now() const override { return state_.clock.to_instant(loop_.turn_time()); }
     std::int64_t unix_ms() const override { return play::server_clock::unix_ms(); }
+    std::chrono::milliseconds abandon_after() const override { return state_.settings.abandon_after; }
     void send(const play::client_ref& to, const net::frame_ptr& f) override;
     void send_to_watcher(const play::client_ref& to, const net::frame_ptr& f) override;
     void subscribed(const play::client_ref& c, const play::place& where) override;

@@ -285,6 +285,25 @@ TEST_CASE("resign: in every phase, by either seat, the other seat wins")
     }
 }
 
+TEST_CASE("abandon: the absent seat loses, in any phase, and no move is recorded")
+{
+    for (seat absent : {seat{0}, seat{1}}) {
+        CAPTURE(int{absent});
+        game g = missed_row0(clock_settings{});
+        const std::size_t logged = g.moves().size();
+        REQUIRE(g.abandon(absent, at_ms(3000)));
+        CHECK(g.result() == std::optional<game_result>{game_result{opponent(absent), end_reason::abandoned, 0}});
+        CHECK(g.moves().size() == logged);
+        CHECK(g.finished());
+        CHECK_FALSE(g.next_deadline());
+        CHECK(g.abandon(opponent(absent), at_ms(3000)).error() == action_error::game_over);
+    }
+    game late{rules{}, timed(5000, 10'000), 0, at_ms(0)};
+    CHECK(late.abandon(1, at_ms(5000)).error() == action_error::game_over); // the clock ran out first
+    CHECK(late.result()->reason == end_reason::timeout);
+    CHECK(to_string(end_reason::abandoned) == "abandoned");
+}
+
 TEST_CASE("resign after the clock ran out: the timeout stands")
 {
     game g{rules{}, timed(5000, 10'000), 0, at_ms(0)};

@@ -512,13 +512,13 @@ TEST_CASE("encode_moves: the accepted actions with their time since the game sta
 TEST_CASE("room_summary lists the names of seated players")
 {
     room_fixture f;
-    f.seats[1] = seat_info{bo, false};
+    f.seats[1] = seat_info{bo, false, std::nullopt};
     CHECK(t::room_summary(f.view(3, room_status::waiting, 2, nullptr, at_ms(0)), false) ==
           wire(R"({"id":"k3x9abqz","name":"Ann's room","status":"waiting","players":["Bo"],"spectators":2,
                    "rules":{"squares":false,"attributes":["color","height","shape","fill"],"false_claim":"reject"},
                    "clock":{"move_ms":60000,"claim_ms":10000},"private":false,"tournament":null})"));
 
-    f.seats[0] = seat_info{ann, true};
+    f.seats[0] = seat_info{ann, true, std::nullopt};
     f.clock.move.reset();
     const json s = t::room_summary(f.view(4, room_status::playing, 0, nullptr, at_ms(0)), true);
     CHECK(s.at("players") == wire(R"(["Ann","Bo"])"));
@@ -536,7 +536,7 @@ TEST_CASE("room_summary lists the names of seated players")
 TEST_CASE("room snapshot of a waiting room")
 {
     room_fixture f;
-    f.seats[0] = seat_info{ann, true};
+    f.seats[0] = seat_info{ann, true, std::nullopt};
     const json snapshot = t::room_snapshot(f.view(1, room_status::waiting, 0, nullptr, at_ms(777)), seat{0}, "j1");
     CHECK(snapshot == wire(R"({"type":"room","room":"k3x9abqz","seq":1,"name":"Ann's room",
         "rules":{"squares":false,"attributes":["color","height","shape","fill"],"false_claim":"reject"},
@@ -571,8 +571,8 @@ TEST_CASE("room snapshot of a waiting room")
 TEST_CASE("room snapshot of a game in progress")
 {
     room_fixture f;
-    f.seats[0] = seat_info{ann, true};
-    f.seats[1] = seat_info{bo, false};
+    f.seats[0] = seat_info{ann, true, std::nullopt};
+    f.seats[1] = seat_info{bo, false, std::nullopt};
     game g{f.game_rules, f.clock, 0, at_ms(1000)};
     REQUIRE(g.give(0, pc(5), at_ms(1200)).ok());
     REQUIRE(g.place(1, 0, at_ms(1500)).ok());
@@ -615,8 +615,8 @@ TEST_CASE("room snapshot in the final claim window and after the draw")
 {
     room_fixture f;
     f.game_rules = colour_only();
-    f.seats[0] = seat_info{ann, true};
-    f.seats[1] = seat_info{bo, true};
+    f.seats[0] = seat_info{ann, true, std::nullopt};
+    f.seats[1] = seat_info{bo, true, std::nullopt};
     game g{f.game_rules, f.clock, 0, at_ms(0)};
     fill_board(g);
     REQUIRE(g.pass(0, at_ms(3300)).ok());
@@ -647,8 +647,8 @@ TEST_CASE("room snapshot in the final claim window and after the draw")
 TEST_CASE("room snapshot of a finished game won by a call")
 {
     room_fixture f;
-    f.seats[0] = seat_info{ann, true};
-    f.seats[1] = seat_info{bo, true};
+    f.seats[0] = seat_info{ann, true, std::nullopt};
+    f.seats[1] = seat_info{bo, true, std::nullopt};
     game g = row_zero_game();
     REQUIRE(g.call_quarto(0, 0x000F, at_ms(900)).ok());
     const json gj = t::room_snapshot(f.view(12, room_status::finished, 0, &g, at_ms(1000)), seat{0}, "s").at("game");

@@ -1,4 +1,6 @@
 // Reconnection by token, sync catch-up, spectators and seq order.
+#include <thread>
+
 #include "helpers.hpp"
 
 using namespace quarto_test;
@@ -92,6 +94,30 @@ TEST_CASE("reconnect: a disconnected player's clock keeps running")
     json over = must(d.watchers[0]->wait_type("game_over", in(default_wait)), "game_over");
     CHECK(over["reason"] == "timeout");
     CHECK(over["winner"] == 1 - d.first);
+}
+
+TEST_CASE("reconnect: a player gone --abandon-seconds from a game may be claimed against, and the archive says so")
+{
+    server_process server{{"--abandon-seconds", "1"}};
+    duel d = start_duel(server, {{"clock", {{"move_ms", nullptr}}}}); // untimed: nothing else would end it
+    d.joiner->drop();
+    const json gone = must(d.creator->wait_type("disconnected"), "disconnected");
+    CHECK(gone["claim_victory_in_ms"] == 1000);
+    std::this_thread::sleep_for(milliseconds{1100});
+    d.act(0, "claim_victory", {}, "c");
+    const json over = must(d.creator->wait_type("game_over"), "game_over");
+    CHECK(over["reason"] == "abandoned");
+    CHECK(over["winner"] == 0);
+    const std::string game = over["game"].get<std::string>();
+    for (int i = 0; i < 100; ++i) { // archived on the archive's thread
+        const auto r = http_get(server.port(), "/api/games/" + game);
+        if (r.status == 200) {
+            CHECK(json::parse(r.body)["result"]["reason"] == "abandoned");
+            return;
+        }
+        std::this_thread::sleep_for(milliseconds{50});
+    }
+    FAIL("the game was not archived");
 }
 
 TEST_CASE("reconnect: a player whose connection goes silent is dropped within 20 s")

@@ -135,6 +135,7 @@ TEST_CASE("room journal: every change encodes to one line and decodes back, and 
         change::act{{quarto::move_kind::resign, 1, 0, 0}, 0},
         change::time_passed{60'001},
         change::rematch{1},
+        change::abandon{1, 45'000},
         change::event_only{},
         change::event_only{5},
     };
@@ -148,7 +149,7 @@ TEST_CASE("room journal: every change encodes to one line and decodes back, and 
     }
     for (const std::string bad : {"", "room", "room {\"name\":1}", "seat 2 h id Ann", "seat 0 h id", "unseat 0 1",
                                   "start 0 12", "start 3 12 g", "act give 0 16 0 5", "act jump 0 1 0 5",
-                                  "act give 0 1 0", "time", "time 1x", "rematch", "ev 1 2", "hello",
+                                  "act give 0 1 0", "time", "time 1x", "rematch", "abandon 2 5", "abandon 1", "ev 1 2", "hello",
                                   R"(room {"name":"x","rules":{},"clock":{},"private":false,"seats":[null,null],"seq":0,"tournament":{"id":"t","first":2}})"}) {
         CAPTURE(bad);
         CHECK_FALSE(decode(bad).has_value());
@@ -290,6 +291,20 @@ TEST_CASE("room journal: a game lost on time, and a game left mid-way, come back
         CHECK(r.snapshot["players"][1].is_null());
         CHECK(r.host.players().rooms_of(d.bo->info.id).empty());
     }
+}
+
+TEST_CASE("room journal: a game won because the opponent left comes back over, and the players away")
+{
+    journaled_duel d;
+    d.start();
+    d.room->detach(d.conn(1));
+    d.host.advance(milliseconds{30'000});
+    d.act(d.conn(0), *d.ann, protocol::claim_victory{});
+    REQUIRE(d.snapshot(0)["status"] == "finished");
+    restored r{d, *d.ann};
+    CHECK(r.snapshot["status"] == "finished");
+    CHECK(r.snapshot["game"]["result"]["reason"] == "abandoned");
+    CHECK(r.snapshot["game"]["result"]["winner"] == 0);
 }
 
 TEST_CASE("room journal: the restored room's recent events are the journaled ones byte for byte, then resumed")

@@ -646,6 +646,62 @@ TEST_CASE("room: a disconnected player's clock keeps running")
     CHECK(over["winner"] == quarto::opponent(d.first));
 }
 
+TEST_CASE("room: a player gone from a game for --abandon-seconds may be claimed against, and loses")
+{
+    duel d{settings_with({std::nullopt, claim_ms})}; // untimed: the game would wait for ever
+    d.start();
+    d.room->detach(d.b);
+    const json gone = d.only(d.a, "disconnected");
+    CHECK(gone["claim_victory_in_ms"] == 30'000);
+    d.host.advance(milliseconds{12'000});
+    CHECK(d.peek()["players"][1]["claim_victory_in_ms"] == 18'000);
+    CHECK_FALSE(d.peek()["players"][0].contains("claim_victory_in_ms")); // Ann is here
+
+    d.act(0, protocol::claim_victory{}, "early");
+    const json early = error_to(d.host, d.a, "wrong_phase");
+    CHECK(early["req"] == "early");
+    CHECK(early["message"].get<std::string>().find("18 s") != std::string::npos);
+    d.host.advance(milliseconds{18'000});
+    CHECK(d.peek()["players"][1]["claim_victory_in_ms"] == 0);
+    d.act(0, protocol::claim_victory{}, "now");
+    const json over = d.only(d.a, "game_over");
+    CHECK(over["result"] == "win");
+    CHECK(over["winner"] == 0);
+    CHECK(over["reason"] == "abandoned");
+    REQUIRE(d.host.archived().size() == 1);
+    CHECK(d.host.archived()[0].result.reason == quarto::end_reason::abandoned);
+    CHECK(d.host.archived()[0].result.winner == seat{0});
+    // Over: nothing more to claim, and the lobby shows it finished.
+    d.act(0, protocol::claim_victory{});
+    error_to(d.host, d.a, "wrong_phase");
+    CHECK(d.room->lobby().status == protocol::room_status::finished);
+}
+
+TEST_CASE("room: coming back in time keeps the game - and spectators and the present player cannot claim")
+{
+    duel d;
+    d.start();
+    d.act(1, protocol::claim_victory{});
+    CHECK(error_to(d.host, d.b, "wrong_phase")["message"] == "Your opponent is still here.");
+    const auto watcher = d.host.connect();
+    const auto cy = d.host.players().create("Cy");
+    d.act(watcher, *cy, protocol::join{true});
+    d.host.take(watcher);
+    d.act(watcher, *cy, protocol::claim_victory{});
+    error_to(d.host, watcher, "not_a_player");
+
+    d.room->detach(d.b);
+    d.host.take(d.a);
+    d.host.advance(milliseconds{29'000});
+    const auto b2 = d.host.connect();
+    d.act(b2, *d.bo, protocol::join{false}); // back through join: announced as reconnected
+    CHECK(types_of(d.host.take(d.a)) == strings{"reconnected"});
+    d.host.advance(milliseconds{5'000});
+    d.act(0, protocol::claim_victory{});
+    CHECK(error_to(d.host, d.a, "wrong_phase")["message"] == "Your opponent is still here.");
+    CHECK(d.room->lobby().status == protocol::room_status::playing);
+}
+
 // ---- spectators --------------------------------------------------------------------------------
 
 TEST_CASE("room: spectators see joined and left, get every event, and cannot act")

@@ -31,6 +31,7 @@ enum class end_reason : std::uint8_t {
     resign,
     false_claim,   // a wrong call under false_claim_policy::lose
     board_full,    // all 16 placed, nobody called: a draw
+    abandoned,     // a player left a game in progress, and the opponent claimed the win
 };
 
 struct game_result {
@@ -150,6 +151,9 @@ public:
     // claimant (no claim: the game is drawn at once).
     outcome pass(seat by, instant now);
     outcome resign(seat by, instant now);
+    // `absent` left the game (the server decides when that is so); the opponent wins. Not a
+    // move of the game: nothing is recorded, as for a timeout.
+    outcome abandon(seat absent, instant now);
     outcome apply(const action& a, instant now);
 
     // Applies every deadline at or before `now`: a mover out of time loses; an expired claim

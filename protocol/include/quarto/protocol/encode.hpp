@@ -31,6 +31,8 @@ struct player_info {
 struct seat_info {
     player_info player;
     bool connected = true;
+    // A player away from a game in progress: in how many ms the opponent may claim the win.
+    std::optional<std::int64_t> claim_victory_in_ms;
 };
 
 // Where an event belongs: its room, and its place in that room's sequence.
@@ -82,6 +84,8 @@ std::string room_snapshot(const room_view& room, std::optional<seat> you, const 
 std::string joined_event(const event_stamp& stamp, const player_info& p, bool as_spectator, std::optional<seat> at);
 std::string left_event(const event_stamp& stamp, const player_info& p, bool as_spectator, std::optional<seat> from);
 // disconnected / reconnected
-std::string connection_event(const event_stamp& stamp, const player_info& p, bool connected);
+// `claim_victory_in_ms`: for a player gone from a game in progress (see seat_info).
+std::string connection_event(const event_stamp& stamp, const player_info& p, bool connected,
+                             std::optional<std::int64_t> claim_victory_in_ms = std::nullopt);
 
 } // namespace quarto::protocol

@@ -79,7 +79,9 @@ struct call_quarto {
 struct pass {};
 struct resign {};
 struct rematch {};
-using room_action = std::variant<join, leave, sync, give, place, call_quarto, pass, resign, rematch>;
+// The opponent has been away long enough: the game is won (reason "abandoned").
+struct claim_victory {};
+using room_action = std::variant<join, leave, sync, give, place, call_quarto, pass, resign, rematch, claim_victory>;
 struct room_message {
     room_id room;
     room_action action;
