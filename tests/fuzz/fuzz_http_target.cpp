@@ -1,21 +1,27 @@
-// An HTTP request target, as http_session routes it: /api/games (route_games_api) and then the
-// static files (serve_file). The static files are served from a small web root made at start,
-// beside a file that must never be served; whatever serve_file opens is checked through the
-// kernel's own name for the open file, so the check does not repeat the resolver's logic.
-// (The other routes of http_session compare the path with fixed strings or read no more of
-// it than an id handed to a lookup; they are not reachable without a session.)
+// An HTTP request as http_session::serve reads it from outside: the target, routed to the
+// paging of /api/rooms and /api/tournaments (page_of), to /api/games (route_games_api) and to
+// the web root's files (static_path, static_cache::find); and the same bytes as the
+// Accept-Encoding and If-None-Match values a static file's answer depends on.
+// The files are served from a small web root made in /tmp at start, beside a file that must
+// never be served; a file found is checked by its bytes, so the check does not repeat the
+// resolver's logic. (The /api/tournaments/{id} route hands the rest of the path to a lookup
+// inside the session, and /metrics and /healthz are fixed strings: not reachable from here.)
 #include <unistd.h>
 
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "check.hpp"
+#include "http/content_negotiation.hpp"
 #include "http/games_api.hpp"
+#include "http/query_string.hpp"
+#include "http/static_cache.hpp"
 #include "http/static_files.hpp"
 #include "quarto/archive/archive_store.hpp"
 
@@ -25,8 +31,14 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string web_root; // canonical, without a trailing '/'
+std::map<std::string, bool> servable; // file contents -> may be served
+http::static_cache* cache = nullptr;  // one for the run, as the server keeps one
 
-void write_file(const fs::path& path, std::string_view text) { std::ofstream{path} << text; }
+void write_file(const fs::path& path, const std::string& text, bool under_root)
+{
+    std::ofstream{path} << text;
+    servable[text] = under_root;
+}
 
 void check_games_request(const http::games_request& request)
 {
@@ -41,6 +53,20 @@ void check_games_request(const http::games_request& request)
         FUZZ_CHECK(nlohmann::json::accept(http::api_error_body(refusal->code, refusal->message)));
 }
 
+void check_static(std::string_view target)
+{
+    if (const auto path = http::static_path(web_root, target)) {
+        FUZZ_CHECK(path->starts_with(web_root + "/") && path->find('\0') == std::string::npos);
+        for (const auto& part : fs::path{path->substr(web_root.size())}) FUZZ_CHECK(part != "..");
+    }
+    const auto file = cache->find(target);
+    if (!file) return;
+    const auto known = servable.find(file->identity);
+    FUZZ_CHECK(known != servable.end() && known->second); // a file of the web root, never the one beside it
+    FUZZ_CHECK(file->etag.size() == 34 && http::etag_matches(file->etag, file->etag));
+    FUZZ_CHECK(file->gzipped.empty() || file->gzipped.size() < file->identity.size());
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***)
@@ -51,29 +77,37 @@ extern "C" int LLVMFuzzerInitialize(int*, char***)
     const fs::path top = fs::canonical(dir);
     fs::create_directories(top / "web" / "js");
     fs::create_directories(top / "web" / "empty");
-    write_file(top / "web" / "index.html", "<!doctype html>");
-    write_file(top / "web" / "js" / "app.js", "export {};");
-    write_file(top / "web" / "style.css", "body{}");
-    write_file(top / "secret.txt", "outside the web root");
+    write_file(top / "web" / "index.html", "<!doctype html><title>Quarto</title>" + std::string(200, ' '), true);
+    write_file(top / "web" / "js" / "app.js", "export {};", true);
+    write_file(top / "web" / "style.css", "body{}", true);
+    write_file(top / "secret.txt", "outside the web root", false);
     web_root = (top / "web").string();
-    // Left behind on purpose: libFuzzer ends with _exit(); the files are a few bytes in /tmp.
+    cache = new http::static_cache{web_root}; // never freed: libFuzzer ends with _exit()
+    // The directory stays behind on purpose, for the same reason: a few bytes in /tmp.
     return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     const std::string_view target{reinterpret_cast<const char*>(data), size};
-    // Split as http_session::on_read does.
+    // Split as http_session::serve does.
     const auto q = target.find('?');
     const std::string_view path = target.substr(0, q);
     const std::string_view query = q == std::string_view::npos ? std::string_view{} : target.substr(q + 1);
-    if (const auto games = http::route_games_api(path, query)) check_games_request(*games);
 
-    beast::error_code not_found;
-    auto response = http::serve_file(web_root, target, 11, true, not_found);
-    if (not_found) return 0;
-    const int fd = response.body().file().native_handle();
-    const fs::path opened = fs::read_symlink("/proc/self/fd/" + std::to_string(fd));
-    FUZZ_CHECK(opened.string().starts_with(web_root + "/") && fs::is_regular_file(opened));
+    const auto page = http::page_of(query);
+    if (const auto* p = std::get_if<quarto::protocol::page_request>(&page))
+        FUZZ_CHECK(p->offset >= 0 && p->limit >= 1 && p->limit <= quarto::protocol::max_page_size);
+    else
+        FUZZ_CHECK(nlohmann::json::accept(http::api_error_body("bad_request", std::get<std::string>(page))));
+    if (const auto games = http::route_games_api(path, query)) check_games_request(*games);
+    check_static(target);
+
+    // The same bytes as header values; a list that ends with the tag matches it, whatever
+    // comes before.
+    (void)http::accepts_gzip(target);
+    const std::string etag = "\"0123456789abcdef0123456789abcdef\"";
+    (void)http::etag_matches(target, etag);
+    FUZZ_CHECK(http::etag_matches(std::string{target} + ", W/" + etag, etag));
     return 0;
 }

@@ -7,6 +7,7 @@
 
 #include "check.hpp"
 #include "quarto/protocol/parse.hpp"
+#include "quarto/protocol/request_id.hpp"
 
 using namespace quarto;
 using namespace quarto::protocol;
@@ -72,9 +73,16 @@ void check_message(const client_message& message)
     }
 }
 
-// A string or a number, or null; a number may also be held as its exact text (a binary value),
-// so only what "req" can never be is refused here.
-bool req_ok(const nlohmann::json& req) { return !req.is_object() && !req.is_array() && !req.is_boolean(); }
+// "req" is echoed as the client wrote it (request_id.hpp): a string, a number (a float kept as
+// its text), or null for none; a reply that carries it must still be JSON, with the same value.
+bool req_ok(const nlohmann::json& req)
+{
+    if (req.is_null()) return true;
+    if (!req.is_string() && !req.is_number() && !req.is_binary()) return false;
+    const auto echoed = nlohmann::json::parse(req_text(req), nullptr, false);
+    if (echoed.is_discarded() || (req.is_binary() ? !echoed.is_number() : echoed != req)) return false;
+    return nlohmann::json::accept(with_req(R"({"type":"pong"})", req));
+}
 
 } // namespace
 
