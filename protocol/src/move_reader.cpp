@@ -120,10 +120,14 @@ bool read_plain_move(std::string_view text, parsed_message& out)
             which = req_member;
             std::string_view req_text;
             std::uint64_t req_number = 0;
-            if (in.peek() == '"') {
+            // Whatever the first character says it is must be read whole: a failed integer has
+            // consumed its digits (tests/fuzz/findings/move_reader-1).
+            const char first = in.peek();
+            if (first == '"') {
                 if (!in.string(req_text)) return false;
                 req = req_text;
-            } else if (in.integer(req_number)) {
+            } else if (first >= '0' && first <= '9') {
+                if (!in.integer(req_number)) return false;
                 req = req_number;
             } else if (!in.literal("null")) {
                 return false;
@@ -138,7 +142,7 @@ bool read_plain_move(std::string_view text, parsed_message& out)
     if (!(seen & type_member) || !(seen & room_member) || room.empty() || room.size() > 64) return false;
 
     const auto move = [&](room_action action) {
-        out.message.emplace<room_message>(room_id{room}, std::move(action));
+        out.message.emplace<room_message>(room_message{room_id{room}, std::move(action)});
         out.req = std::move(req);
         return true;
     };

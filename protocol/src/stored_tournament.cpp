@@ -1,5 +1,6 @@
 #include "quarto/protocol/stored_tournament.hpp"
 
+#include <cstdint>
 #include <stdexcept>
 
 #include "quarto/protocol/encode.hpp"
@@ -49,16 +50,27 @@ json stored_tournament(const tournament_record& t)
 
 namespace {
 
-// A damaged file must not reach code that indexes by what it says: every number in range.
-int within(int value, int low, int high, const char* what)
+// A JSON integer as written: a float (1.5, 1e300) or one beyond int64 is damage, never read as
+// another number (tests/fuzz/findings/stored_tournament-1 and -2).
+std::int64_t whole(const json& value, const char* what)
 {
-    if (value < low || value > high) throw std::out_of_range{what};
-    return value;
+    if (!value.is_number_integer() ||
+        (value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)))
+        throw std::invalid_argument{what};
+    return value.get<std::int64_t>();
+}
+
+// A damaged file must not reach code that indexes by what it says: every number in range.
+int within(const json& value, int low, int high, const char* what)
+{
+    const std::int64_t n = whole(value, what);
+    if (n < low || n > high) throw std::out_of_range{what};
+    return static_cast<int>(n);
 }
 
 std::optional<int> optional_seat(const json& value)
 {
-    return value.is_null() ? std::nullopt : std::optional<int>{within(value.get<int>(), 0, 1, "seat")};
+    return value.is_null() ? std::nullopt : std::optional<int>{within(value, 0, 1, "seat")};
 }
 
 // Ids are opaque, 1..64 bytes (as the protocol accepts them).
@@ -89,16 +101,16 @@ tournament_settings read_settings(const json& s)
     tournament_settings out;
     out.name = s.at("name").get<std::string>();
     out.format = format_named(s.at("format").get<std::string>());
-    out.rounds = within(s.at("rounds").get<int>(), 0, max_tournament_players, "rounds");
-    out.games_per_pairing = within(s.at("games_per_pairing").get<int>(), 1, 2, "games_per_pairing");
+    out.rounds = within(s.at("rounds"), 0, max_tournament_players, "rounds");
+    out.games_per_pairing = within(s.at("games_per_pairing"), 1, 2, "games_per_pairing");
     auto r = read_rules(s.at("rules"));
     auto c = read_clock_settings(s.at("clock"), tournament_clock);
     if (!r || !c) throw std::invalid_argument{"rules or clock"};
     out.game_rules = *r;
     out.clock = *c;
-    out.max_players = within(s.at("max_players").get<int>(), min_tournament_players, max_tournament_players, "max_players");
+    out.max_players = within(s.at("max_players"), min_tournament_players, max_tournament_players, "max_players");
     if (const auto& start = s.at("start_at_ms"); !start.is_null()) {
-        out.start_at_ms = start.get<std::int64_t>();
+        out.start_at_ms = whole(start, "start_at_ms");
         if (*out.start_at_ms < 0) throw std::out_of_range{"start_at_ms"};
     }
     return out;
@@ -109,35 +121,32 @@ tournament_settings read_settings(const json& s)
 std::optional<tournament_record> read_stored_tournament(const json& stored)
 {
     try {
-        if (stored.at("version").get<int>() != 1) return std::nullopt;
+        if (whole(stored.at("version"), "version") != 1) return std::nullopt;
         tournament_record t;
         t.id = id_text(stored.at("id"), "id");
         t.settings = read_settings(stored.at("settings"));
         t.director = id_text(stored.at("director"), "director");
         t.director_name = stored.at("director_name").get<std::string>();
         t.status = status_named(stored.at("status").get<std::string>());
-        t.created_ms = stored.at("created_ms").get<std::int64_t>();
+        t.created_ms = whole(stored.at("created_ms"), "created_ms");
         for (const json& p : stored.at("players"))
             t.players.push_back({id_text(p.at("id"), "player id"), p.at("name").get<std::string>(), p.at("active").get<bool>()});
         const auto player_count = static_cast<int>(t.players.size());
         if (player_count > max_tournament_players) throw std::out_of_range{"players"};
-        const auto check_index = [&](int i) {
-            if (i < 0 || i >= player_count) throw std::out_of_range{"player index"};
-            return i;
-        };
+        const auto check_index = [&](const json& i) { return within(i, 0, player_count - 1, "player index"); };
         for (const json& r : stored.at("rounds")) {
             const int number = static_cast<int>(t.rounds.size()) + 1; // rounds are 1, 2, … in order
-            tournament_round round{within(r.at("round").get<int>(), number, number, "round"), {}};
+            tournament_round round{within(r.at("round"), number, number, "round"), {}};
             for (const json& p : r.at("pairings")) {
                 const auto& second = p.at("second");
-                tournament_pairing pairing{check_index(p.at("first").get<int>()),
-                                           second.is_null() ? std::nullopt : std::optional<int>{check_index(second.get<int>())},
+                tournament_pairing pairing{check_index(p.at("first")),
+                                           second.is_null() ? std::nullopt : std::optional<int>{check_index(second)},
                                            {}};
                 const json& games = p.at("games");
                 if (games.size() > static_cast<std::size_t>(t.settings.games_per_pairing)) throw std::out_of_range{"games"};
                 for (const json& g : games)
                     pairing.games.push_back({g.at("room").get<std::string>(), g.at("game").get<std::string>(),
-                                             within(g.at("first").get<int>(), 0, 1, "first"), g.at("finished").get<bool>(),
+                                             within(g.at("first"), 0, 1, "first"), g.at("finished").get<bool>(),
                                              optional_seat(g.at("winner")), g.at("reason").get<std::string>()});
                 round.pairings.push_back(std::move(pairing));
             }

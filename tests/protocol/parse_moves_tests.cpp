@@ -125,6 +125,10 @@ TEST_CASE("moves that look plain but are not valid are refused as the protocol s
     check_bad_message(R"({"type":"place","room":"r1","piece":1})");
     check_bad_message(R"({"type":"pass","room":7})");
     check_bad_message(R"({"type":"give","room":"r1","piece":1,"req":true})");
+    // A req the scanner starts reading as a number is read whole or declined (fuzz finding).
+    check_refused(R"({"type":"pass","room":"r","req":00null})", "bad_json");
+    check_refused(R"({"type":"pass","room":"r","req":0null})", "bad_json");
+    check_refused(R"({"type":"pass","room":"r","req":1234567890123456789012null})", "bad_json");
     check_bad_message(R"({"type":"give","room":"r1","piece":1,"req":[1]})");
     check_bad_message(R"({"type":"rematch","room":")" + std::string(65, 'r') + R"("})");
     check_refused(R"({"type":"give","room":"r1","piece":01})", "bad_json");

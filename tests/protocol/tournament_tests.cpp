@@ -210,6 +210,15 @@ TEST_CASE("the stored form reads back into an equal record, and refuses what it 
         {"/players/0/id", 42},
         {"/players/0/id", ""},
         {"/director", nullptr},
+        // A number is read as written or not at all (tests/fuzz/findings/stored_tournament-*).
+        {"/version", 1e300},
+        {"/version", 1.0},
+        {"/settings/rounds", 4294967297LL},
+        {"/settings/rounds", 1.5},
+        {"/settings/start_at_ms", 18446744073709551615ULL},
+        {"/created_ms", 1e300},
+        {"/rounds/0/pairings/0/first", 4294967296LL},
+        {"/rounds/0/pairings/0/games/0/winner", 0.5},
     };
     for (const auto& [where, value] : damaged) {
         CAPTURE(where);
