@@ -917,6 +917,78 @@ scenario('on a phone, the lobby starts with starting a game: presets and Create 
   assert((await page.locator('.room-head .rules').textContent()).includes('2 min per move'), 'the room has the preset clock');
 });
 
+/** On `page`, whose move it is: the board, both clocks, the status and the pool (giving) or the
+ *  piece in hand (placing) lie inside the screen, with the page not scrolled. */
+async function allInOneScreen(page, what) {
+  const r = await page.evaluate(() => {
+    const d = document.querySelector('[data-role="game"]').dataset;
+    const wanted = ['[data-role="board"]', '[data-role="clock"][data-seat="0"]', '[data-role="clock"][data-seat="1"]', '[data-role="status"]',
+      d.phase === 'place' ? '[data-role="in-hand"]' : '[data-role="available"]'];
+    const outside = wanted.filter((sel) => {
+      const e = document.querySelector(sel);
+      if (!e) return true;
+      const b = e.getBoundingClientRect();
+      return !(b.width > 0 && b.top >= 0 && b.left >= 0 && b.bottom <= window.innerHeight && b.right <= window.innerWidth);
+    }).map((sel) => {
+      const e = document.querySelector(sel);
+      const b = e && e.getBoundingClientRect();
+      return `${sel} ${b ? `[${Math.round(b.left)},${Math.round(b.top)} - ${Math.round(b.right)},${Math.round(b.bottom)}]` : 'missing'}`;
+    });
+    const box = (sel) => { const e = document.querySelector(sel); if (!e) return null; const b = e.getBoundingClientRect(); return [Math.round(b.top), Math.round(b.height), Math.round(b.width)]; };
+    if (outside.length) outside.push(JSON.stringify({ stage: box('.stage'), play: box('.play-area'), wrap: box('.board-wrap'), side: box('.side'), viewport: [window.innerWidth, window.innerHeight] }));
+    return { scrollY: window.scrollY, outside, phase: d.phase, turn: d.turn, you: d.you };
+  });
+  assertEqual(r.turn, r.you, `${page.label}, ${what}: it is their move`);
+  assertEqual(r.scrollY, 0, `${page.label}, ${what}: the page is not scrolled`);
+  assertEqual(r.outside, [], `${page.label}, ${what} (${r.phase}): outside the screen`);
+}
+
+scenario('on a phone, the board, both clocks, the status and the pool or the piece in hand fit one screen; room tools in a menu', async () => {
+  const phone = { width: 390, height: 844 };
+  const [ann, bob] = await Promise.all([newPage('Ann', phone), newPage('Bob', phone)]);
+  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob')]);
+  const id = await createRoom(ann, { claimSeconds: '60' });
+  await joinAsPlayer(bob, id);
+  const { first, second } = await started(ann, bob);
+  const mine = (p, phase) => waitGame(p, (ph) => {
+    const d = document.querySelector('[data-role="game"]')?.dataset;
+    return d && d.turn === d.you && d.phase === ph;
+  }, `${p.label} to ${phase}`, phase);
+  await allInOneScreen(first, 'the first give');
+  await shot(first, 'phone-give');
+  // The room's tools are in a menu.
+  assert(!(await first.locator('[data-action="leave"]').isVisible()), 'Leave is folded away');
+  await first.locator('[data-action="room-menu"]').click();
+  await first.locator('[data-action="leave"]').waitFor();
+  await first.locator('[data-action="copy-link"]').waitFor();
+  await shot(first, 'phone-menu');
+  await first.keyboard.press('Escape');
+  await first.locator('[data-action="leave"]').waitFor({ state: 'hidden' });
+  // Place, give, and the claim window, each on the screen as it comes.
+  await give(first, DARK[0]);
+  await mine(second, 'place');
+  await allInOneScreen(second, 'placing');
+  await shot(second, 'phone-place');
+  await place(second, 0);
+  await allInOneScreen(second, 'giving after placing');
+  await give(second, DARK[1]);
+  await place(first, 1);
+  await give(first, DARK[2]);
+  await place(second, 2);
+  await give(second, DARK[3]);
+  await place(first, 3);
+  await give(first, 0); // a row of four dark pieces, not called: the other may claim it
+  await second.locator('[data-role="claim"]').waitFor();
+  await allInOneScreen(second, 'the claim window');
+  await shot(second, 'phone-claim');
+  const problems = await axeBothThemes(second, 'a game on a phone', 'axe-phone');
+  assert(problems.length === 0, problems.join('\n'));
+  await allInOneScreen(second, 'the claim window, after the checks');
+  await callQuarto(second, [0, 1, 2, 3]);
+  assertEqual((await resultOf(second)).reason, 'missed_quarto', 'claimed from the phone');
+  assertEqual(await second.evaluate(() => window.scrollY), 0, 'the whole game without scrolling');
+});
+
 scenario('names longer than the server takes are refused in place, counted as the server counts them', async () => {
   const page = await newPage('long-names');
   await page.goto(`${base}/`);
@@ -1135,7 +1207,7 @@ scenario('phone-sized screen and keyboard play', async () => {
   const b = await board(first);
   assertEqual(b[12], 15, 'placed with the keyboard');
   const overflow = await first.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert(overflow <= 1, `no horizontal scrolling on a phone (overflow ${overflow}px)`);
+  assert(overflow <= 1, `no horizontal scrolling on a phone (overflow ${overflow}px): ${JSON.stringify(await sticksOut(first))}`);
   await shot(first, 'phone');
 });
 

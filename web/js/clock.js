@@ -28,6 +28,7 @@ export function tickClocks(root, room) {
     const text = clockText(room, seat);
     const left = clockLeft(room.clock, seat);
     if (el.textContent !== text) el.textContent = text;
+    el.classList.toggle('untimed', text === 'untimed');
     const low = left !== null && room.clock.running === seat && left < 10000;
     el.classList.toggle('low', low);
     el.classList.toggle('running', room.clock.running === seat);

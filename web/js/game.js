@@ -26,6 +26,8 @@ export const CONFIRM_MS = 5000;
 // ...and its confirm button stays disabled for a moment, so that a double click on Resign
 // cannot resign on its own.
 const ARM_MS = 400;
+// The phone layout's breakpoint (as in style.css).
+const PHONE = '(max-width: 760px)';
 export const squareName = (sq) => `${COLS[sq % 4]}${Math.floor(sq / 4) + 1}`;
 
 
@@ -129,17 +131,28 @@ export class GameView {
   mount(container) {
     container.replaceChildren(this.root);
     document.addEventListener('keydown', this.onKey);
+    this.onResize = () => this.fitStage();
+    window.addEventListener('resize', this.onResize);
     this.update();
   }
 
   unmount() {
     document.removeEventListener('keydown', this.onKey);
+    window.removeEventListener('resize', this.onResize);
     clearTimeout(this.armTimer);
   }
 
   keydown(e) {
     if (e.key === 'Escape' && this.confirming) {
       this.cancelConfirm();
+      e.preventDefault();
+      return;
+    }
+    if (e.key === 'Escape' && this.menuOpen) {
+      this.menuOpen = false;
+      this.update();
+      const toggle = this.root.querySelector('[data-action="room-menu"]');
+      if (toggle && toggle.offsetParent) toggle.focus({ preventScroll: true });
       e.preventDefault();
       return;
     }
@@ -216,6 +229,7 @@ export class GameView {
     if (!room) return;
     tickClocks(this.root, room);
     if (this.confirming && performance.now() >= this.confirming.until) this.cancelConfirm(false);
+    this.fitStage(); // a notice above may have come or gone
     if ((this.message && performance.now() >= this.message.until) || (this.copiedUntil && performance.now() >= this.copiedUntil)) {
       if (this.message && performance.now() >= this.message.until) this.message = null;
       if (performance.now() >= this.copiedUntil) this.copiedUntil = 0;
@@ -239,9 +253,33 @@ export class GameView {
       turn: room.turn === null ? '' : String(room.turn), you: room.you === null ? '' : String(room.you),
     });
     this.root.replaceChildren(...this.build(room));
+    this.fitStage();
     restoreFocus(this.root, fk);
     tickClocks(this.root, room);
     this.claimWasOpen = !!room.claim && room.claimLeft() !== 0;
+  }
+
+  /**
+   * On a phone, what the player needs (down to the pool) fits one screen: the board gets the
+   * height the rest leaves, up to the full width. Measured after each redraw and each tick (a
+   * notice above may come or go); elsewhere the board is sized by the stylesheet alone.
+   */
+  fitStage() {
+    const board = this.root.querySelector('[data-role="board"]');
+    const stage = this.root.querySelector('.stage');
+    if (!board || !stage) return;
+    if (!window.matchMedia(PHONE).matches) {
+      if (this.boardSize) { this.boardSize = null; this.root.style.removeProperty('--board-size'); }
+      return;
+    }
+    const top = stage.getBoundingClientRect().top + window.scrollY;
+    const rest = stage.offsetHeight - board.offsetHeight;
+    const room = Math.floor(window.innerHeight - top - rest - 8);
+    const size = Math.max(160, Math.min(board.parentElement.clientWidth, room));
+    if (size !== this.boardSize) {
+      this.boardSize = size;
+      this.root.style.setProperty('--board-size', `${size}px`);
+    }
   }
 
   // ---- what the player may do now ----
@@ -260,6 +298,17 @@ export class GameView {
 
   canPass(room) {
     return !this.selecting && this.myTurnTo(room, 'give') && room.available.length === 0;
+  }
+
+  /** The room menu (a phone's): open when asked, or while Leave waits for its confirmation. */
+  menuShown() {
+    return this.menuOpen || !!(this.confirming && this.confirming.kind === 'leave');
+  }
+
+  toggleMenu() {
+    this.menuOpen = !this.menuShown();
+    if (!this.menuOpen && this.confirming && this.confirming.kind === 'leave') this.confirming = null;
+    this.update();
   }
 
   canResign(room) {
@@ -435,7 +484,11 @@ export class GameView {
             `← ${tournament ? tournament.name : 'The tournament'}`),
           tlink.round ? ` · round ${tlink.round}${tlink.game > 1 ? `, game ${tlink.game}` : ''}` : '') : null,
         h('p', { class: 'rules' }, rulesSummary(room.rules, room.clockRules))),
-      h('div', { class: 'room-tools' },
+      // On a phone the room's tools fold into a menu (the confirmation of Leave keeps it open).
+      h('button', { type: 'button', class: 'secondary menu-toggle', dataset: { action: 'room-menu' },
+        'aria-expanded': String(this.menuShown()), 'aria-controls': 'room-tools', onclick: () => this.toggleMenu() },
+      h('span', { 'aria-hidden': 'true' }, '⋯ '), 'Menu'),
+      h('div', { class: `room-tools${this.menuShown() ? ' open' : ''}`, id: 'room-tools' },
         h('span', { class: 'spectators', dataset: { role: 'spectators' }, title: 'People watching' },
           `${room.spectators} watching`),
         h('button', { type: 'button', class: 'secondary', dataset: { action: 'copy-link' }, onclick: () => this.copyLink(link) },
@@ -447,6 +500,11 @@ export class GameView {
             onclick: () => this.clickLeave() },
           this.canResign(room) ? 'Leave (resigns)' : 'Leave')),
     ));
+
+    // What the player needs while playing, down to the pool: on a phone it fills one screen
+    // (the board takes the height that is left).
+    const stage = h('div', { class: 'stage' });
+    out.push(stage);
 
     // players and clocks
     const players = h('div', { class: 'players' });
@@ -461,38 +519,34 @@ export class GameView {
           p ? h('span', { class: `conn ${connected ? 'online' : 'offline'}`, title: connected ? 'connected' : 'disconnected' }) : null,
           h('span', { class: 'name' }, p ? p.name : 'Free seat'),
           seat === me ? h('span', { class: 'you' }, ' (you)') : null,
-          p ? h('span', { class: 'conn-text' }, connected ? 'online' : seat === me ? 'reconnecting…' : (p.left ? 'left' : 'offline')) : null,
+          p ? h('span', { class: `conn-text${connected ? '' : ' away'}` }, connected ? 'online' : seat === me ? 'reconnecting…' : (p.left ? 'left' : 'offline')) : null,
           room.status === 'finished' && room.rematch[seat] ? h('span', { class: 'badge' }, 'wants a rematch') : null),
         h('div', { class: 'clock-row' },
           active ? h('span', { class: 'turn-mark' }, room.phase === 'place' ? 'placing' : 'giving') : null,
           h('span', { class: 'clock', dataset: { role: 'clock', seat }, 'aria-label': `${p ? p.name : `Seat ${seat + 1}`}'s clock` }, clockText(room, seat)))));
     }
-    out.push(players);
-
-    if (room.status !== 'waiting' && (room.first === 0 || room.first === 1)) {
-      out.push(h('p', { class: 'coin', dataset: { role: 'coin' } }, `Coin flip: ${room.seatName(room.first)}${room.first === me ? ' (you)' : ''} gave first.`));
-    }
+    stage.appendChild(players);
 
     if (tlink && room.isPlayer) {
-      out.push(h('p', { class: 'pairing', dataset: { role: 'pairing' } }, pairingText(tlink, room, tournament)));
+      stage.appendChild(h('p', { class: 'pairing', dataset: { role: 'pairing' } }, pairingText(tlink, room, tournament)));
     }
 
-    out.push(h('p', { class: 'status', dataset: { role: 'status' }, 'aria-live': 'polite' }, this.statusText(room)));
+    stage.appendChild(h('p', { class: 'status', dataset: { role: 'status' }, 'aria-live': 'polite' }, this.statusText(room)));
     // Feedback about this room (a refused move, a wrong call), in place: right under the line
     // that says what to do, in the flow, so it never covers the board or the pieces.
-    if (this.message) out.push(this.messageLine ??= feedbackLine(this.message.text, this.message.kind, () => this.dismissMessage(), false));
+    if (this.message) stage.appendChild(this.messageLine ??= feedbackLine(this.message.text, this.message.kind, () => this.dismissMessage(), false));
 
     // The invitation to claim a missed Quarto: only while the window is open and the last
     // placement filled a line (the one alert that matters, not one after every give).
     if (room.status === 'playing' && room.claim && room.claimLeft() !== 0 && room.completedLines().length > 0) {
       if (room.claim.seat === me && me !== null) {
-        out.push(h('div', { class: 'claim-invite', dataset: { role: 'claim' }, role: 'status' },
+        stage.appendChild(h('div', { class: 'claim-invite', dataset: { role: 'claim' }, role: 'status' },
           h('strong', {}, 'Missed Quarto?'),
-          ` ${room.seatName(1 - me)}'s last piece completed ${lineWords(room.completedLines())} without calling it. If its four pieces share a trait, press Quarto! and point at it — `,
+          ` ${room.seatName(1 - me)}'s last piece completed ${lineWords(room.completedLines())}. If those four pieces share a trait, press Quarto! and point at them: `,
           h('span', { class: 'claim-time', dataset: { role: 'claim-time' } }, ''),
           ' left.'));
       } else if (room.claim.seat === 0 || room.claim.seat === 1) {
-        out.push(h('p', { class: 'claim-note' },
+        stage.appendChild(h('p', { class: 'claim-note' },
           `${room.seatName(room.claim.seat)} may still claim a missed Quarto: `,
           h('span', { dataset: { role: 'claim-time' } }, ''), ' left.'));
       }
@@ -502,15 +556,18 @@ export class GameView {
       const r = room.result;
       const won = r.winner === me && me !== null;
       const lost = me !== null && (r.winner === 0 || r.winner === 1) && r.winner !== me;
-      out.push(h('div', { class: `result${won ? ' won' : ''}${lost ? ' lost' : ''}`, dataset: { role: 'result', reason: r.reason, winner: r.winner ?? 'none' }, role: 'alert' }, resultText(room)));
+      stage.appendChild(h('div', { class: `result${won ? ' won' : ''}${lost ? ' lost' : ''}`, dataset: { role: 'result', reason: r.reason, winner: r.winner ?? 'none' }, role: 'alert' }, resultText(room)));
     }
 
     // board + side panel
     const play = h('div', { class: 'play-area' });
-    play.appendChild(this.buildBoard(room));
+    play.appendChild(h('div', { class: 'board-wrap' }, this.buildBoard(room)));
     play.appendChild(this.buildSide(room));
-    out.push(play);
+    stage.appendChild(play);
 
+    if (room.status !== 'waiting' && (room.first === 0 || room.first === 1)) {
+      out.push(h('p', { class: 'coin', dataset: { role: 'coin' } }, `Coin flip: ${room.seatName(room.first)}${room.first === me ? ' (you)' : ''} gave first.`));
+    }
     out.push(this.buildMoves(room));
     return out;
   }

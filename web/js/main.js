@@ -60,6 +60,8 @@ function render() {
     if (view && view.unmount) view.unmount();
     view = want.make();
     viewKey = want.key;
+    // A new page starts at its top (the lobby's form may have been scrolled down to).
+    window.scrollTo(0, 0);
     view.mount(container);
     // The replay titles itself once its game has loaded; a view with title() names itself.
     if (view.title) document.title = view.title();
