@@ -5,6 +5,7 @@
 //   QUARTO_SERVER=/path/to/quarto-server QUARTO_WEB_ROOT=/path/to/web E2E_OUT=/tmp/e2e node e2e.mjs
 //
 // Optional: CHROMIUM (default /usr/bin/chromium), E2E_ONLY=substring to run some scenarios.
+// Needs `npm ci` here: playwright-core, and axe-core (injected into pages to check accessibility).
 // Prints "N passed, N failed" last and exits non-zero when any scenario failed.
 
 import { spawn } from 'node:child_process';
