@@ -34,6 +34,16 @@ std::string web_root; // canonical, without a trailing '/'
 std::map<std::string, bool> servable; // file contents -> may be served
 http::static_cache* cache = nullptr;  // one for the run, as the server keeps one
 
+// Removes the directory made at start when a run ends normally (libFuzzer calls exit()).
+struct temporary_directory {
+    fs::path path;
+    ~temporary_directory()
+    {
+        std::error_code ignored;
+        if (!path.empty()) fs::remove_all(path, ignored);
+    }
+} made;
+
 void write_file(const fs::path& path, const std::string& text, bool under_root)
 {
     std::ofstream{path} << text;
@@ -75,6 +85,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***)
     const char* dir = mkdtemp(dir_template);
     FUZZ_CHECK(dir != nullptr);
     const fs::path top = fs::canonical(dir);
+    made.path = top;
     fs::create_directories(top / "web" / "js");
     fs::create_directories(top / "web" / "empty");
     write_file(top / "web" / "index.html", "<!doctype html><title>Quarto</title>" + std::string(200, ' '), true);
@@ -82,8 +93,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***)
     write_file(top / "web" / "style.css", "body{}", true);
     write_file(top / "secret.txt", "outside the web root", false);
     web_root = (top / "web").string();
-    cache = new http::static_cache{web_root}; // never freed: libFuzzer ends with _exit()
-    // The directory stays behind on purpose, for the same reason: a few bytes in /tmp.
+    cache = new http::static_cache{web_root}; // lives as long as the process
     return 0;
 }
 
