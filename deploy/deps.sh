@@ -50,8 +50,9 @@ fi
 
 if [ "$browser" = 1 ]; then
   # playwright-core drives the system Chromium; it never downloads a browser of its own.
+  # axe-core checks the pages' accessibility. Any package of package.json missing: npm ci.
   here=$(cd "$(dirname "$0")/.." && pwd)
-  if [ ! -d "$here/tests/web/node_modules/playwright-core" ]; then
+  if [ ! -d "$here/tests/web/node_modules/playwright-core" ] || [ ! -d "$here/tests/web/node_modules/axe-core" ]; then
     (cd "$here/tests/web" && npm ci --no-audit --no-fund --silent)
   fi
 fi

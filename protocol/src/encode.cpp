@@ -288,6 +288,10 @@ std::string room_snapshot(const room_view& room, std::optional<seat> you, const 
     }
     w.end_array().key("spectators").value(room.spectators);
     write_tournament(w, room);
+    if (room.score) {
+        w.key("score");
+        w.value_with([&](json_text& t) { fields::write_score(t, *room.score); });
+    }
     w.key("you").begin_object().key("seat");
     if (you) w.value(*you);
     else w.null();

@@ -107,4 +107,9 @@ void write_player(json_text& t, const player_info& p)
     t.lit("{\"id\":").str(p.id).lit(",\"name\":").str(p.name).put('}');
 }
 
+void write_score(json_text& t, const room_score& s)
+{
+    t.lit("{\"wins\":[").number(s.wins[0]).put(',').number(s.wins[1]).lit("],\"draws\":").number(s.draws).put('}');
+}
+
 } // namespace quarto::protocol::fields

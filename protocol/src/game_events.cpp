@@ -31,13 +31,18 @@ void game_started_event(std::string& out, const event_stamp& stamp, const game& 
     t.put('}');
 }
 
-void game_over_event(std::string& out, const event_stamp& stamp, const game& g, std::string_view game_id, instant now)
+void game_over_event(std::string& out, const event_stamp& stamp, const game& g, std::string_view game_id, instant now,
+                     const room_score* score)
 {
     json_text t = start_event(out, "{\"type\":\"game_over\",\"room\":", stamp);
     t.lit(",\"game\":").str(game_id).put(',');
     fields::write_result_members(t, *g.result());
     t.lit(",\"clock\":");
     fields::write_clock(t, g, now);
+    if (score) {
+        t.lit(",\"score\":");
+        fields::write_score(t, *score);
+    }
     t.put('}');
 }
 

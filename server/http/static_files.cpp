@@ -1,6 +1,5 @@
 #include "http/static_files.hpp"
 
-#include <filesystem>
 
 namespace quarto::server::http {
 
@@ -28,36 +27,6 @@ std::optional<std::string> static_path(const std::string& web_root, std::string_
     std::string file = web_root + std::string{path};
     if (path.back() == '/') file += "index.html";
     return file;
-}
-
-beast::http::response<beast::http::file_body> serve_file(const std::string& web_root, std::string_view target, unsigned version,
-                                           bool keep_alive, beast::error_code& not_found)
-{
-    const auto resolved = static_path(web_root, target);
-    if (!resolved) { // anything that could climb out of the web root
-        not_found = beast::errc::make_error_code(beast::errc::invalid_argument);
-        return {};
-    }
-    const std::string& file = *resolved;
-    // A directory opens as a file too, and then cannot be read.
-    std::error_code kind_unknown;
-    if (!std::filesystem::is_regular_file(file, kind_unknown)) {
-        not_found = beast::errc::make_error_code(beast::errc::no_such_file_or_directory);
-        return {};
-    }
-
-    beast::http::file_body::value_type body;
-    body.open(file.c_str(), beast::file_mode::scan, not_found);
-    if (not_found) return {};
-
-    beast::http::response<beast::http::file_body> res{std::piecewise_construct, std::make_tuple(std::move(body)),
-                                        std::make_tuple(beast::http::status::ok, version)};
-    res.set(beast::http::field::server, "quarto-server");
-    res.set(beast::http::field::content_type, mime_type(file));
-    res.set(beast::http::field::cache_control, "no-cache");
-    res.keep_alive(keep_alive);
-    res.prepare_payload();
-    return res;
 }
 
 } // namespace quarto::server::http

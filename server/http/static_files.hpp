@@ -6,8 +6,6 @@
 #include <string>
 #include <string_view>
 
-#include "net/asio.hpp"
-
 namespace quarto::server::http {
 
 // The file path `target` names (e.g. "/js/app.js"; its query and fragment ignored; a path
@@ -15,9 +13,5 @@ namespace quarto::server::http {
 // starting with '/'. Whether the file exists is not checked.
 std::optional<std::string> static_path(const std::string& web_root, std::string_view target);
 std::string_view mime_type(std::string_view path);
-
-// Response for GET/HEAD `target` (e.g. "/js/app.js"); "/" serves index.html.
-beast::http::response<beast::http::file_body> serve_file(const std::string& web_root, std::string_view target, unsigned version,
-                                           bool keep_alive, beast::error_code& not_found);
 
 } // namespace quarto::server::http

@@ -417,12 +417,15 @@ void room::game_finished(const room_change& cause)
 {
     deadline_->cancel();
     set_status(room_status::finished);
+    count_result();
     const game_result r = *game_->result();
     metrics::bump(host_.counters().games_finished[static_cast<std::size_t>(r.reason)]);
     archive_game();
     lobby_changed(); // before the event: whoever has seen it finds the lobby agree
     const instant now = host_.now();
-    publish(event_frame([&](std::string& out) { protocol::game_over_event(out, next_stamp(), *game_, game_id_, now); }),
+    publish(event_frame([&](std::string& out) {
+                protocol::game_over_event(out, next_stamp(), *game_, game_id_, now, &score_);
+            }),
             cause);
     if (r.winner)
         spdlog::info("room {}: game over, {} wins by {}", id_, seats_[*r.winner] ? seats_[*r.winner]->name : "?",
@@ -483,6 +486,7 @@ void room::vacate(seat s)
 {
     seats_[s].reset();
     away_since_[s].reset();
+    score_ = {}; // a new pair starts from nothing
     rematch_wanted_ = {};
     if (status_ != room_status::playing) { // the next opponent starts a fresh game
         game_.reset();
@@ -507,7 +511,8 @@ void room::journal(const room_change& c, std::string_view event)
 void room::journal_summary()
 {
     if (!journaled_) return;
-    change::summary s{settings_.name, settings_.game_rules, settings_.clock, settings_.is_private, {}, seq_, {}, {}};
+    change::summary s{settings_.name, settings_.game_rules, settings_.clock, settings_.is_private, {}, seq_, {}, {},
+                      score_};
     if (settings_.tournament) {
         s.tournament = settings_.tournament->tournament;
         s.tournament_first = settings_.tournament->first;
@@ -596,6 +601,7 @@ bool room::replay(const room_change& c, instant base)
                     host_.players().restore({x.seats[s]->info, x.seats[s]->token_hash});
                     host_.players().add_room(x.seats[s]->info.id, id_);
                 }
+                score_ = x.score;
                 return true;
             } else if constexpr (std::is_same_v<T, change::take_seat>) {
                 if (seats_[x.s]) return false;
@@ -622,12 +628,16 @@ bool room::replay(const room_change& c, instant base)
                 const instant at = base + milliseconds{x.t};
                 (void)game_->expire(at);
                 if (!game_->apply(x.what, at).ok()) return false;
-                if (game_->finished()) set_status(room_status::finished);
+                if (game_->finished()) {
+                    set_status(room_status::finished);
+                    count_result();
+                }
                 return true;
             } else if constexpr (std::is_same_v<T, change::time_passed>) {
                 if (status_ != room_status::playing) return false;
                 if (game_->expire(base + milliseconds{x.t}) != time_event::game_over) return false;
                 set_status(room_status::finished);
+                count_result();
                 return true;
             } else if constexpr (std::is_same_v<T, change::rematch>) {
                 rematch_wanted_[x.s] = true;
@@ -638,6 +648,7 @@ bool room::replay(const room_change& c, instant base)
                 (void)game_->expire(at);
                 if (!game_->abandon(x.absent, at).ok()) return false;
                 set_status(room_status::finished);
+                count_result();
                 return true;
             } else {
                 return true; // only an event
@@ -686,7 +697,15 @@ protocol::room_view room::view(const std::array<std::optional<protocol::seat_inf
             game_ ? &*game_ : nullptr,
             host_.now(),
             game_id_,
-            settings_.tournament ? std::string_view{settings_.tournament->tournament} : std::string_view{}};
+            settings_.tournament ? std::string_view{settings_.tournament->tournament} : std::string_view{},
+            &score_};
+}
+
+void room::count_result()
+{
+    const auto winner = game_->result()->winner;
+    if (winner) ++score_.wins[*winner];
+    else ++score_.draws;
 }
 
 void room::send_snapshot(const client_ref& c, const std::string& player_id, const json& req)

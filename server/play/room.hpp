@@ -115,6 +115,8 @@ private:
     // `cause`: the change that ended the game, journaled with game_over; an event_only when the
     // change that ended it has been journaled with its own event already.
     void game_finished(const room_change& cause);
+    // Adds the finished game's result to the running score.
+    void count_result();
     // Seat `s` empties; between games the room waits for a new opponent.
     void vacate(seat s);
     void archive_game();
@@ -164,6 +166,7 @@ private:
     std::int64_t game_started_unix_ms_ = 0;
     protocol::room_status status_ = protocol::room_status::waiting;
     std::array<bool, 2> rematch_wanted_{};
+    protocol::room_score score_; // since the two seated players sat down together
     std::uint64_t seq_ = 0;
     std::array<net::frame_ptr, ring_capacity> recent_; // event n at recent_[n % ring_capacity]
     std::uint64_t ring_start_ = 1; // no event before it is kept (a restored room's start)

@@ -1,6 +1,7 @@
 #include "play/room_change.hpp"
 
 #include <charconv>
+#include <cstdint>
 #include <vector>
 
 #include "quarto/protocol/parse.hpp"
@@ -45,11 +46,23 @@ json summary_json(const change::summary& s)
         seats.push_back(p ? json{{"id", p->info.id}, {"name", p->info.name}, {"token_hash", p->token_hash}} : json(nullptr));
     json j = {{"name", s.name},       {"rules", protocol::encode_rules(s.game_rules)},
               {"clock", protocol::encode_clock_settings(s.clock)},
-              {"private", s.is_private}, {"seats", std::move(seats)}, {"seq", s.seq}};
+              {"private", s.is_private}, {"seats", std::move(seats)}, {"seq", s.seq},
+              {"score", {{"wins", s.score.wins}, {"draws", s.score.draws}}}};
     if (s.tournament)
         j["tournament"] = {{"id", *s.tournament},
                            {"first", s.tournament_first ? json(*s.tournament_first) : json(nullptr)}};
     return j;
+}
+
+// A JSON integer in [low, high], or nullopt: a float or a number out of range is damage, never
+// read as another number (get<int>() of 1e300 is undefined, of 4294967297 is 1).
+std::optional<std::int64_t> integer_in(const json& value, std::int64_t low, std::int64_t high)
+{
+    if (!value.is_number_integer()) return std::nullopt;
+    if (value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(high)) return std::nullopt;
+    const auto n = value.get<std::int64_t>();
+    if (n < low || n > high) return std::nullopt;
+    return n;
 }
 
 std::optional<change::summary> read_summary(std::string_view text)
@@ -72,14 +85,23 @@ std::optional<change::summary> read_summary(std::string_view text)
             s.seats[i] = seated_player{{seats[i].at("id").get<std::string>(), seats[i].at("name").get<std::string>()},
                                        seats[i].at("token_hash").get<std::string>()};
         }
-        s.seq = j.at("seq").get<std::uint64_t>();
+        const auto seq = integer_in(j.at("seq"), 0, INT64_MAX);
+        if (!seq) return std::nullopt;
+        s.seq = static_cast<std::uint64_t>(*seq);
+        if (const auto score = j.find("score"); score != j.end()) { // journals before it have none
+            const json& wins = score->at("wins");
+            const auto a = integer_in(wins.at(0), 0, INT32_MAX), b = integer_in(wins.at(1), 0, INT32_MAX);
+            const auto draws = integer_in(score->at("draws"), 0, INT32_MAX);
+            if (!a || !b || !draws) return std::nullopt;
+            s.score = {{static_cast<int>(*a), static_cast<int>(*b)}, static_cast<int>(*draws)};
+        }
         if (const auto t = j.find("tournament"); t != j.end()) {
             s.tournament = t->at("id").get<std::string>();
             const json& first = t->at("first");
             if (!first.is_null()) {
-                const auto f = first.get<int>();
-                if (f != 0 && f != 1) return std::nullopt;
-                s.tournament_first = static_cast<seat>(f);
+                const auto f = integer_in(first, 0, 1);
+                if (!f) return std::nullopt;
+                s.tournament_first = static_cast<seat>(*f);
             }
         }
         return s;

@@ -45,6 +45,7 @@ struct summary {
     std::uint64_t seq = 0; // the room's last event seq before this entry
     std::optional<std::string> tournament;
     std::optional<seat> tournament_first; // a tournament game's starter; nullopt: the coin decides
+    protocol::room_score score;           // the seated pair's games so far
     friend bool operator==(const summary&, const summary&) = default;
 };
 struct take_seat {

@@ -18,6 +18,8 @@ const SERVER = process.env.QUARTO_SERVER;
 const WEB_ROOT = process.env.QUARTO_WEB_ROOT;
 const OUT = path.resolve(process.env.E2E_OUT || 'e2e-out');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+// How long an opponent may be gone before the game can be claimed (--abandon-seconds).
+const ABANDON_SECONDS = 4;
 const ONLY = process.env.E2E_ONLY || '';
 const SCENARIO_TIMEOUT_MS = 45000;
 // axe-core (a devDependency) checks pages for accessibility problems.
@@ -42,7 +44,7 @@ function startServer(port = 0) {
     const db = path.join(OUT, 'e2e.db');
     if (!port) for (const f of [db, `${db}-wal`, `${db}-shm`]) fs.rmSync(f, { force: true });
     const args = ['--host', '127.0.0.1', '--port', String(port), '--web-root', WEB_ROOT, '--log-level', 'info',
-      '--rate-limit', '1000', '--rate-burst', '1000', '--db', db];
+      '--rate-limit', '1000', '--rate-burst', '1000', '--abandon-seconds', String(ABANDON_SECONDS), '--db', db];
     const proc = spawn(SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     server = proc;
     const log = fs.createWriteStream(path.join(OUT, 'server.log'), { flags: port ? 'a' : 'w' });
@@ -1011,6 +1013,37 @@ scenario('names longer than the server takes are refused in place, counted as th
   await page.locator('[data-role="room-name"]').fill('ü'.repeat(16));
   await page.locator('[data-action="create-room"]').click();
   await page.waitForURL(/#\/room\/[^/]+$/);
+});
+
+scenario('a rematch keeps the running score, and an opponent who closed the tab can be claimed against', async () => {
+  const ann = await newPage('score-ann');
+  const bob = await newPage('score-bob');
+  await enter(ann, 'Ann');
+  const id = await createRoom(ann);
+  await enter(bob, 'Bob');
+  await joinAsPlayer(bob, id);
+  await started(ann, bob);
+  if (await ann.locator('[data-role="score"]').count()) throw new Error('a score before any game ended');
+  await resign(bob);
+  for (const p of [ann, bob]) {
+    await p.locator('[data-role="score"]', { hasText: 'Ann 1 – 0 Bob' }).waitFor();
+  }
+  for (const p of [ann, bob]) await p.locator('[data-action="rematch"]').click();
+  await started(ann, bob);
+  await ann.locator('[data-role="score"]', { hasText: 'Ann 1 – 0 Bob' }).waitFor(); // still shown during game 2
+
+  // Bob closes his tab: Ann sees how long he has to come back, then may claim the game.
+  await bob.context().close();
+  const presence = ann.locator('[data-role="presence"][data-seat="1"]');
+  await presence.filter({ hasText: /left the game — 0:0\d to come back/ }).waitFor();
+  if (await ann.locator('[data-action="claim-victory"]').count()) throw new Error('claim offered before the time');
+  await ann.locator('[data-action="claim-victory"]').click({ timeout: (ABANDON_SECONDS + 5) * 1000 });
+  const result = ann.locator('[data-role="result"][data-reason="abandoned"]');
+  await result.waitFor();
+  const text = await result.textContent();
+  if (!/Ann \(you\) wins/.test(text) || !/Bob left the game/.test(text)) throw new Error(`result: ${text}`);
+  await ann.locator('[data-role="score"]', { hasText: 'Ann 2 – 0 Bob' }).waitFor();
+  await shot(ann, 'claimed-victory');
 });
 
 scenario('a spectator sees every move', async () => {

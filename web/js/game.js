@@ -77,7 +77,29 @@ const REASONS = {
   resign: (w, l) => `${l} resigned.`,
   false_claim: (w, l) => `${l} called a Quarto that wasn't there.`,
   board_full: () => 'The board is full and nobody made a Quarto.',
+  abandoned: (w, l) => `${l} left the game and did not come back.`,
 };
+
+/** A seated player's presence in words: online, or gone with the time left to come back. */
+function awayText(room, seat, connected, me) {
+  if (connected) return 'online';
+  if (seat === me) return 'reconnecting…';
+  const p = room.players[seat];
+  if (p && p.left) return 'left';
+  const wait = room.claimVictoryIn(seat);
+  if (wait === null) return 'offline';
+  if (wait === 0) return 'left the game';
+  const secs = Math.ceil(wait / 1000);
+  return `left the game — ${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')} to come back`;
+}
+
+/** "Ann 2 – 1 Bo" (and the draws): the running score of the seated pair, or '' before a game ends. */
+export function scoreText(room) {
+  const s = room.score;
+  if (!s || !Array.isArray(s.wins) || s.wins[0] + s.wins[1] + (s.draws || 0) === 0) return '';
+  const draws = s.draws ? ` (${s.draws} draw${s.draws === 1 ? '' : 's'})` : '';
+  return `${room.seatName(0)} ${s.wins[0]} – ${s.wins[1]} ${room.seatName(1)}${draws}`;
+}
 
 export function resultText(room) {
   const r = room.result;
@@ -239,6 +261,18 @@ export class GameView {
     const open = !!room.claim && room.claimLeft() !== 0;
     if (this.claimWasOpen && !open) this.update();
     this.claimWasOpen = open;
+    // An absent player's countdown, and the claim once it has run out.
+    for (const seat of [0, 1]) {
+      if (room.claimVictoryIn(seat) === null) continue;
+      const el = this.root.querySelector(`[data-role="presence"][data-seat="${seat}"]`);
+      const text = awayText(room, seat, false, room.you);
+      if (el && el.textContent !== text) el.textContent = text;
+    }
+    if (this.victoryClaimable !== this.canClaimVictory(room)) this.update();
+  }
+
+  canClaimVictory(room) {
+    return room.you !== null && room.claimVictoryIn(1 - room.you) === 0;
   }
 
   update() {
@@ -252,6 +286,7 @@ export class GameView {
       role: 'game', room: String(room.id), seq: String(room.seq), status: room.status, phase: room.phase,
       turn: room.turn === null ? '' : String(room.turn), you: room.you === null ? '' : String(room.you),
     });
+    this.victoryClaimable = this.canClaimVictory(room);
     this.root.replaceChildren(...this.build(room));
     this.fitStage();
     restoreFocus(this.root, fk);
@@ -519,13 +554,16 @@ export class GameView {
           p ? h('span', { class: `conn ${connected ? 'online' : 'offline'}`, title: connected ? 'connected' : 'disconnected' }) : null,
           h('span', { class: 'name' }, p ? p.name : 'Free seat'),
           seat === me ? h('span', { class: 'you' }, ' (you)') : null,
-          p ? h('span', { class: `conn-text${connected ? '' : ' away'}` }, connected ? 'online' : seat === me ? 'reconnecting…' : (p.left ? 'left' : 'offline')) : null,
+          p ? h('span', { class: `conn-text${connected ? '' : ' away'}`, dataset: { role: 'presence', seat } },
+            awayText(room, seat, connected, me)) : null,
           room.status === 'finished' && room.rematch[seat] ? h('span', { class: 'badge' }, 'wants a rematch') : null),
         h('div', { class: 'clock-row' },
           active ? h('span', { class: 'turn-mark' }, room.phase === 'place' ? 'placing' : 'giving') : null,
           h('span', { class: 'clock', dataset: { role: 'clock', seat }, 'aria-label': `${p ? p.name : `Seat ${seat + 1}`}'s clock` }, clockText(room, seat)))));
     }
     stage.appendChild(players);
+    const score = scoreText(room);
+    if (score) stage.appendChild(h('p', { class: 'score', dataset: { role: 'score' } }, score));
 
     if (tlink && room.isPlayer) {
       stage.appendChild(h('p', { class: 'pairing', dataset: { role: 'pairing' } }, pairingText(tlink, room, tournament)));
@@ -550,6 +588,15 @@ export class GameView {
           `${room.seatName(room.claim.seat)} may still claim a missed Quarto: `,
           h('span', { dataset: { role: 'claim-time' } }, ''), ' left.'));
       }
+    }
+
+    // The opponent has been gone long enough: the game can be won instead of waited on.
+    if (this.canClaimVictory(room)) {
+      const absent = 1 - me;
+      stage.appendChild(h('div', { class: 'claim-victory', role: 'status' },
+        `${room.seatName(absent)} left the game and has not come back. `,
+        h('button', { type: 'button', class: 'primary', dataset: { action: 'claim-victory' },
+          onclick: () => this.app.act(room, 'claim_victory') }, 'Claim victory')));
     }
 
     if (room.status === 'finished' && room.result) {

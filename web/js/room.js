@@ -71,6 +71,10 @@ export class Room {
     this.status = s.status ?? 'waiting';
     this.tournament = s.tournament ?? null; // the tournament whose game this is, or null
     this.players = Array.isArray(s.players) ? [s.players[0] ?? null, s.players[1] ?? null] : [null, null];
+    // An absent player's seat may be claimed from this local time on (protocol: claim_victory).
+    this.players = this.players.map((p) => (p && typeof p.claim_victory_in_ms === 'number'
+      ? { ...p, claimableAt: t + p.claim_victory_in_ms } : p));
+    this.score = s.score ?? null; // {wins: [a, b], draws}: the seated pair's games in this room
     this.spectators = typeof s.spectators === 'number' ? s.spectators : 0;
     this.spectatorIds = new Set(); // those seen arriving since the snapshot
     this.you = s.you && (s.you.seat === 0 || s.you.seat === 1) ? s.you.seat : null;
@@ -102,6 +106,13 @@ export class Room {
   claimFrom(c, t) {
     if (!c || (c.seat !== 0 && c.seat !== 1)) return null;
     return { seat: c.seat, remaining: c.remaining_ms ?? this.clockRules.claim_ms ?? null, at: t };
+  }
+
+  /** ms until the absent `seat` may be claimed against (0: now), or null when it may not be. */
+  claimVictoryIn(seat) {
+    const p = this.players[seat];
+    if (this.status !== 'playing' || !p || p.connected !== false || typeof p.claimableAt !== 'number') return null;
+    return Math.max(0, p.claimableAt - now());
   }
 
   get mySeat() { return this.you; }
@@ -225,6 +236,8 @@ export class Room {
         this.phase = 'finished';
         this.result = { result: ev.result, winner: ev.winner ?? null, reason: ev.reason, line: ev.line ?? null };
         this.gameId = ev.game ?? null;
+        if (ev.score) this.score = ev.score;
+        for (const s of [0, 1]) if (this.players[s]) this.players[s] = { ...this.players[s], claimableAt: undefined };
         if (ev.clock) this.clock = makeClock(ev.clock, t);
         this.freezeClock();
         if (ev.reason === 'timeout' && (ev.winner === 0 || ev.winner === 1) && this.clock.remaining[1 - ev.winner] !== null) {
@@ -276,6 +289,7 @@ export class Room {
           for (const m of this.moves) if (m.seat === seat && !m.name) m.name = name;
           this.players[seat] = null;
           this.rematch = [false, false];
+          this.score = null; // the server starts a new pair's score from nothing
           if (this.status !== 'playing') {
             this.status = 'waiting';
             this.turn = null;
@@ -293,7 +307,9 @@ export class Room {
       case 'reconnected': {
         const seat = this.seatOf(ev.player);
         if (seat !== null) {
-          this.players[seat] = { ...this.players[seat], connected: ev.type === 'reconnected' };
+          const claimableAt = ev.type === 'disconnected' && typeof ev.claim_victory_in_ms === 'number'
+            ? t + ev.claim_victory_in_ms : undefined;
+          this.players[seat] = { ...this.players[seat], connected: ev.type === 'reconnected', claimableAt };
           return `${this.seatName(seat)} ${ev.type === 'reconnected' ? 'is back' : 'lost the connection'}.`;
         }
         return '';

@@ -121,12 +121,12 @@ TEST_CASE("room journal: every change encodes to one line and decodes back, and 
     squares.squares = true;
     const std::vector<room_change> changes{
         change::summary{"Ann's room", squares, {std::nullopt, milliseconds{5000}}, true,
-                        {seated_player{{"pAnn", "Ann"}, std::string(64, 'a')}, std::nullopt}, 42, {}, {}},
-        change::summary{"Room with spaces", {}, {move_ms, claim_ms}, false, {}, 0, {}, {}},
+                        {seated_player{{"pAnn", "Ann"}, std::string(64, 'a')}, std::nullopt}, 42, {}, {}, {}},
+        change::summary{"Room with spaces", {}, {move_ms, claim_ms}, false, {}, 0, {}, {}, {{3, 1}, 2}},
         change::summary{"Cup · round 2", {}, {move_ms, claim_ms}, false,
                         {seated_player{{"pAnn", "Ann"}, std::string(64, 'a')}, seated_player{{"pBo", "Bo"}, std::string(64, 'b')}},
-                        7, "tcup12345", seat{1}},
-        change::summary{"Cup · round 3", {}, {move_ms, claim_ms}, false, {}, 0, "tcup12345", std::nullopt},
+                        7, "tcup12345", seat{1}, {}},
+        change::summary{"Cup · round 3", {}, {move_ms, claim_ms}, false, {}, 0, "tcup12345", std::nullopt, {}},
         change::take_seat{1, {{"pBo", "Bo the Second"}, std::string(64, 'b')}},
         change::leave_seat{0},
         change::start{1, 1'795'000'000'123, "abcdefghjk12"},
@@ -150,7 +150,11 @@ TEST_CASE("room journal: every change encodes to one line and decodes back, and 
     for (const std::string bad : {"", "room", "room {\"name\":1}", "seat 2 h id Ann", "seat 0 h id", "unseat 0 1",
                                   "start 0 12", "start 3 12 g", "act give 0 16 0 5", "act jump 0 1 0 5",
                                   "act give 0 1 0", "time", "time 1x", "rematch", "abandon 2 5", "abandon 1", "ev 1 2", "hello",
-                                  R"(room {"name":"x","rules":{},"clock":{},"private":false,"seats":[null,null],"seq":0,"tournament":{"id":"t","first":2}})"}) {
+                                  R"(room {"name":"x","rules":{},"clock":{},"private":false,"seats":[null,null],"seq":0,"tournament":{"id":"t","first":2}})",
+                                  R"(room {"name":"x","rules":{},"clock":{},"private":false,"seats":[null,null],"seq":1e300})",
+                                  R"(room {"name":"x","rules":{},"clock":{},"private":false,"seats":[null,null],"seq":0,"tournament":{"id":"t","first":4294967296}})",
+                                  R"(room {"name":"x","rules":{},"clock":{},"private":false,"seats":[null,null],"seq":0,"score":{"wins":[1.5,0],"draws":0}})",
+                                  R"(room {"name":"x","rules":{},"clock":{},"private":false,"seats":[null,null],"seq":0,"score":{"wins":[1,-1],"draws":0}})"}) {
         CAPTURE(bad);
         CHECK_FALSE(decode(bad).has_value());
     }

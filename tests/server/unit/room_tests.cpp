@@ -556,6 +556,26 @@ TEST_CASE("room: a rematch starts when both ask - seq goes on")
     check_seq(d.host.frames(d.b), d.id);
 }
 
+TEST_CASE("room: the running score counts the pair's games across rematches, and starts again with a new pair")
+{
+    duel d;
+    CHECK(d.peek()["score"] == json{{"wins", {0, 0}}, {"draws", 0}});
+    d.start();
+    d.act(1, protocol::resign{});
+    CHECK(d.both("game_over")["score"] == json{{"wins", {1, 0}}, {"draws", 0}});
+    d.act(0, protocol::rematch{});
+    d.act(1, protocol::rematch{});
+    d.host.take(d.a);
+    d.host.take(d.b);
+    CHECK(d.peek()["score"] == json{{"wins", {1, 0}}, {"draws", 0}}); // kept through the new game
+    d.act(0, protocol::resign{});
+    CHECK(d.both("game_over")["score"] == json{{"wins", {1, 1}}, {"draws", 0}});
+
+    d.act(1, protocol::leave{}); // a new opponent starts from nothing
+    d.host.take(d.a);
+    CHECK(d.peek()["score"] == json{{"wins", {0, 0}}, {"draws", 0}});
+}
+
 TEST_CASE("room: a rematch asked by one seat only is just rematch_requested")
 {
     duel d;

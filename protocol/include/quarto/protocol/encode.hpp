@@ -42,6 +42,13 @@ struct event_stamp {
 };
 
 // What a room shows of itself; filled by the server from the room's state.
+// The games the two seated players have finished in this room since they sat down together.
+struct room_score {
+    std::array<int, 2> wins{};
+    int draws = 0;
+    friend bool operator==(const room_score&, const room_score&) = default;
+};
+
 struct room_view {
     const room_id& id;
     std::uint64_t seq;
@@ -55,6 +62,7 @@ struct room_view {
     instant now;
     std::string_view game_id;    // the archive id of `current` (shown once it has finished)
     std::string_view tournament; // the tournament whose game this room holds; empty if none
+    const room_score* score = nullptr; // shown when given (the snapshot)
 };
 
 // JSON values of the settings and results, for documents built with nlohmann::json (the

@@ -29,5 +29,7 @@ void write_result_members(json_text& t, const game_result& r);
 void write_moves(json_text& t, std::span<const move_record> moves);
 // {"id","name"}
 void write_player(json_text& t, const player_info& p);
+// {"wins":[A,B],"draws":N}
+void write_score(json_text& t, const room_score& s);
 
 } // namespace quarto::protocol::fields

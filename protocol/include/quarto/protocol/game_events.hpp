@@ -22,7 +22,9 @@ void given_event(std::string& out, const event_stamp& stamp, const game& g, seat
 void placed_event(std::string& out, const event_stamp& stamp, const game& g, seat by, square s, piece p, instant now);
 void passed_event(std::string& out, const event_stamp& stamp, const game& g, seat by, instant now);
 // `game_id`: the id under which the archive keeps this game (GET /api/games/{id}).
-void game_over_event(std::string& out, const event_stamp& stamp, const game& g, std::string_view game_id, instant now);
+// `score`, when given: the room's running score, this game counted.
+void game_over_event(std::string& out, const event_stamp& stamp, const game& g, std::string_view game_id, instant now,
+                     const room_score* score = nullptr);
 void rematch_requested_event(std::string& out, const event_stamp& stamp, seat by);
 // A room restored after a restart: its status, and the clocks and claim window as they now
 // stand (`g`: the room's game, null before its first).
