@@ -437,8 +437,12 @@ void room::game_finished(const room_change& cause)
 
 void room::archive_game()
 {
+    // The end on the game's own clock: the wall clock read now is late by however long this
+    // turn has run, and the start's by its own turn, which could make a game shorter than its
+    // moves' times.
+    const auto played = std::chrono::duration_cast<milliseconds>(host_.now() - game_->started_at()).count();
     archive::game_origin origin{game_id_, archived_room_id(), settings_.name, game_players_, game_started_unix_ms_,
-                                host_.unix_ms()};
+                                game_started_unix_ms_ + played};
     host_.archive_game(archive::make_game_record(std::move(origin), *game_));
 }
 

@@ -66,6 +66,7 @@ TEST_CASE("shutdown: a client that does not read is dropped after --shutdown-gra
     ::kill(server.pid(), SIGTERM);
     REQUIRE(ann->wait_closed());
     CHECK(ann->close_code() == std::optional<std::uint16_t>{1012});
+    INFO(server.log());
     REQUIRE(server.wait_log("closing 2 connections", in(default_wait)));
     CHECK_FALSE(tcp_connects(server.port())); // no longer accepting
 
