@@ -1,5 +1,7 @@
 #include "honest_bot.hpp"
 
+#include <cstdio>
+
 #include "client_messages.hpp"
 
 namespace quarto::chaos {
@@ -47,7 +49,8 @@ std::string text_field(const json& j, const char* key)
 
 honest_bot::honest_bot(net::io_context& io, const honest_settings& settings, honest_stats& stats, room_link& room,
                        std::string name, std::mt19937_64& random)
-    : io_{io}, settings_{settings}, stats_{stats}, room_{room}, name_{std::move(name)}, random_{random}, think_{io}
+    : io_{io}, settings_{settings}, stats_{stats}, room_{room}, name_{std::move(name)}, random_{random}, think_{io},
+      ping_timer_{io}
 {
 }
 
@@ -82,6 +85,7 @@ void honest_bot::close()
     closing_ = true;
     ++think_generation_;
     think_.cancel();
+    ping_timer_.cancel();
     if (conn_) conn_->close(1000, "done");
 }
 
@@ -90,9 +94,31 @@ void honest_bot::send(const std::string& text)
     if (conn_) conn_->send_text(text);
 }
 
+double honest_bot::since_start(clock_type::time_point t) const
+{
+    return std::chrono::duration<double>(t - settings_.t0).count();
+}
+
 void honest_bot::anomaly(const std::string& kind, const std::string& detail)
 {
-    stats_.anomaly(kind, name_ + " room " + room_id_ + " seq " + std::to_string(last_seq_) + ": " + detail);
+    char context[160];
+    std::snprintf(context, sizeof context, " [at %.1f s; honest loop late by %.0f ms at worst in the last 5 s; last ping %.0f ms]",
+                  since_start(clock_type::now()), stats_.recent_loop_lag_ms, stats_.last_ping_rtt_ms);
+    stats_.anomaly(kind, name_ + " room " + room_id_ + " seq " + std::to_string(last_seq_) + ": " + detail + context);
+}
+
+void honest_bot::ping()
+{
+    if (closing_ || !connected()) return;
+    if (!ping_out_) { // one at a time: a pong that never comes shows as a quiet game instead
+        ping_out_ = true;
+        ping_sent_at_ = clock_type::now();
+        send(R"({"type":"ping","req":"h)" + std::to_string(++ping_sent_number_) + "\"}");
+    }
+    ping_timer_.expires_after(std::chrono::seconds{1});
+    ping_timer_.async_wait([this](const error_code& ec) {
+        if (!ec) ping();
+    });
 }
 
 void honest_bot::on_end(ws_client&, const ws_client::ending& e)
@@ -110,7 +136,15 @@ void honest_bot::on_message(ws_client&, ws_client::message_kind kind, std::strin
     const std::string type = text_field(j, "type");
     if (type == "welcome") {
         player_id_ = text_field(j, "player");
+        ping();
         return room_.welcomed(*this);
+    }
+    if (type == "pong") {
+        if (ping_out_ && text_field(j, "req") == "h" + std::to_string(ping_sent_number_)) {
+            ping_out_ = false;
+            stats_.ping(ms_between(ping_sent_at_, now), since_start(now));
+        }
+        return;
     }
     if (type == "room_created") {
         room_id_ = text_field(j, "room");
@@ -228,7 +262,7 @@ void honest_bot::check_clock(const json& j, std::string_view type, int by, clock
     const double server_used = full - c.remaining[static_cast<std::size_t>(mover)];
     const double measured = type == "given" ? 0.0 : ms_between(move_start_[static_cast<std::size_t>(mover)], now);
     const double deviation = server_used - measured;
-    stats_.clock_deviation(deviation);
+    stats_.clock_deviation(deviation, since_start(now));
     if (std::abs(deviation) > settings_.clock_tolerance_ms)
         anomaly("clock far off",
                 "server says " + std::to_string(server_used) + " ms used, we measured " + std::to_string(measured));

@@ -20,6 +20,7 @@ namespace quarto::chaos {
 
 struct honest_settings {
     endpoint_settings from;
+    clock_type::time_point t0 = clock_type::now(); // the run's start, for the times in the report
     int move_ms = 5000;
     int claim_ms = 3000;
     int think_min_ms = 100;
@@ -80,6 +81,11 @@ private:
     void act();
     void send(const std::string& text);
     void anomaly(const std::string& kind, const std::string& detail);
+    // A ping a second: its round trip touches no room, so a slow pong with on-time honest loop
+    // means the server's loop (or the machine) was late, and slow events with fast pongs mean
+    // the events were held (the journal holds each until its commit).
+    void ping();
+    double since_start(clock_type::time_point t) const;
 
     net::io_context& io_;
     const honest_settings& settings_;
@@ -90,6 +96,10 @@ private:
     std::shared_ptr<ws_client> conn_;
     net::steady_timer think_;
     std::uint64_t think_generation_ = 0;
+    net::steady_timer ping_timer_;
+    std::uint64_t ping_sent_number_ = 0;
+    clock_type::time_point ping_sent_at_{};
+    bool ping_out_ = false;
 
     std::string player_id_;
     std::string room_id_;

@@ -12,6 +12,14 @@
 
 namespace quarto::chaos {
 
+// A moment worth lining up against the anomalies: the honest loop running late, a ping slow to
+// come back, a clock far from what a player measured.
+struct incident {
+    double t = 0; // seconds since the run began
+    std::string what;
+    double ms = 0;
+};
+
 struct honest_stats {
     std::uint64_t games_started = 0;
     std::uint64_t games_finished = 0; // game_over seen by both players, checked, and the same for both
@@ -25,9 +33,22 @@ struct honest_stats {
     std::uint64_t anomalies = 0;
     counter_map anomaly_kinds;
     std::vector<std::string> anomaly_examples;
+    // Whose delay is it? A ping is answered without touching a room (nor the journal); the
+    // honest players' own loop is apart from the attackers'.
+    std::uint64_t pings = 0;
+    double ping_rtt_max_ms = 0;
+    std::uint64_t pings_over_500ms = 0;
+    double last_ping_rtt_ms = 0;
+    double loop_lag_max_ms = 0; // the honest players' loop
+    double recent_loop_lag_ms = 0; // its worst in the last 5 s
+    std::vector<incident> incidents;
 
     void anomaly(const std::string& kind, const std::string& detail);
-    void clock_deviation(double ms);
+    void clock_deviation(double ms, double t);
+    void ping(double rtt_ms, double t);
+    void loop_lag(double ms, double t);
+    void note(double t, std::string what, double ms);
+    nlohmann::json incident_list() const;
     nlohmann::json to_json() const;
 };
 

@@ -84,6 +84,9 @@ void print_report(std::ostream& out, const options& o, const soak& s, const verd
         << " started; " << h.timeouts_provoked << " timeouts provoked on purpose; " << h.events << " events, of which "
         << h.watcher_events << " spectators' joined/left; " << h.clock_checks << " clock checks, largest deviation "
         << static_cast<long long>(h.clock_deviation_max_ms) << " ms (" << h.clock_deviation_over_250ms << " over 250 ms)\n";
+    out << "honest players' pings: " << h.pings << ", round trip at worst " << static_cast<long long>(h.ping_rtt_max_ms) << " ms ("
+        << h.pings_over_500ms << " over 500 ms); their own loop late by " << static_cast<long long>(h.loop_lag_max_ms)
+        << " ms at worst\n";
     out << "honest anomalies: " << h.anomalies << (h.anomalies ? " (" + largest(h.anomaly_kinds) + ")" : "") << "\n";
     for (const auto& e : h.anomaly_examples) out << "  " << e << "\n";
 
@@ -150,6 +153,8 @@ nlohmann::json json_report(const options& o, const soak& s, const verdict& v)
     for (const auto& sample : s.watch().rss()) rss.push_back({sample.t, sample.rss_kib});
     nlohmann::json metrics = nlohmann::json::array();
     for (const auto& m : s.watch().metrics()) metrics.push_back({{"t", m.t}, {"values", m.values}});
+    nlohmann::json loop_lags = nlohmann::json::array();
+    for (const auto& l : r.loop_lags) loop_lags.push_back({{"t", l.t}, {"ms", l.ms}});
     auto optional = [](const auto& x) { return x ? nlohmann::json(*x) : nlohmann::json(nullptr); };
     return {
         {"options",
@@ -175,6 +180,7 @@ nlohmann::json json_report(const options& o, const soak& s, const verdict& v)
           {"server_cpu_s", r.server_cpu_s},
           {"tool_cpu_s", r.tool_cpu_s},
           {"loop_lag_max_ms", r.loop_lag_max_ms},
+          {"loop_lags", loop_lags},
           {"rss_samples", rss},
           {"metrics_samples", metrics}}},
         {"verdict", {{"pass", v.pass}, {"reasons", v.reasons}}},

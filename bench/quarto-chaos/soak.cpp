@@ -23,32 +23,42 @@ constexpr double drain_limit_s = 15;
 
 } // namespace
 
+namespace {
+
+honest_settings honest_from(const options& o, endpoint_settings from, clock_type::time_point t0)
+{
+    honest_settings h;
+    h.from = std::move(from);
+    h.t0 = t0;
+    h.move_ms = o.honest_move_ms;
+    h.clock_tolerance_ms = o.clock_tolerance_ms;
+    return h;
+}
+
+} // namespace
+
 soak::soak(const options& o, tcp::endpoint server, std::string host_header, std::string path, pid_t server_pid)
     : options_{o}, t0_{clock_type::now()}, context_{io_, o.seed}, pool_{context_},
+      honest_settings_{honest_from(o, endpoint_from(server, host_header, path, o.honest_source), t0_)},
+      honest_{honest_settings_, o.honest_rooms, o.seed ^ 0x5eed},
       watch_{io_, server_pid, endpoint_from(server, host_header, path, ""), t0_}, driver_{io_}
 {
     context_.attackers = endpoint_from(server, host_header, path, o.attack_source);
     context_.pairs = endpoint_from(server, host_header, path, o.pair_source);
     context_.max_message_bytes = o.max_message_bytes;
-    honest_settings_.from = endpoint_from(server, host_header, path, o.honest_source);
-    honest_settings_.move_ms = o.honest_move_ms;
-    honest_settings_.clock_tolerance_ms = o.clock_tolerance_ms;
     next_storm_ = o.storm_every_s > 0 ? o.warmup_s + o.storm_every_s / 2 : 1e18;
 }
 
 void soak::run()
 {
-    for (int i = 0; i < options_.honest_rooms; ++i) {
-        auto room = std::make_unique<honest_room>(io_, honest_settings_, honest_, i, context_.random);
-        room->on_id = [this](const std::string& id) { context_.honest_rooms.push_back(id); };
-        room->start();
-        rooms_.push_back(std::move(room));
-    }
+    // Called on the league's thread: the attackers learn of the room on theirs.
+    honest_.start([this](const std::string& id) { net::post(io_, [this, id] { context_.honest_rooms.push_back(id); }); });
     const auto tool_before = load::read_cpu(0);
     const auto server_before = load::read_cpu(watch_.pid());
     watch_.start();
     tick();
     io_.run();
+    honest_.stop();
     const auto tool_after = load::read_cpu(0);
     const auto server_after = load::read_cpu(watch_.pid());
     if (tool_before && tool_after) result_.tool_cpu_s = tool_after->total() - tool_before->total();
@@ -58,7 +68,11 @@ void soak::run()
 void soak::tick()
 {
     const double t = watch_.now();
-    if (last_tick_ > 0) result_.loop_lag_max_ms = std::max(result_.loop_lag_max_ms, (t - last_tick_ - tick_s) * 1000);
+    if (last_tick_ > 0) {
+        const double late = (t - last_tick_ - tick_s) * 1000;
+        result_.loop_lag_max_ms = std::max(result_.loop_lag_max_ms, late);
+        if (late > 250 && result_.loop_lags.size() < 1000) result_.loop_lags.push_back({t, "attackers' loop late", late});
+    }
     last_tick_ = t;
     if (!watch_.alive() && !result_.server_died_at_s) {
         result_.server_died_at_s = t;
@@ -78,7 +92,7 @@ void soak::tick()
                 if (!watch_.metrics().empty()) result_.metrics_after_warmup = watch_.metrics().back();
             });
         }
-        if (t >= next_storm_) {
+        if (t >= next_storm_ && t + 10 < options_.duration_s) { // a storm needs time to play out
             next_storm_ += options_.storm_every_s;
             pool_.storm(options_.storm_share, static_cast<std::size_t>(options_.storm_resumes));
         }
@@ -104,24 +118,14 @@ void soak::tick()
             watch_.scrape([this] {
                 if (!watch_.metrics().empty()) result_.metrics_at_end = watch_.metrics().back();
             });
-            for (auto& r : rooms_) r->wind_down();
+            honest_.wind_down();
             phase_ = phase::winding_down;
             phase_started_ = t;
         }
         break;
-    case phase::winding_down: {
-        bool all_done = true;
-        for (auto& r : rooms_) all_done = all_done && r->done();
+    case phase::winding_down:
         // A game lasts at most 16 moves and 2 passes of a move clock each, and a claim window.
-        if (all_done || t - phase_started_ >= 18.0 * options_.honest_move_ms / 1000 + 10) {
-            for (auto& r : rooms_) r->close();
-            phase_ = phase::closing;
-            phase_started_ = t;
-        }
-        break;
-    }
-    case phase::closing:
-        if (t - phase_started_ >= 2) return end_run();
+        if (honest_.done() || t - phase_started_ >= 18.0 * options_.honest_move_ms / 1000 + 10) return end_run();
         break;
     case phase::over: return;
     }
@@ -137,13 +141,13 @@ void soak::progress(double t)
     const auto& rss = watch_.rss();
     std::uint64_t started = 0;
     for (const auto& k : context_.stats.kinds) started += k.started;
-    static constexpr const char* names[] = {"attacking", "draining", "settling", "winding down", "closing", "over"};
+    static constexpr const char* names[] = {"attacking", "draining", "settling", "winding down", "over"};
     std::fprintf(stderr,
                  "[%5.0f s] %-12s attackers %5zu (started %llu)  server RSS %6.1f MiB  honest games %llu, anomalies %llu\n",
                  t, names[static_cast<int>(phase_)], pool_.alive(), static_cast<unsigned long long>(started),
                  rss.empty() ? 0.0 : static_cast<double>(rss.back().rss_kib) / 1024.0,
-                 static_cast<unsigned long long>(honest_.games_finished),
-                 static_cast<unsigned long long>(honest_.anomalies));
+                 static_cast<unsigned long long>(honest_.games_finished()),
+                 static_cast<unsigned long long>(honest_.anomalies()));
 }
 
 void soak::end_run()

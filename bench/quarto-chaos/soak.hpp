@@ -1,5 +1,5 @@
-// The run, phase by phase on one io_context: honest rooms start; attackers ramp up to N and are
-// replaced as they finish; at the warm-up's end the server's RSS is the reference; storms come
+// The run, phase by phase on one io_context (the honest rooms have their own, honest_league):
+// honest rooms start; attackers ramp up to N and are replaced as they finish; at the warm-up's end the server's RSS is the reference; storms come
 // every so often; at the duration's end every attacker leaves, the server is left to settle,
 // the end RSS is taken, and the honest rooms finish the game they are in.
 #pragma once
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "attack_pool.hpp"
-#include "honest_room.hpp"
+#include "honest_league.hpp"
 #include "options.hpp"
 #include "server_watch.hpp"
 
@@ -25,8 +25,8 @@ struct soak_result {
     double attackers_gone_at_s = 0;
     std::size_t attackers_left_at_drain = 0; // still there 15 s after being told to stop (reset then)
     double ended_at_s = 0;
-    double loop_lag_max_ms = 0; // how late the driver's 100 ms tick ran at worst: our own delay in
-                                // reading events, which the honest players' clock checks include
+    double loop_lag_max_ms = 0; // how late the attackers' loop (its 100 ms tick) ran at worst
+    std::vector<incident> loop_lags; // when it was more than 250 ms late
     double tool_cpu_s = 0;   // this process's user + system time over the run
     double server_cpu_s = 0; // the server's, over the same time
 };
@@ -38,11 +38,11 @@ public:
 
     const soak_result& result() const { return result_; }
     const chaos_stats& attacks() const { return context_.stats; }
-    const honest_stats& honest() const { return honest_; }
+    const honest_stats& honest() const { return honest_.stats(); }
     const server_watch& watch() const { return watch_; }
 
 private:
-    enum class phase { attacking, draining, settling, winding_down, closing, over };
+    enum class phase { attacking, draining, settling, winding_down, over };
     void tick();
     void progress(double t);
     void end_run();
@@ -53,8 +53,7 @@ private:
     attack_context context_;
     attack_pool pool_;
     honest_settings honest_settings_;
-    honest_stats honest_;
-    std::vector<std::unique_ptr<honest_room>> rooms_;
+    honest_league honest_;
     server_watch watch_;
     net::steady_timer driver_;
     phase phase_ = phase::attacking;
