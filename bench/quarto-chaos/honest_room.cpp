@@ -25,13 +25,16 @@ void honest_room::welcomed(honest_bot& b)
 void honest_room::room_known(const std::string& id)
 {
     id_ = id;
-    if (on_id) on_id(id);
     joiner_.connect();
 }
 
 void honest_room::game_started(honest_bot& b)
 {
     if (&b != &creator_) return; // both see it: count once
+    // Only now may the attackers aim at the room: before the second player sat down, a churner
+    // joining "as player" would take the seat (seen in a run: room_full for our own player).
+    if (!announced_ && on_id) on_id(id_);
+    announced_ = true;
     ++stats_.games_started;
     staller_ = -1;
     ends_[0].reset();

@@ -22,7 +22,7 @@ public:
     void close();
     const std::string& id() const { return id_; }
 
-    std::function<void(const std::string&)> on_id; // the room exists: the attackers may aim at it
+    std::function<void(const std::string&)> on_id; // both seats taken: the attackers may aim at it
 
 private:
     void welcomed(honest_bot& b) override;
@@ -42,6 +42,7 @@ private:
     std::string id_;
     int staller_ = -1;
     bool winding_down_ = false;
+    bool announced_ = false;
     bool silence_reported_ = false;
     std::optional<game_end> ends_[2]; // this game's end as each player read it
     std::optional<clock_type::time_point> ended_at_;
