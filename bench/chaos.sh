@@ -9,9 +9,10 @@
 #   bench/chaos.sh --server-bin PATH        test that server binary instead of building one
 #   bench/chaos.sh --keep DIR -- --connections 500 --seed 7    (after --: quarto-chaos options)
 #   bench/chaos.sh --server-arg --room-idle-seconds --server-arg 30     (more server flags)
-#   bench/chaos.sh --malloc-probe   at the end, before SIGTERM, gdb asks the server's glibc for its
-#                   arenas (malloc_stats, into the log) and gives free memory back (malloc_trim):
-#                   how much of the RSS was memory freed but kept
+#   bench/chaos.sh --malloc-probe   gdb asks the server's glibc for its arenas (malloc_stats, into
+#                   the log) at the warm-up's end and at the end, then gives free memory back
+#                   (malloc_trim): how much of the RSS is live and how much freed but kept
+#   bench/chaos.sh --warmup N       quarto-chaos's --warmup (default 60), known here for the probe
 # Exit status: non-zero when quarto-chaos fails (an honest game went wrong, the server died, its
 # RSS did not come back), the server did not exit 0 on SIGTERM, or the log has unexplained errors.
 set -euo pipefail
@@ -19,6 +20,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build/chaos
 
 duration=600
+warmup=60
 server_bin=
 keep=
 malloc_probe=
@@ -27,12 +29,13 @@ chaos_args=()
 while (($#)); do
     case $1 in
         --duration) duration=$2; shift ;;
+        --warmup) warmup=$2; shift ;;
         --server-bin) server_bin=$2; shift ;;
         --keep) keep=$2; shift ;;
         --server-arg) server_args+=("$2"); shift ;;
         --malloc-probe) malloc_probe=1 ;;
         --) shift; chaos_args=("$@"); break ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
         *) echo "chaos.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -69,20 +72,38 @@ done
 [[ -n $port ]] || { echo "chaos.sh: no 'listening on' line after 30 s" >&2; exit 1; }
 echo "chaos.sh: quarto-server pid $server_pid on 127.0.0.1:$port, log $log" >&2
 
-chaos_status=0
-"$chaos_bin" --url "ws://127.0.0.1:$port/ws" --server-pid "$server_pid" --duration "$duration" \
-    --json "$work/chaos.json" "${chaos_args[@]}" | tee "$work/chaos.txt" || chaos_status=$?
-
 rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+# malloc_stats prints to the server's stderr, its log: per arena and in total, "system bytes"
+# (taken from the kernel) and "in use bytes" (live).
+malloc_totals() { # LABEL
+    awk -v label="$1" '/^Total \(incl\. mmap\):/ { n++; total = 1; next }
+        total && /system bytes/ { taken = $4 } total && /in use bytes/ { used = $5; total = 0; last = n }
+        END { if (last) printf "malloc probe (%s): in use %.1f MiB of %.1f MiB taken from the kernel\n", label, used / 1048576, taken / 1048576 }' "$log"
+}
+probe_pid=
+if [[ -n $malloc_probe ]]; then
+    # At the warm-up's end, with the attack on: the server stops for the moment gdb needs.
+    (sleep "$((warmup + 1))"
+     kill -0 "$server_pid" 2>/dev/null || exit 0
+     rss=$(rss_kib "$server_pid")
+     timeout 60 gdb -p "$server_pid" -batch -ex 'call (void)malloc_stats()' >"$work/gdb-warmup.txt" 2>&1
+     echo "malloc probe (after warm-up): VmRSS $rss kB" >"$work/probe-warmup.txt"
+     sleep 1; malloc_totals "after warm-up" >>"$work/probe-warmup.txt" || true) &
+    probe_pid=$!
+fi
+
+chaos_status=0
+"$chaos_bin" --url "ws://127.0.0.1:$port/ws" --server-pid "$server_pid" --duration "$duration" --warmup "$warmup" \
+    --json "$work/chaos.json" "${chaos_args[@]}" | tee "$work/chaos.txt" || chaos_status=$?
+[[ -z $probe_pid ]] || { wait "$probe_pid" || true; cat "$work/probe-warmup.txt" 2>/dev/null || true; }
+
 if [[ -n $malloc_probe ]] && kill -0 "$server_pid" 2>/dev/null; then
     before=$(rss_kib "$server_pid")
-    echo "malloc probe: VmRSS $before kB; malloc_stats (into the server log), then malloc_trim(0):"
     timeout 60 gdb -p "$server_pid" -batch -ex 'call (void)malloc_stats()' -ex 'call (int)malloc_trim(0)' >"$work/gdb.txt" 2>&1 ||
         echo "malloc probe: gdb failed ($(tail -1 "$work/gdb.txt"))"
     sleep 1
-    echo "malloc probe: VmRSS $(rss_kib "$server_pid") kB after malloc_trim (was $before kB)"
-    # malloc_stats: per arena "system bytes" (taken from the kernel) and "in use bytes" (live).
-    awk '/^Total \(incl\. mmap\):/ { total = 1; next } total && /system bytes/ { print "malloc probe: total system bytes " $4 } total && /in use bytes/ { print "malloc probe: total in use bytes " $5; total = 0 }' "$log"
+    echo "malloc probe (at the end): VmRSS $before kB, $(rss_kib "$server_pid") kB after malloc_trim(0)"
+    malloc_totals "at the end" || true
 fi
 
 server_status=0

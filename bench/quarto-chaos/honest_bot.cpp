@@ -101,10 +101,11 @@ double honest_bot::since_start(clock_type::time_point t) const
 
 void honest_bot::anomaly(const std::string& kind, const std::string& detail)
 {
+    const double t = since_start(clock_type::now());
     char context[160];
     std::snprintf(context, sizeof context, " [at %.1f s; honest loop late by %.0f ms at worst in the last 5 s; last ping %.0f ms]",
-                  since_start(clock_type::now()), stats_.recent_loop_lag_ms, stats_.last_ping_rtt_ms);
-    stats_.anomaly(kind, name_ + " room " + room_id_ + " seq " + std::to_string(last_seq_) + ": " + detail + context);
+                  t, stats_.recent_loop_lag_ms, stats_.last_ping_rtt_ms);
+    stats_.anomaly(kind, name_ + " room " + room_id_ + " seq " + std::to_string(last_seq_) + ": " + detail + context, t);
 }
 
 void honest_bot::ping()

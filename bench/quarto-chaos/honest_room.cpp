@@ -50,15 +50,21 @@ void honest_room::game_ended(honest_bot& b, const game_end& e)
     const auto& a = *ends_[0];
     const auto& z = *ends_[1];
     if (a.game_id != z.game_id || a.reason != z.reason || a.winner != z.winner) {
-        stats_.anomaly("the players saw different ends", a.game_id + " " + a.reason + " " + std::to_string(a.winner) +
-                                                             " / " + z.game_id + " " + z.reason + " " +
-                                                             std::to_string(z.winner));
+        stats_.anomaly("the players saw different ends",
+                       a.game_id + " " + a.reason + " " + std::to_string(a.winner) + " / " + z.game_id + " " + z.reason +
+                           " " + std::to_string(z.winner),
+                       now_s());
     } else {
         ++stats_.games_finished;
         ++stats_.endings[a.reason];
         if (a.reason == "timeout") ++stats_.timeouts_provoked;
     }
     ended_at_ = clock_type::now();
+}
+
+double honest_room::now_s() const
+{
+    return std::chrono::duration<double>(clock_type::now() - settings_.t0).count();
 }
 
 void honest_room::wind_down()
@@ -91,17 +97,14 @@ void honest_room::watch()
     for (const honest_bot* b : {&creator_, &joiner_}) {
         if (b->in_game() && now - b->last_event() > quiet_limit && !silence_reported_) {
             silence_reported_ = true;
-            stats_.anomaly(
-                "a game went quiet",
-                b->name() + " in room " + id_ + ": no event for " +
-                    std::to_string(
-                        std::chrono::duration_cast<std::chrono::milliseconds>(now - b->last_event()).count()) +
-                    " ms");
+            const auto quiet = std::chrono::duration_cast<std::chrono::milliseconds>(now - b->last_event()).count();
+            stats_.anomaly("a game went quiet",
+                           b->name() + " in room " + id_ + ": no event for " + std::to_string(quiet) + " ms", now_s());
         }
     }
     if (ended_at_ && !winding_down_ && now - *ended_at_ > std::chrono::seconds{10} && !silence_reported_) {
         silence_reported_ = true;
-        stats_.anomaly("no rematch", "room " + id_ + ": no new game 10 s after the last ended");
+        stats_.anomaly("no rematch", "room " + id_ + ": no new game 10 s after the last ended", now_s());
     }
     watchdog_.expires_after(std::chrono::seconds{1});
     watchdog_.async_wait([this](const error_code& ec) {

@@ -32,6 +32,7 @@ private:
     int staller() const override { return staller_; }
     void set_staller(int seat) override { staller_ = seat; }
     void watch();
+    double now_s() const; // seconds since the run began
 
     const honest_settings& settings_;
     honest_stats& stats_;

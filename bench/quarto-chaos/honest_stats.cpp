@@ -5,9 +5,10 @@
 
 namespace quarto::chaos {
 
-void honest_stats::anomaly(const std::string& kind, const std::string& detail)
+void honest_stats::anomaly(const std::string& kind, const std::string& detail, double t)
 {
     ++anomalies;
+    if (anomaly_times.size() < 1000) anomaly_times.push_back(t);
     ++anomaly_kinds[kind];
     if (anomaly_examples.size() < 40) anomaly_examples.push_back(kind + " | " + detail);
 }
@@ -64,6 +65,7 @@ nlohmann::json honest_stats::to_json() const
         {"anomalies", anomalies},
         {"anomaly_kinds", anomaly_kinds},
         {"anomaly_examples", anomaly_examples},
+        {"anomaly_times", anomaly_times},
         {"pings", pings},
         {"ping_rtt_max_ms", ping_rtt_max_ms},
         {"pings_over_500ms", pings_over_500ms},

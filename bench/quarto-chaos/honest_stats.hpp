@@ -33,6 +33,7 @@ struct honest_stats {
     std::uint64_t anomalies = 0;
     counter_map anomaly_kinds;
     std::vector<std::string> anomaly_examples;
+    std::vector<double> anomaly_times; // seconds since the start, to line up with the machine's stalls
     // Whose delay is it? A ping is answered without touching a room (nor the journal); the
     // honest players' own loop is apart from the attackers'.
     std::uint64_t pings = 0;
@@ -43,7 +44,7 @@ struct honest_stats {
     double recent_loop_lag_ms = 0; // its worst in the last 5 s
     std::vector<incident> incidents;
 
-    void anomaly(const std::string& kind, const std::string& detail);
+    void anomaly(const std::string& kind, const std::string& detail, double t);
     void clock_deviation(double ms, double t);
     void ping(double rtt_ms, double t);
     void loop_lag(double ms, double t);

@@ -51,6 +51,43 @@ std::string holdings(const metrics_sample& m)
            " (public " + value("public_rooms_total") + "), tournaments " + value("tournaments_total");
 }
 
+// Seconds in which the server's threads waited for a CPU for more than half a second in all, or
+// every task was stalled on I/O for more than a fifth of it; and the machine around each honest
+// anomaly (the second before it and the one it happened in).
+void print_stalls(std::ostream& out, const soak& s)
+{
+    const auto& samples = s.watch().machine();
+    if (samples.empty()) return;
+    auto show = [&](const machine_sample& m) {
+        char line[200];
+        std::snprintf(line, sizeof line,
+                      "    %6.1f s: cpu some %3.0f %%, io some %3.0f %% full %3.0f %%, steal %3.0f %%; waiting for a CPU: "
+                      "server %.2f s/s, quarto-chaos %.2f s/s\n",
+                      m.t, 100 * m.per_s.cpu_some_s, 100 * m.per_s.io_some_s, 100 * m.per_s.io_full_s,
+                      100 * m.per_s.steal_s, m.per_s.server_wait_s, m.per_s.self_wait_s);
+        out << line;
+    };
+    std::size_t starved = 0, io_stalled = 0;
+    double worst_wait = 0;
+    for (const auto& m : samples) {
+        if (m.per_s.server_wait_s > 0.5) ++starved;
+        if (m.per_s.io_full_s > 0.2) ++io_stalled;
+        worst_wait = std::max(worst_wait, m.per_s.server_wait_s);
+    }
+    out << "  machine: " << samples.size() << " seconds sampled; the server's threads waited for a CPU more than 0.5 s/s in "
+        << starved << " of them (at worst " << static_cast<int>(worst_wait * 1000) << " ms/s); all tasks stalled on I/O over 20 % in "
+        << io_stalled << "\n";
+    std::vector<double> shown;
+    for (const double t : s.honest().anomaly_times) {
+        if (!shown.empty() && t - shown.back() < 2) continue;
+        if (shown.size() == 10) break;
+        shown.push_back(t);
+        out << "  around the honest anomaly at " << static_cast<int>(t) << " s:\n";
+        for (const auto& m : samples)
+            if (m.t > t - 3 && m.t < t + 1.5) show(m);
+    }
+}
+
 } // namespace
 
 verdict judge(const options& o, const soak& s)
@@ -139,6 +176,7 @@ void print_report(std::ostream& out, const options& o, const soak& s, const verd
     out << "\n";
     if (r.metrics_after_warmup) out << "  /metrics after warm-up: " << holdings(*r.metrics_after_warmup) << "\n";
     if (r.metrics_at_end) out << "  /metrics at the end: " << holdings(*r.metrics_at_end) << "\n";
+    print_stalls(out, s);
     if (s.watch().failed_scrapes()) out << "  /metrics scrapes that failed: " << s.watch().failed_scrapes() << "\n";
 
     out << "\nverdict: " << (v.pass ? "PASS" : "FAIL");
@@ -153,6 +191,10 @@ nlohmann::json json_report(const options& o, const soak& s, const verdict& v)
     for (const auto& sample : s.watch().rss()) rss.push_back({sample.t, sample.rss_kib});
     nlohmann::json metrics = nlohmann::json::array();
     for (const auto& m : s.watch().metrics()) metrics.push_back({{"t", m.t}, {"values", m.values}});
+    nlohmann::json machine = nlohmann::json::array();
+    for (const auto& m : s.watch().machine())
+        machine.push_back({m.t, m.per_s.cpu_some_s, m.per_s.io_some_s, m.per_s.io_full_s, m.per_s.steal_s, m.per_s.server_wait_s,
+                           m.per_s.self_wait_s});
     nlohmann::json loop_lags = nlohmann::json::array();
     for (const auto& l : r.loop_lags) loop_lags.push_back({{"t", l.t}, {"ms", l.ms}});
     auto optional = [](const auto& x) { return x ? nlohmann::json(*x) : nlohmann::json(nullptr); };
@@ -182,7 +224,9 @@ nlohmann::json json_report(const options& o, const soak& s, const verdict& v)
           {"loop_lag_max_ms", r.loop_lag_max_ms},
           {"loop_lags", loop_lags},
           {"rss_samples", rss},
-          {"metrics_samples", metrics}}},
+          {"metrics_samples", metrics},
+          {"machine_columns", {"t", "cpu_some", "io_some", "io_full", "steal", "server_cpu_wait", "chaos_cpu_wait"}},
+          {"machine_samples", machine}}},
         {"verdict", {{"pass", v.pass}, {"reasons", v.reasons}}},
     };
 }

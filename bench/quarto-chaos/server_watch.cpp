@@ -60,6 +60,19 @@ void server_watch::tick()
             hwm_kib_ = m.hwm_kib;
         }
     }
+    if (const auto p = read_pressure(pid_)) {
+        const double t = now();
+        if (last_pressure_ && t > last_pressure_t_) {
+            const double dt = t - last_pressure_t_;
+            const auto& a = *last_pressure_;
+            machine_.push_back({t, pressure_totals{(p->cpu_some_s - a.cpu_some_s) / dt, (p->io_some_s - a.io_some_s) / dt,
+                                                   (p->io_full_s - a.io_full_s) / dt, (p->steal_s - a.steal_s) / dt,
+                                                   (p->server_wait_s - a.server_wait_s) / dt,
+                                                   (p->self_wait_s - a.self_wait_s) / dt}});
+        }
+        last_pressure_ = p;
+        last_pressure_t_ = t;
+    }
     if (ticks_++ % 5 == 0) scrape();
     timer_.expires_after(std::chrono::seconds{1});
     timer_.async_wait([this](const error_code& ec) {

@@ -1,7 +1,8 @@
 // Watches the server from outside while the soak runs: its VmRSS every second (/proc/PID/status);
 // every 5 s its /metrics (process_resident_memory_bytes, connections, rooms by status) and the
 // totals of its lists of tournaments and public rooms, which say what the memory holds. A server
-// that is gone (no /proc entry, or a zombie) is noticed within a second.
+// that is gone (no /proc entry, or a zombie) is noticed within a second. And the machine's stalls
+// every second (pressure.hpp).
 #pragma once
 
 #include <sys/types.h>
@@ -12,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pressure.hpp"
 #include "ws_client.hpp"
 
 namespace quarto::chaos {
@@ -19,6 +21,12 @@ namespace quarto::chaos {
 struct rss_sample {
     double t = 0; // seconds since the start of the run
     std::uint64_t rss_kib = 0;
+};
+
+// One second of the machine: each value is seconds of stall per second (pressure.hpp).
+struct machine_sample {
+    double t = 0;
+    pressure_totals per_s;
 };
 
 struct metrics_sample {
@@ -39,6 +47,7 @@ public:
     pid_t pid() const { return pid_; }
     const std::vector<rss_sample>& rss() const { return rss_; }
     const std::vector<metrics_sample>& metrics() const { return metrics_; }
+    const std::vector<machine_sample>& machine() const { return machine_; }
     std::uint64_t max_rss_kib() const { return max_rss_kib_; }
     std::uint64_t hwm_kib() const { return hwm_kib_; }
     std::uint64_t failed_scrapes() const { return failed_scrapes_; }
@@ -61,6 +70,9 @@ private:
     int ticks_ = 0;
     std::vector<rss_sample> rss_;
     std::vector<metrics_sample> metrics_;
+    std::vector<machine_sample> machine_;
+    std::optional<pressure_totals> last_pressure_;
+    double last_pressure_t_ = 0;
     std::uint64_t max_rss_kib_ = 0;
     std::uint64_t hwm_kib_ = 0;
     std::uint64_t failed_scrapes_ = 0;
