@@ -35,7 +35,7 @@ while (($#)); do
         --server-arg) server_args+=("$2"); shift ;;
         --malloc-probe) malloc_probe=1 ;;
         --) shift; chaos_args=("$@"); break ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
         *) echo "chaos.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
