@@ -484,8 +484,7 @@ void shard::store(const protocol::tournament_id& id, std::string name, std::stri
                                             if (stored) post([stored = std::move(stored)](shard&) { stored(); });
                                         });
     };
-    if (holding()) held_stores_.push_back(std::move(save));
-    else save();
+    after_journal(std::move(save));
 }
 
 void shard::forget_tournament(const protocol::tournament_id& id)
@@ -493,9 +492,13 @@ void shard::forget_tournament(const protocol::tournament_id& id)
     state_.tournaments.remove(id);
     if (!state_.archive) return;
     // After any store of it still held for the journal: the last word is the deletion.
-    auto erase = [this, id] { state_.archive->delete_tournament(id); };
-    if (holding()) held_stores_.push_back(std::move(erase));
-    else erase();
+    after_journal([this, id] { state_.archive->delete_tournament(id); });
+}
+
+void shard::after_journal(std::function<void()> write)
+{
+    if (holding()) held_stores_.push_back(std::move(write));
+    else write();
 }
 
 // ---- time ----------------------------------------------------------------------------------

@@ -210,6 +210,9 @@ private:
     void reap();
     // A tournament dropped (see tournament::close_if_deserted): out of the lists and the archive.
     void forget_tournament(const protocol::tournament_id& id);
+    // Runs an archive write of a tournament now, or once the journal batches held have
+    // committed (what led to it is on disk first, and writes keep their order).
+    void after_journal(std::function<void()> write);
     play::client_ref new_slot();
     protocol::room_id new_room_id() const;
 
