@@ -462,9 +462,23 @@ void room::on_deadline()
     else arm_timer();
 }
 
+void room::end_if_deserted(std::chrono::milliseconds idle)
+{
+    // Nobody is left to claim the win, and an untimed game would wait forever: once both players
+    // have been away for the idle time, whoever left first has abandoned it.
+    if (status_ != room_status::playing || !subscribers_.empty() || !away_since_[0] || !away_since_[1]) return;
+    const instant now = host_.now();
+    if (now - std::max(*away_since_[0], *away_since_[1]) < idle) return;
+    const seat first_gone = *away_since_[1] < *away_since_[0] ? seat{1} : seat{0};
+    const std::int64_t t = *game_time();
+    if (game_->expire(now) == time_event::game_over) return game_finished(change::time_passed{t});
+    if (game_->abandon(first_gone, now).ok()) game_finished(change::abandon{first_gone, t});
+}
+
 bool room::reclaim_if_idle(std::chrono::milliseconds idle)
 {
     if (closed_) return true;
+    end_if_deserted(idle);
     const bool deserted = subscribers_.empty() && status_ != room_status::playing;
     const bool idle_enough = host_.now() - last_activity_ >= idle;
     const bool empty = !seats_[0] && !seats_[1] && spectators_.empty();

@@ -86,7 +86,8 @@ public:
     // The connection has closed.
     void detach(const client_ref& c);
     // Closes the room when it is empty, or finished or deserted for `idle`: everyone subscribed
-    // gets room_closed. True when it has closed (the host then drops it).
+    // gets room_closed. A game both players have left for `idle` first ends, lost by `abandoned`
+    // by whoever left first. True when it has closed (the host then drops it).
     bool reclaim_if_idle(std::chrono::milliseconds idle);
 
 private:
@@ -110,6 +111,7 @@ private:
     // A seated player away from a game in progress: in how many ms (0: now) the opponent may
     // claim the win; nullopt when they are here or no game is on.
     std::optional<std::int64_t> claim_victory_in_ms(seat s) const;
+    void end_if_deserted(std::chrono::milliseconds idle);
 
     void start_game();
     // `cause`: the change that ended the game, journaled with game_over; an event_only when the

@@ -999,7 +999,7 @@ TEST_CASE("room: a finished room closes after the idle time - everyone in it get
     CHECK(d.host.sweep(idle) == strings{d.id});
 }
 
-TEST_CASE("room: a deserted waiting room closes after the idle time, a game in progress never")
+TEST_CASE("room: a deserted room closes after the idle time - a game both players left first ends as abandoned")
 {
     SUBCASE("waiting, nobody connected")
     {
@@ -1016,15 +1016,39 @@ TEST_CASE("room: a deserted waiting room closes after the idle time, a game in p
         d.host.advance(10 * idle);
         CHECK(d.host.sweep(idle).empty());
     }
-    SUBCASE("an untimed game in progress, nobody connected")
+    SUBCASE("an untimed game in progress, nobody connected: whoever left first loses")
     {
         duel d{settings_with({std::nullopt, claim_ms})};
         d.start();
-        d.room->detach(d.a);
         d.room->detach(d.b);
+        d.host.advance(milliseconds{5'000});
+        d.room->detach(d.a);
+        d.host.advance(idle - milliseconds{1}); // Ann has been gone for one ms less than the idle time
+        CHECK(d.host.sweep(idle).empty());
+        CHECK(d.host.archived().empty());
+        d.host.advance(milliseconds{1});
+        CHECK(d.host.sweep(idle) == strings{d.id});
+        REQUIRE(d.host.archived().size() == 1);
+        CHECK(d.host.archived()[0].result.reason == quarto::end_reason::abandoned);
+        CHECK(d.host.archived()[0].result.winner == seat{0});
+        for (const auto& p : {d.ann, d.bo}) CHECK(d.host.players().rooms_of(p->info.id).empty());
+    }
+    SUBCASE("a game in progress with one player or a spectator still there goes on")
+    {
+        duel d{settings_with({std::nullopt, claim_ms})};
+        d.start();
+        d.room->detach(d.b);
+        d.host.advance(10 * idle);
+        CHECK(d.host.sweep(idle).empty()); // Ann is here: she may claim the win, or wait
+
+        const auto c = d.host.connect();
+        const auto cy = d.host.players().create("Cy");
+        d.act(c, *cy, protocol::join{true});
+        d.room->detach(d.a);
         d.host.advance(10 * idle);
         CHECK(d.host.sweep(idle).empty());
         CHECK(d.peek()["status"] == "playing");
+        CHECK(d.host.archived().empty());
     }
 }
 
