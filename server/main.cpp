@@ -1,12 +1,11 @@
 // quarto-server: parses the command line, sets up logging, runs the server.
 #include <iostream>
 
-#include <malloc.h>
-
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include "app/app.hpp"
+#include "app/heap_trimmer.hpp"
 #include "config/config.hpp"
 
 extern char** environ;
@@ -26,11 +25,7 @@ int main(int argc, char** argv)
     }
     const config& settings = std::get<config>(parsed);
 
-    // glibc gives freed memory back to the system as soon as the top of a thread's heap is
-    // free, and takes it again (mprotect) a moment later: a tenth of a system call a move.
-    // Keep up to 64 MiB and grow by 16 MiB instead.
-    mallopt(M_TRIM_THRESHOLD, 64 << 20);
-    mallopt(M_TOP_PAD, 16 << 20);
+    keep_freed_memory();
 
     auto logger = spdlog::stderr_color_mt("quarto");
     spdlog::set_default_logger(logger);

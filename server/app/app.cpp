@@ -181,6 +181,7 @@ int app::run()
             shard->run();
         });
     listener_->run();
+    heap_trimmer_.start();
     signals_.async_wait([this](const beast::error_code& error, int signal) {
         if (error) return;
         spdlog::info("signal {}: shutting down", signal);
@@ -202,6 +203,7 @@ void app::shut_down()
 {
     state_.shutting_down.store(true);
     listener_->stop();
+    heap_trimmer_.stop();
     spdlog::info("closing {} connections (1012 service restart), waiting up to {} ms", state_.live_connections.load(),
                  state_.settings.shutdown_grace.count());
     for (auto& shard : state_.shards)

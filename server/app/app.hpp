@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/heap_trimmer.hpp"
 #include "config/config.hpp"
 #include "http/site.hpp"
 #include "net/asio.hpp"
@@ -50,6 +51,7 @@ private:
     const http::settings http_settings_;
     http::static_cache files_;
     asio::io_context front_{1};
+    heap_trimmer heap_trimmer_{front_, std::chrono::seconds{30}};
     std::shared_ptr<net::listener> listener_;
     asio::signal_set signals_{front_, SIGINT, SIGTERM};
     asio::steady_timer shutdown_timer_{front_}; // polls, until the deadline, for every client to have closed

@@ -52,15 +52,6 @@ double process_cpu_seconds()
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
 }
 
-// Resident set size in bytes, from /proc/self/statm.
-double resident_bytes()
-{
-    std::ifstream statm{"/proc/self/statm"};
-    double pages_total = 0, pages_resident = 0;
-    if (statm >> pages_total >> pages_resident) return pages_resident * static_cast<double>(sysconf(_SC_PAGESIZE));
-    return 0;
-}
-
 // A histogram summed over the shards.
 void write_histogram(std::string& out, std::span<const shard_counters* const> shards,
                      latency_histogram shard_counters::*member, std::string_view name, std::string_view labels)
@@ -97,6 +88,15 @@ double total(std::span<const shard_counters* const> shards, std::array<Atomic, N
 }
 
 } // namespace
+
+// Resident set size in bytes, from /proc/self/statm.
+double resident_bytes()
+{
+    std::ifstream statm{"/proc/self/statm"};
+    double pages_total = 0, pages_resident = 0;
+    if (statm >> pages_total >> pages_resident) return pages_resident * static_cast<double>(sysconf(_SC_PAGESIZE));
+    return 0;
+}
 
 std::string prometheus_text(std::span<const shard_counters* const> shards, const shared_counters& shared)
 {

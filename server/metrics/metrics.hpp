@@ -86,4 +86,7 @@ struct shared_counters {
 // and memory.
 std::string prometheus_text(std::span<const shard_counters* const> shards, const shared_counters& shared);
 
+// Resident set size in bytes, from /proc/self/statm (0 when it cannot be read).
+double resident_bytes();
+
 } // namespace quarto::server::metrics
