@@ -193,6 +193,14 @@ std::string welcome(const player_info& p, const std::string& token, const json& 
     return finish(out, w, req);
 }
 
+std::string renamed(const player_info& p, const json& req)
+{
+    std::string out;
+    json_writer w = start(out, "renamed");
+    w.key("player").value(p.id).key("name").value(p.name);
+    return finish(out, w, req);
+}
+
 std::string pong(std::int64_t server_epoch_ms, const json& req)
 {
     std::string out;
@@ -319,6 +327,19 @@ std::string connection_event(const event_stamp& stamp, const player_info& p, boo
     w.key("player");
     w.value_with([&](json_text& t) { fields::write_player(t, p); });
     if (claim_victory_in_ms) w.key("claim_victory_in_ms").value(*claim_victory_in_ms);
+    w.end_object();
+    return out;
+}
+
+std::string player_renamed_event(const event_stamp& stamp, const player_info& p, std::optional<seat> at)
+{
+    std::string out;
+    json_writer w = start_event(out, "player_renamed", stamp);
+    w.key("player");
+    w.value_with([&](json_text& t) { fields::write_player(t, p); });
+    w.key("seat");
+    if (at) w.value(*at);
+    else w.null();
     w.end_object();
     return out;
 }

@@ -254,9 +254,12 @@ struct message_kind {
     reader read;
 };
 
-const std::array<message_kind, 24> message_kinds{{
+const std::array<message_kind, 25> message_kinds{{
     {"hello", read_hello},
     {"ping", [](const json&) -> client_message { return session_message{ping{}}; }},
+    {"rename", [](const json& m) -> client_message {
+         return session_message{rename{name_field(require(m, "name"), "name", false)}};
+     }},
     {"list_rooms", [](const json& m) -> client_message { return lobby_message{list_rooms{page_field(m)}}; }},
     {"create_room", read_create_room},
     {"join", read_join},

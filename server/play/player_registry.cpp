@@ -66,6 +66,19 @@ std::shared_ptr<const player_record> player_registry::restore(const player_recor
     return record;
 }
 
+std::shared_ptr<const player_record> player_registry::rename(const std::string& id, std::string name)
+{
+    std::lock_guard lock{mutex_};
+    const auto it = by_id_.find(id);
+    if (it == by_id_.end()) return nullptr;
+    auto& record = it->second.record;
+    if (record->info.name != name) {
+        record = std::make_shared<const player_record>(player_record{{id, std::move(name)}, record->token_hash});
+        renames_.fetch_add(1, std::memory_order_release);
+    }
+    return record;
+}
+
 std::shared_ptr<const player_record> player_registry::find_by_id(const std::string& id) const
 {
     std::lock_guard lock{mutex_};
@@ -114,14 +127,15 @@ std::size_t player_registry::room_count(const std::string& player_id) const
     return it == by_id_.end() ? 0 : it->second.rooms.size();
 }
 
-void player_registry::add_tournament(const std::string& player_id, const std::string& tournament_id)
+bool player_registry::add_tournament(const std::string& player_id, const std::string& tournament_id)
 {
     std::lock_guard lock{mutex_};
     const auto it = by_id_.find(player_id);
-    if (it == by_id_.end()) return;
+    if (it == by_id_.end()) return false;
     auto& tournaments = it->second.tournaments;
     if (std::find(tournaments.begin(), tournaments.end(), tournament_id) == tournaments.end())
         tournaments.push_back(tournament_id);
+    return true;
 }
 
 void player_registry::remove_tournament(const std::string& player_id, const std::string& tournament_id)

@@ -8,7 +8,9 @@
 // client saying hello and leaving in a loop holds a bounded number of records.
 #pragma once
 
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -37,6 +39,12 @@ public:
     std::shared_ptr<const player_record> find_by_id(const std::string& id) const;
     // A player known before a restart (from a stored tournament): same id, name and token hash.
     std::shared_ptr<const player_record> restore(const player_record& record);
+    // The player's new name: a new record (same id and token hash) replaces the old one, which
+    // those holding it keep as it was. Null for an unknown id.
+    std::shared_ptr<const player_record> rename(const std::string& id, std::string name);
+    // How many renames there have been: a connection holding a record sees when it may be stale
+    // (another connection of the same player renamed) without taking the lock.
+    std::uint64_t renames() const { return renames_.load(std::memory_order_acquire); }
 
     // The rooms a player is in (seated or watching), so that a resumed player gets them back.
     void add_room(const std::string& player_id, const std::string& room_id);
@@ -44,8 +52,8 @@ public:
     std::vector<std::string> rooms_of(const std::string& player_id) const;
     std::size_t room_count(const std::string& player_id) const;
     // The tournaments a player plays in or directs: they are re-subscribed on resume, and the
-    // player is never forgotten while in one.
-    void add_tournament(const std::string& player_id, const std::string& tournament_id);
+    // player is never forgotten while in one. False (nothing added) for a player forgotten.
+    bool add_tournament(const std::string& player_id, const std::string& tournament_id);
     void remove_tournament(const std::string& player_id, const std::string& tournament_id);
     std::vector<std::string> tournaments_of(const std::string& player_id) const;
 
@@ -70,6 +78,7 @@ private:
     void forget(std::unordered_map<std::string, entry>::iterator it);
 
     std::size_t guests_per_address_ = 0;
+    std::atomic<std::uint64_t> renames_{0};
     mutable std::mutex mutex_;
     std::unordered_map<std::string, entry> by_id_;
     std::unordered_map<std::string, std::string> id_by_token_hash_;

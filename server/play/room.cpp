@@ -294,6 +294,28 @@ void room::detach(const client_ref& c)
     }
 }
 
+void room::rename(const protocol::player_info& renamed)
+{
+    if (closed_) return;
+    if (const auto s = seat_of(renamed.id)) {
+        rename_seat(*s, renamed.name);
+        publish(protocol::player_renamed_event(next_stamp(), renamed, *s), change::rename_seat{*s, renamed.name});
+        lobby_changed();
+        return;
+    }
+    const auto w = std::find_if(spectators_.begin(), spectators_.end(), [&](const auto& x) { return x.id == renamed.id; });
+    if (w == spectators_.end()) return;
+    w->name = renamed.name;
+    publish(protocol::player_renamed_event(next_stamp(), renamed, std::nullopt), event_only());
+}
+
+void room::rename_seat(seat s, const std::string& name)
+{
+    seats_[s]->name = name;
+    // The game in progress is archived with the names its players have at its end.
+    if (status_ == room_status::playing && game_players_[s].id == seats_[s]->id) game_players_[s].name = name;
+}
+
 // ---- the game ------------------------------------------------------------------------------
 
 void room::rematch(const client_ref& c, seat s, const json& req)
@@ -659,6 +681,11 @@ bool room::replay(const room_change& c, instant base)
                 return true;
             } else if constexpr (std::is_same_v<T, change::rematch>) {
                 rematch_wanted_[x.s] = true;
+                return true;
+            } else if constexpr (std::is_same_v<T, change::rename_seat>) {
+                if (!seats_[x.s]) return false;
+                rename_seat(x.s, x.name);
+                host_.players().rename(seats_[x.s]->id, x.name);
                 return true;
             } else if constexpr (std::is_same_v<T, change::abandon>) {
                 if (status_ != room_status::playing) return false;

@@ -85,6 +85,8 @@ public:
     void resume(const client_ref& c, const player_record& p);
     // The connection has closed.
     void detach(const client_ref& c);
+    // A player in the room took a new name: everyone is told (player_renamed), the seat keeps it.
+    void rename(const protocol::player_info& renamed);
     // Closes the room when it is empty, or finished or deserted for `idle`: everyone subscribed
     // gets room_closed. A game both players have left for `idle` first ends, lost by `abandoned`
     // by whoever left first. True when it has closed (the host then drops it).
@@ -112,6 +114,7 @@ private:
     // claim the win; nullopt when they are here or no game is on.
     std::optional<std::int64_t> claim_victory_in_ms(seat s) const;
     void end_if_deserted(std::chrono::milliseconds idle);
+    void rename_seat(seat s, const std::string& name);
 
     void start_game();
     // `cause`: the change that ended the game, journaled with game_over; an event_only when the

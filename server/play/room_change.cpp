@@ -163,6 +163,10 @@ void encode_into(std::string& out, const room_change& c)
                 put(x.absent);
                 out += ' ';
                 put(x.t);
+            } else if constexpr (std::is_same_v<T, change::rename_seat>) {
+                out += "rename ";
+                put(x.s);
+                (out += ' ') += x.name;
             } else {
                 out += "ev";
                 if (x.t) {
@@ -223,6 +227,11 @@ std::optional<room_change> decode(std::string_view line)
         const auto t = number<std::int64_t>(word(line));
         if (!s || !t || !line.empty()) return std::nullopt;
         return change::abandon{*s, *t};
+    }
+    if (kind == "rename") {
+        const auto s = seat_word(word(line));
+        if (!s || line.empty()) return std::nullopt;
+        return change::rename_seat{*s, std::string{line}};
     }
     if (kind == "ev") {
         if (line.empty()) return change::event_only{};

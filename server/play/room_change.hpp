@@ -11,6 +11,7 @@
 //   time T                  a deadline passed and ended the game (timeout, final window)
 //   abandon S T             seat S had left the game long enough, and its opponent claimed it
 //   rematch S               seat S asked for a rematch
+//   rename S NAME           the player in seat S took a new name
 //   ev [T]                  only an event (a watcher came or went, a connection changed)
 //
 // T is the game's time, in ms since it started: replayed at the same offsets, the clocks come
@@ -81,6 +82,11 @@ struct abandon {
     std::int64_t t = 0;
     friend bool operator==(const abandon&, const abandon&) = default;
 };
+struct rename_seat {
+    seat s = 0;
+    std::string name;
+    friend bool operator==(const rename_seat&, const rename_seat&) = default;
+};
 struct event_only {
     std::optional<std::int64_t> t;
     friend bool operator==(const event_only&, const event_only&) = default;
@@ -88,7 +94,8 @@ struct event_only {
 } // namespace change
 
 using room_change = std::variant<change::summary, change::take_seat, change::leave_seat, change::start, change::act,
-                                 change::time_passed, change::rematch, change::abandon, change::event_only>;
+                                 change::time_passed, change::rematch, change::abandon, change::rename_seat,
+                                 change::event_only>;
 
 std::string encode(const room_change& c);
 // The same, appended to `out` (a journal batch's bytes: no string of its own).

@@ -158,6 +158,12 @@ void client::on_session(const protocol::session_message& m, const json& req)
 {
     std::visit(overloaded{
                    [&](const protocol::hello& h) { hello(h, req); },
+                   [&](const protocol::rename& r) {
+                       if (!player_)
+                           return reply_error(error_code::hello_required,
+                                              protocol::default_message(error_code::hello_required), req);
+                       if (admit_join_rate(req)) rename(r.name, req);
+                   },
                    [&](const protocol::ping&) {
                        if (!player_)
                            return reply_error(error_code::hello_required,
@@ -173,6 +179,7 @@ void client::hello(const protocol::hello& h, const json& req)
     auto& players = home_.players();
     if (player_) return reply_error(error_code::bad_message, "This connection has already said hello.", req);
     std::string token; // the player's secret, known here only as they present it or get it
+    renames_seen_ = players.renames();
     if (h.token) {
         auto known = players.find_by_token(*h.token);
         if (!known) return reply_error(error_code::unknown_token, protocol::default_message(error_code::unknown_token), req);
@@ -201,6 +208,27 @@ void client::hello(const protocol::hello& h, const json& req)
     if (only && !several && *only != home_.index() && places_.empty() && home_.state().settings.shard_migration)
         return move_to(*only, {}, true);
     resume_places();
+}
+
+void client::rename(const std::string& name, const json& req)
+{
+    auto& players = home_.players();
+    const std::string old_name = player_->info.name;
+    renames_seen_ = players.renames();
+    if (auto renamed = players.rename(player_->info.id, name)) player_ = std::move(renamed);
+    reply(protocol::renamed(player_->info, req));
+    if (player_->info.name == old_name) return;
+    spdlog::info("ws {}: {} renamed", connection_.remote(), player_->info.id);
+    // Every room and tournament the player is in, wherever it lives, shows the new name.
+    const std::size_t shard_count = home_.state().shards.size();
+    for (const auto& id : players.rooms_of(player_->info.id))
+        home_.run_on(shard_of(id, shard_count), [info = player_->info, id](shard& s) {
+            if (auto* r = s.find_room(id)) r->rename(info);
+        });
+    for (const auto& id : players.tournaments_of(player_->info.id))
+        home_.run_on(shard_of(id, shard_count), [info = player_->info, id](shard& s) {
+            if (auto* t = s.find_tournament(id)) t->rename(info);
+        });
 }
 
 void client::resume_places()
@@ -334,10 +362,20 @@ bool client::admit_membership_change(const protocol::client_message& m, const js
                },
                m);
     if (!changes) return true;
+    // A connection of the same player elsewhere may have renamed them: enter with the new name.
+    if (renames_seen_ != home_.players().renames()) {
+        renames_seen_ = home_.players().renames();
+        if (auto current = home_.players().find_by_id(player_->info.id)) player_ = std::move(current);
+    }
+    return admit_join_rate(req);
+}
+
+bool client::admit_join_rate(const json& req)
+{
     switch (joins_.admit(home_.turn_time())) {
     case net::rate_limiter::verdict::accept: return true;
     case net::rate_limiter::verdict::refuse:
-        reply_error(error_code::rate_limited, "Too many joins, leaves or new rooms; slow down.", req);
+        reply_error(error_code::rate_limited, "Too many joins, leaves, renames or new rooms; slow down.", req);
         return false;
     case net::rate_limiter::verdict::close:
         spdlog::warn("ws {}: closed for flooding joins", connection_.remote());

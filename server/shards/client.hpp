@@ -61,6 +61,7 @@ private:
     void on_room(const protocol::room_message& m, const json& req, std::string_view text);
     void on_tournament(const protocol::tournament_message& m, const json& req, std::string_view text);
     void hello(const protocol::hello& h, const json& req);
+    void rename(const std::string& name, const json& req);
     // After hello with a token: the player's rooms and tournaments send their snapshots here.
     void resume_places();
     // The room `id` of this shard, or null.
@@ -71,6 +72,7 @@ private:
     // Joining, leaving and creating have a tighter rate of their own: each reaches everyone
     // in a room, or makes something that lasts. False (answered rate_limited) when over it.
     bool admit_membership_change(const protocol::client_message& m, const json& req);
+    bool admit_join_rate(const json& req);
     // The caps on what one player or address holds: false (answered) when over one.
     bool may_enter_room(const protocol::room_id& id, const json& req);
 
@@ -85,6 +87,7 @@ private:
     net::rate_limiter limiter_;
     net::rate_limiter joins_; // see admit_membership_change
     std::shared_ptr<const play::player_record> player_;
+    std::uint64_t renames_seen_ = 0; // the registry's renames() when player_ was last taken
     std::vector<play::place> places_;
     std::string pending_;         // a migrant's message, handled on start()
     bool resume_on_start_ = false; // a migrant that said hello with a token

@@ -136,6 +136,21 @@ void tournament::handle(const play::client_ref& c, const play::player_record& p,
         action);
 }
 
+void tournament::rename(const protocol::player_info& renamed)
+{
+    bool known = false;
+    if (record_.director == renamed.id) {
+        record_.director_name = renamed.name;
+        known = true;
+    }
+    for (auto& entrant : record_.players)
+        if (entrant.id == renamed.id) {
+            entrant.name = renamed.name;
+            known = true;
+        }
+    if (known) changed();
+}
+
 void tournament::resubscribe(const play::client_ref& c, const play::player_record& p)
 {
     subscribe(c, p.info.id);
@@ -187,8 +202,10 @@ void tournament::join(const play::client_ref& c, const play::player_record& p, c
         return send_error(c, error_code::registration_closed, protocol::default_message(error_code::registration_closed), req);
     if (static_cast<int>(record_.players.size()) >= record_.settings.max_players)
         return send_error(c, error_code::tournament_full, protocol::default_message(error_code::tournament_full), req);
+    // A player whose connection closed while this join was on its way may be forgotten already:
+    // registering them would seat a player nobody can resume as.
+    if (!host_.players().add_tournament(id, id_)) return;
     record_.players.push_back({id, p.info.name, true});
-    host_.players().add_tournament(id, id_);
     subscribe(c, id);
     spdlog::info("tournament {}: {} ({}) registered", id_, id, p.info.name);
     changed(&c, req);
@@ -337,8 +354,15 @@ void tournament::start_game(std::size_t pairing_index, bool first_game)
     const auto& b = record_.players[static_cast<std::size_t>(*pairing.second)];
     const auto player_a = host_.players().find_by_id(a.id);
     const auto player_b = host_.players().find_by_id(b.id);
-    if (!player_a || !player_b) { // cannot happen: tournament players are never forgotten
-        spdlog::error("tournament {}: a player of round {} is unknown", id_, round);
+    if (!player_a || !player_b) {
+        // Registered players are never forgotten, but one forgotten all the same (a record the
+        // registry no longer has) can never come back to the board: they forfeit, as a removed
+        // player does, rather than the round wait for ever.
+        const int gone = player_a ? *pairing.second : pairing.first;
+        spdlog::warn("tournament {}: {} of round {} is unknown to the server: forfeits", id_,
+                     record_.players[static_cast<std::size_t>(gone)].id, round);
+        record_.players[static_cast<std::size_t>(gone)].active = false;
+        forfeit_games_of(gone);
         return;
     }
 

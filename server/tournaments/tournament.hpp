@@ -56,6 +56,8 @@ public:
     void resubscribe(const play::client_ref& c, const play::player_record& p);
     // The connection has closed.
     void detach(const play::client_ref& c);
+    // A player or the director took a new name: the tables show it (stored, then sent).
+    void rename(const protocol::player_info& renamed);
     // Called now and then: true when the tournament has been registering with no player and
     // no director connected for `after`. Its subscribers are then told it is closed and its
     // people forget it; the caller drops it.

@@ -54,6 +54,7 @@ void check_message(const client_message& message)
             if (h->name) FUZZ_CHECK(!h->name->empty() && name_ok(*h->name, max_name_length));
             if (h->token) FUZZ_CHECK(!h->token->empty() && h->token->size() <= 128);
         }
+        if (const auto* r = std::get_if<quarto::protocol::rename>(s)) FUZZ_CHECK(!r->name.empty() && name_ok(r->name, max_name_length));
     } else if (const auto* l = std::get_if<lobby_message>(&message)) {
         if (const auto* c = std::get_if<create_room>(l))
             FUZZ_CHECK(name_ok(c->name, max_name_length) && clock_ok(c->clock));

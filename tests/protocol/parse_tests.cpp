@@ -226,6 +226,19 @@ TEST_CASE("hello: the name is trimmed of spaces, then must be 1..32 bytes withou
     }
 }
 
+TEST_CASE("rename: a name under hello's rules")
+{
+    const parsed_message m = parse_ok(R"({"type":"rename","name":"  Ann B  ","req":"r"})");
+    REQUIRE(holds<quarto::protocol::rename>(m.message));
+    CHECK(find_message<quarto::protocol::rename>(m.message)->name == "Ann B");
+    CHECK(m.req == json("r"));
+    check_bad_message(R"({"type":"rename"})");
+    check_bad_message(R"({"type":"rename","name":"   "})");
+    check_bad_message(R"({"type":"rename","name":7})");
+    check_bad_message(R"({"type":"rename","name":"a\tb"})");
+    check_bad_message(R"({"type":"rename","name":")" + std::string(max_name_length + 1, 'n') + "\"}");
+}
+
 TEST_CASE("hello with a token resumes")
 {
     const auto h = parse_as<hello>(R"({"type":"hello","token":"0123456789abcdef0123456789abcdef"})");

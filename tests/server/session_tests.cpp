@@ -150,3 +150,55 @@ TEST_CASE("session: sustained flooding (thousands of rejected messages) closes w
     CHECK_MESSAGE(p->close_code() == std::optional<std::uint16_t>{1008}, p->close_error());
     MESSAGE("closed after " << sent << " messages");
 }
+
+TEST_CASE("session: rename keeps the player - same id, token, seat and tournament - and everyone sees the new name")
+{
+    server_process server{{"--threads", "4"}}; // the room and the tournament may live on other shards
+    duel d = start_duel(server);
+    player& ann = d.creator;
+    ann->send({{"type", "create_tournament"}, {"name", "Ann's cup"}, {"format", "round_robin"}});
+    const json tournament = must(ann->wait_type("tournament_created"), "tournament_created")["tournament"];
+    must(ann->wait_type("tournament"), "tournament");
+    // A second tab of Ann's, open before the rename.
+    ws_client tab{server.port()};
+    tab.send({{"type", "hello"}, {"token", ann.token}});
+    must(tab.wait_type("welcome"), "welcome");
+    must(tab.wait_type("tournament"), "tournament");
+
+    ann->send({{"type", "rename"}, {"name", " Annabel "}, {"req", "n1"}});
+    const json reply = must(ann->wait_type("renamed"), "renamed");
+    CHECK(reply["player"] == ann.id);
+    CHECK(reply["name"] == "Annabel");
+    CHECK(reply["req"] == "n1");
+    const json seen = must(d.joiner->wait_type("player_renamed"), "player_renamed");
+    CHECK(seen["room"] == d.room);
+    CHECK(seen["seat"] == 0);
+    CHECK(seen["player"] == json{{"id", ann.id}, {"name", "Annabel"}});
+    const json table = must(ann->wait_type("tournament"), "tournament");
+    CHECK(table["tournament"] == tournament);
+    CHECK(table["director_name"] == "Annabel");
+
+    d.joiner->send({{"type", "list_rooms"}});
+    const json rooms = must(d.joiner->wait_type("rooms"), "rooms");
+    REQUIRE(rooms["rooms"].size() == 1);
+    CHECK(rooms["rooms"][0]["players"][0] == "Annabel");
+
+    // The other tab makes a room: it bears the new name.
+    tab.send({{"type", "create_room"}, {"req", "c"}});
+    must(tab.wait_type("room_created"), "room_created");
+    const json made = must(tab.wait_type("room"), "room");
+    CHECK(made["name"] == "Annabel's room");
+    CHECK(made["players"][0]["name"] == "Annabel");
+
+    // The token is the same player, with the new name.
+    ws_client later{server.port()};
+    later.send({{"type", "hello"}, {"token", ann.token}});
+    const json welcome = must(later.wait_type("welcome"), "welcome");
+    CHECK(welcome["player"] == ann.id);
+    CHECK(welcome["name"] == "Annabel");
+
+    ann->send({{"type", "rename"}, {"name", ""}, {"req", "bad"}});
+    const json error = must(ann->wait_type("error"), "error");
+    CHECK(error["code"] == "bad_message");
+    CHECK(error["req"] == "bad");
+}

@@ -1046,6 +1046,38 @@ scenario('a rematch keeps the running score, and an opponent who closed the tab 
   await shot(ann, 'claimed-victory');
 });
 
+scenario('renaming mid-game keeps the player: the seat, the game and the token; the opponent sees the new name', async () => {
+  const ann = await newPage('rename-ann');
+  const bob = await newPage('rename-bob');
+  await enter(ann, 'Ann');
+  const id = await createRoom(ann);
+  await enter(bob, 'Bob');
+  await joinAsPlayer(bob, id);
+  const { first } = await started(ann, bob);
+  await give(first, 5);
+  const seatOfAnn = (await gameData(ann)).you;
+
+  await ann.locator('[data-action="rename"]').click();
+  const input = ann.locator('[data-role="rename-input"]');
+  await input.fill('Annie');
+  await input.press('Escape'); // changes nothing
+  await ann.locator('[data-role="me"]', { hasText: /^Ann$/ }).waitFor();
+  await ann.locator('[data-action="rename"]').click();
+  await input.fill('  Annabel ');
+  await input.press('Enter');
+  await ann.locator('[data-role="me"]', { hasText: /^Annabel$/ }).waitFor();
+  await bob.locator(`[data-role="player"][data-seat="${seatOfAnn}"]`, { hasText: 'Annabel' }).waitFor();
+  // Still seated, in the same game, and the same after a reload (the token did not change).
+  const before = await gameData(ann);
+  assert(before.you === seatOfAnn && before.status === 'playing', `Ann still plays: ${JSON.stringify(before)}`);
+  await ann.reload();
+  await ann.locator('[data-role="me"]', { hasText: /^Annabel$/ }).waitFor();
+  await waitGame(ann, (s) => document.querySelector('[data-role="game"]')?.dataset.you === s, 'Ann seated after the reload', seatOfAnn);
+  const board = await ann.locator('[data-role="game"]').getAttribute('data-status');
+  assert(board === 'playing', `the game goes on: ${board}`);
+  await shot(bob, 'renamed-opponent');
+});
+
 scenario('a spectator sees every move', async () => {
   const [ann, bob, cid] = await Promise.all([newPage('Ann'), newPage('Bob'), newPage('Cid')]);
   await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob'), enter(cid, 'Cid')]);

@@ -163,19 +163,28 @@ export class App extends EventTarget {
     this.changed();
   }
 
-  /** Forget this player (new name, new identity): the seats of the old one stay with its token. */
-  changeName() {
-    this.me = { id: null, name: null, token: null };
-    this.everWelcomed = false;
-    save(KEY_NAME, null);
-    save(KEY_TOKEN, null);
-    this.rooms.clear();
-    this.watching.clear();
-    this.saveWatching();
-    this.remembered.clear();
-    this.saveRemembered();
-    this.welcomed = false;
-    if (this.conn.ws) this.conn.ws.close(4000, 'changing name');
+  /** A new name for the same player (same seats and games); true when it was sent. */
+  rename(name) {
+    const clean = String(name).trim();
+    if (clean === this.me.name) return true;
+    const problem = !clean ? 'Please type a name.' : tooLong('Your name', clean, MAX_PLAYER_NAME_BYTES);
+    if (problem) {
+      this.notify(problem, 'error', { form: 'rename' });
+      return false;
+    }
+    if (!this.welcomed) {
+      this.notify('Not connected to the server: your name can change once it is back.', 'error', { form: 'rename' });
+      return false;
+    }
+    this.track(this.conn.send({ type: 'rename', name: clean }), { kind: 'rename' });
+    return true;
+  }
+
+  onRenamed(msg) {
+    if (typeof msg.name !== 'string') return;
+    this.me.name = msg.name;
+    save(KEY_NAME, msg.name);
+    this.announce(`You are now ${msg.name}.`);
     this.changed();
   }
 
@@ -246,6 +255,9 @@ export class App extends EventTarget {
       case 'welcome':
         this.onWelcome(msg, ctx ? ctx.kind === 'resume' : !!this.me.token);
         return;
+      case 'renamed':
+        this.onRenamed(msg);
+        return;
       case 'rooms':
         this.lobby = { rooms: Array.isArray(msg.rooms) ? msg.rooms : [], total: Number(msg.total) || 0, at: Date.now() };
         for (const r of this.lobby.rooms) this.idTypes.set(roomKey(r.id), r.id);
@@ -308,6 +320,8 @@ export class App extends EventTarget {
         this.onError(msg, ctx);
         return;
       default:
+        // This player renamed on another tab: this one shows it too.
+        if (msg.type === 'player_renamed' && msg.player && msg.player.id === this.me.id) this.onRenamed(msg.player);
         if (ROOM_EVENTS.has(msg.type) || (msg.room !== undefined && typeof msg.seq === 'number')) this.onEvent(msg);
     }
   }

@@ -11,6 +11,7 @@ import { RulesView } from './rules.js';
 import { h } from './dom.js';
 import { TurnAlerts } from './alerts.js';
 import { feedbackLine, ERROR_MS, INFO_MS } from './feedback.js';
+import { MAX_PLAYER_NAME_BYTES } from './limits.js';
 
 const LOBBY_POLL_MS = 2000;
 const TICK_MS = 100;
@@ -90,11 +91,40 @@ function renderHeader() {
     c.state === 'waiting' ? h('button', { type: 'button', class: 'link', onclick: () => c.retryNow() }, 'Retry now') : '');
   connLine.hidden = !text;
   if (app.me.name && !app.needsName) {
-    who.replaceChildren(h('span', {}, h('span', { class: 'who-label' }, 'Playing as '), h('strong', { dataset: { role: 'me' } }, app.me.name)), ' ',
-      h('button', { type: 'button', class: 'link', dataset: { action: 'change-name' }, onclick: () => app.changeName() }, 'change'));
+    // The field being typed in is left alone: the header redraws on every change.
+    if (renaming && who.querySelector('[data-role="rename-input"]')) return;
+    who.replaceChildren(renaming ? renameForm()
+      : h('span', {}, h('span', { class: 'who-label' }, 'Playing as '), h('strong', { dataset: { role: 'me' } }, app.me.name), ' ',
+        h('button', { type: 'button', class: 'link', dataset: { action: 'rename' }, 'aria-label': 'Change your name',
+          onclick: () => { renaming = true; renderHeader(); } }, 'change')));
+    const input = who.querySelector('[data-role="rename-input"]');
+    if (input) { input.focus(); input.select(); }
   } else {
     who.replaceChildren();
   }
+}
+
+// Renaming keeps the player (same seats, same games): Enter sends it, Escape or leaving the
+// field keeps the old name.
+let renaming = false;
+
+function renameForm() {
+  const stop = () => { renaming = false; renderHeader(); };
+  const input = h('input', {
+    type: 'text', value: app.me.name, maxlength: MAX_PLAYER_NAME_BYTES, autocomplete: 'nickname',
+    'aria-label': 'Your new name (Enter to save, Escape to cancel)', dataset: { role: 'rename-input' },
+    onkeydown: (e) => {
+      if (e.key === 'Enter') {
+        e.preventDefault();
+        if (app.rename(input.value)) stop();
+      } else if (e.key === 'Escape') {
+        e.preventDefault();
+        stop();
+      }
+    },
+    onblur: () => { if (renaming) stop(); },
+  });
+  return h('span', { class: 'rename' }, h('span', { class: 'who-label' }, 'Name '), input);
 }
 
 /** A message the view on screen does not show in place: in the flow under the header, never

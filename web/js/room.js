@@ -4,7 +4,7 @@
 
 export const ROOM_EVENTS = new Set([
   'game_started', 'given', 'placed', 'passed', 'rematch_requested', 'game_over',
-  'joined', 'left', 'disconnected', 'reconnected', 'resumed',
+  'joined', 'left', 'disconnected', 'reconnected', 'resumed', 'player_renamed',
 ]);
 
 const now = () => performance.now();
@@ -259,6 +259,13 @@ export class Room {
         if (ev.claim !== undefined) this.claim = this.claimFrom(ev.claim, t);
         if (this.status === 'finished') this.freezeClock();
         return 'The server restarted; the game goes on.';
+      }
+      case 'player_renamed': {
+        const p = ev.player ?? {};
+        if (ev.seat !== 0 && ev.seat !== 1) return '';
+        const before = this.seatName(ev.seat);
+        this.players[ev.seat] = { ...this.players[ev.seat], name: p.name ?? before };
+        return before === p.name ? '' : `${before} is now ${p.name}.`;
       }
       case 'rematch_requested': {
         if (ev.seat === 0 || ev.seat === 1) this.rematch[ev.seat] = true;

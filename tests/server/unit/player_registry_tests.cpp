@@ -58,3 +58,24 @@ TEST_CASE("player registry: no cap remembers every guest until the idle sweep")
     players.create("G", nullptr, "203.0.113.7"); // the address index was cleaned with them
     CHECK(players.size() == 1);
 }
+
+TEST_CASE("player registry: a rename keeps the id and the token, and counts, and the old record stays as it was")
+{
+    player_registry players;
+    std::string token;
+    const auto ann = players.create("Ann", &token);
+    const auto before = players.renames();
+    const auto renamed = players.rename(ann->info.id, "Annabel");
+    REQUIRE(renamed);
+    CHECK(renamed->info.id == ann->info.id);
+    CHECK(renamed->info.name == "Annabel");
+    CHECK(renamed->token_hash == ann->token_hash);
+    CHECK(ann->info.name == "Ann"); // whoever holds the old record reads it unchanged
+    CHECK(players.find_by_token(token) == renamed);
+    CHECK(players.find_by_id(ann->info.id) == renamed);
+    CHECK(players.renames() == before + 1);
+
+    CHECK(players.rename(ann->info.id, "Annabel") == renamed); // the same name: nothing changes
+    CHECK(players.renames() == before + 1);
+    CHECK(players.rename("pnobody12", "Zed") == nullptr);
+}

@@ -136,6 +136,7 @@ TEST_CASE("room journal: every change encodes to one line and decodes back, and 
         change::time_passed{60'001},
         change::rematch{1},
         change::abandon{1, 45'000},
+        change::rename_seat{0, "Ann B. · the 2nd"},
         change::event_only{},
         change::event_only{5},
     };
@@ -149,7 +150,7 @@ TEST_CASE("room journal: every change encodes to one line and decodes back, and 
     }
     for (const std::string bad : {"", "room", "room {\"name\":1}", "seat 2 h id Ann", "seat 0 h id", "unseat 0 1",
                                   "start 0 12", "start 3 12 g", "act give 0 16 0 5", "act jump 0 1 0 5",
-                                  "act give 0 1 0", "time", "time 1x", "rematch", "abandon 2 5", "abandon 1", "ev 1 2", "hello",
+                                  "act give 0 1 0", "time", "time 1x", "rematch", "abandon 2 5", "abandon 1", "rename 0", "rename 2 Ann", "ev 1 2", "hello",
                                   R"(room {"name":"x","rules":{},"clock":{},"private":false,"seats":[null,null],"seq":0,"tournament":{"id":"t","first":2}})",
                                   R"(room {"name":"x","rules":{},"clock":{},"private":false,"seats":[null,null],"seq":1e300})",
                                   R"(room {"name":"x","rules":{},"clock":{},"private":false,"seats":[null,null],"seq":0,"tournament":{"id":"t","first":4294967296}})",
@@ -185,6 +186,24 @@ TEST_CASE("room journal: a waiting room comes back waiting, its creator seated a
     const auto cb = r.host.connect();
     r.room->handle(cb, *bo, protocol::join{false}, nullptr);
     CHECK(types_of(r.host.take(cb)) == strings{"room", "game_started"});
+}
+
+TEST_CASE("room journal: a player renamed mid-game comes back with the new name, in the room, the registry and the archive")
+{
+    journaled_duel d;
+    d.start();
+    d.give(d.first, 7);
+    d.room->rename({d.ann->info.id, "Annabel"});
+    CHECK(d.host.journal_of(d.id).back().change == "rename 0 Annabel");
+
+    restored r{d, *d.bo};
+    CHECK(r.snapshot["players"][0]["name"] == "Annabel");
+    CHECK(r.host.players().find_by_id(d.ann->info.id)->info.name == "Annabel");
+    CHECK(r.room->lobby().seats[0]->name == "Annabel");
+    r.room->handle(r.c, *d.bo, protocol::resign{}, nullptr);
+    r.host.run_deferred();
+    REQUIRE(r.host.archived().size() == 1);
+    CHECK(r.host.archived()[0].players[0].name == "Annabel");
 }
 
 TEST_CASE("room journal: a game in progress comes back as it stood at the last entry, the mover's clock too")

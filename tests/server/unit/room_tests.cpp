@@ -1052,6 +1052,38 @@ TEST_CASE("room: a deserted room closes after the idle time - a game both player
     }
 }
 
+TEST_CASE("room: a new name reaches everyone in the room, a seated player's in the lobby and the snapshot too")
+{
+    duel d;
+    d.start();
+    const auto c = d.host.connect();
+    const auto cy = d.host.players().create("Cy");
+    d.act(c, *cy, protocol::join{true});
+    for (const auto& x : {d.a, d.b, c}) d.host.take(x);
+    const auto seq = d.peek()["seq"].get<std::uint64_t>();
+
+    d.room->rename({d.bo->info.id, "Bobby"});
+    const json to_a = d.only(d.a, "player_renamed");
+    CHECK(to_a == d.only(d.b, "player_renamed"));
+    CHECK(to_a == d.only(c, "player_renamed"));
+    CHECK(to_a["seq"] == seq + 1);
+    CHECK(to_a["player"] == json{{"id", d.bo->info.id}, {"name", "Bobby"}});
+    CHECK(to_a["seat"] == 1);
+    CHECK(d.peek()["players"][1]["name"] == "Bobby");
+    CHECK(d.host.lobby_of(d.id)->seats[1]->name == "Bobby");
+
+    d.room->rename({cy->info.id, "Cyrus"}); // a watcher: no seat
+    const json watcher = d.only(d.a, "player_renamed");
+    CHECK(watcher["seat"].is_null());
+    CHECK(watcher["player"]["name"] == "Cyrus");
+
+    d.room->rename({"pnobody12", "Zed"}); // not in the room: nothing
+    CHECK(d.host.take(d.a).empty());
+    d.act(0, protocol::resign{});
+    REQUIRE(d.host.archived().size() == 1);
+    CHECK(d.host.archived()[0].players[1].name == "Bobby");
+}
+
 // ---- tournament rooms ----------------------------------------------------------------------------
 
 TEST_CASE("room: a tournament game starts at once with the tournament's first seat, and refuses rematch")

@@ -901,6 +901,44 @@ TEST_CASE("tournament: a registering record reopened after its start time starts
     CHECK(host.game_rooms().size() == 1);
 }
 
+TEST_CASE("tournament: a registered player the server no longer knows forfeits instead of holding the round up")
+{
+    // A record whose Bo is not in the registry (persist stores only the people it knows).
+    auto s = settings_of(protocol::tournament_format::round_robin);
+    s.start_at_ms = fake_host::unix_at_zero - 60'000;
+    fake_host host;
+    const auto ann = host.players().create("Ann");
+    const auto dee = host.players().create("Dee");
+    protocol::tournament_record record;
+    record.id = tid;
+    record.settings = s;
+    record.director = dee->info.id;
+    record.director_name = dee->info.name;
+    record.players = {{ann->info.id, ann->info.name, true}, {"pgone1234", "Bo", true}};
+    tournaments::tournament t{host, record, std::make_shared<tournaments::tournament_views>()};
+    t.reopen();
+    host.run_deferred();
+    host.advance(milliseconds{0}); // the start time: round 1, Ann against Bo
+    host.run_deferred();
+    CHECK(host.game_rooms().empty());
+    const json stored = host.stored().back().state;
+    CHECK(stored["tournament"]["status"] == "finished");
+    const json game = stored["tournament"]["rounds"][0]["pairings"][0]["games"][0];
+    CHECK(game["reason"] == "forfeit");
+    CHECK(stored["tournament"]["players"][1]["active"] == false);
+}
+
+TEST_CASE("tournament: a join that arrives after its player was forgotten registers nobody")
+{
+    event e{settings_of(protocol::tournament_format::round_robin), 2};
+    // Ann's connection closed while her join was on its way, and the registry let her go.
+    CHECK(e.host.players().forget_idle(std::chrono::steady_clock::now() + std::chrono::hours{24}, std::chrono::seconds{1}) == 2);
+    const auto stores = e.host.stored().size();
+    e.as(0, protocol::join_tournament{});
+    CHECK(e.host.stored().size() == stores);
+    CHECK(e.snapshot()["players"].empty());
+}
+
 TEST_CASE("tournament: every change is stored, and nothing else is")
 {
     event e{settings_of(protocol::tournament_format::round_robin), 2};

@@ -76,6 +76,8 @@ json encode_moves(std::span<const move_record> moves);
 // Direct replies. `req` is echoed when it is not null.
 std::string welcome(const player_info& p, const std::string& token, const json& req);
 std::string pong(std::int64_t server_epoch_ms, const json& req);
+// The answer to rename: the player's id and new name (as welcome names them).
+std::string renamed(const player_info& p, const json& req);
 std::string error_reply(error_code code, std::string_view message, const json& req);
 std::string room_created(const room_id& id, const json& req);
 // `summaries`: room_summary texts, one page of the `total` public rooms from `offset` on.
@@ -95,5 +97,7 @@ std::string left_event(const event_stamp& stamp, const player_info& p, bool as_s
 // `claim_victory_in_ms`: for a player gone from a game in progress (see seat_info).
 std::string connection_event(const event_stamp& stamp, const player_info& p, bool connected,
                              std::optional<std::int64_t> claim_victory_in_ms = std::nullopt);
+// A player in the room (seated at `at`, or watching) took a new name.
+std::string player_renamed_event(const event_stamp& stamp, const player_info& p, std::optional<seat> at);
 
 } // namespace quarto::protocol

@@ -34,7 +34,11 @@ struct hello {
     std::optional<std::string> token; // resume a known player
 };
 struct ping {};
-using session_message = std::variant<hello, ping>;
+// A new name for the player who said hello: same id, token, seats and places.
+struct rename {
+    std::string name;
+};
+using session_message = std::variant<hello, ping, rename>;
 
 // The lobby.
 // A page of the list: the entries from `offset` on (in the list's order), at most `limit`.
