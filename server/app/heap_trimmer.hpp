@@ -11,35 +11,29 @@
 
 namespace quarto::server {
 
-// The most malloc keeps free before it is trimmed: at the top of a heap (glibc's own trim) and,
-// every period, in all the arenas (heap_trimmer).
-constexpr std::size_t kept_free_bytes = std::size_t{64} << 20;
-
 // glibc gives freed memory back as soon as the top of a thread's heap is free, and takes it
-// again (mprotect) a moment later: a tenth of a system call a move. Keep up to kept_free_bytes
+// again (mprotect) a moment later: a tenth of a system call a move. Keep up to 64 MiB at the top
 // and grow by 16 MiB instead. Call once, before any thread starts.
 void keep_freed_memory();
 
-struct heap_use {
-    std::size_t in_use = 0;         // bytes handed out by malloc (every arena)
-    std::size_t free_in_arenas = 0; // bytes malloc holds free, resident or not
-};
-
-heap_use measure_heap();
+// What the arenas may hold free before the periodic trim gives it back. A trim costs the next
+// allocations a few page faults and one heap growth, once a period at most: cheap next to the
+// resident memory an attack or a busy evening would otherwise keep.
+constexpr std::size_t trim_above_bytes = std::size_t{16} << 20;
 
 class heap_trimmer {
 public:
-    heap_trimmer(asio::io_context& front, std::chrono::seconds period, std::size_t keep = kept_free_bytes)
+    heap_trimmer(asio::io_context& front, std::chrono::seconds period, std::size_t keep = trim_above_bytes)
         : timer_{front}, period_{period}, keep_{keep}
     {
     }
     void start() { schedule(); }
     void stop() { timer_.cancel(); }
-    // Trims when more than `keep` bytes lie free; returns the use measured before.
-    heap_use trim_if_worth_it();
 
 private:
     void schedule();
+    // Trims when more than `keep` bytes lie free.
+    void trim_if_worth_it();
 
     asio::steady_timer timer_;
     const std::chrono::seconds period_;
