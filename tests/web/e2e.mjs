@@ -8,7 +8,7 @@
 // Needs `npm ci` here: playwright-core, and axe-core (injected into pages to check accessibility).
 // Prints "N passed, N failed" last and exits non-zero when any scenario failed.
 
-import { spawn } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -1539,6 +1539,74 @@ scenario('a finished game replays move by move, from its screen and from Recent 
   await second.evaluate(() => { window.location.hash = '#/game/nosuchgame'; });
   await second.locator('[data-role="replay"][data-state="error"]').waitFor();
   assert(/no game/i.test(await second.locator('[data-role="replay-error"]').textContent()), 'an unknown game is explained');
+});
+
+/** The text zbarimg reads in a screenshot of `locator`, or null when zbarimg is not installed. */
+async function decodeQr(locator, name) {
+  try { execFileSync('zbarimg', ['--version'], { stdio: 'ignore' }); } catch { return null; }
+  const file = path.join(OUT, `${name}.png`);
+  await locator.screenshot({ path: file });
+  return execFileSync('zbarimg', ['--quiet', '--nodbus', '--raw', '-Sbinary', file], { stdio: ['ignore', 'pipe', 'pipe'] }).toString().replace(/\n$/, '');
+}
+
+scenario('an invitation link is one page (who invites, the room, its clock, a name, Join); the waiting room shows the link and its QR code', async () => {
+  const ann = await newPage('Ann');
+  await enter(ann, 'Ann');
+  // A private room: the lobby does not list it, so the invitation knows it by its id alone.
+  await moreOptions(ann);
+  await ann.locator('[data-role="room-name"]').fill('Friendly game');
+  await ann.locator('[data-action="clock-60"]').click();
+  await ann.locator('[data-role="private"]').check();
+  await ann.locator('[data-action="create-room"]').click();
+  await ann.waitForURL(/#\/room\/[^/]+$/);
+  await ann.locator('[data-role="game"][data-status="waiting"]').waitFor();
+
+  // The waiting room: the link as text, its QR code and a copy button.
+  const link = (await ann.locator('[data-role="invite-link"]').textContent()).trim();
+  assertEqual(link, ann.url(), 'the link shown opens this room');
+  const qr = ann.locator('[data-role="invite-qr"]');
+  await qr.locator('svg').waitFor();
+  await ann.locator('[data-action="copy-invite"]').waitFor();
+  const decoded = await decodeQr(qr, 'invite-qr');
+  if (decoded !== null) assertEqual(decoded, link, 'zbarimg reads the link in the QR code on the page');
+  else console.log('       (zbarimg is not installed: the QR code on the page is not decoded)');
+  const problems = await axeBothThemes(ann, 'the waiting room', 'axe-waiting-room');
+
+  // Someone with no name yet opens the link: one page, then the game.
+  const bo = await newPage('Bo');
+  await bo.goto(link);
+  await bo.locator('[data-role="invite"][data-state="open"]').waitFor();
+  const title = await bo.locator('[data-role="invite-title"]').textContent();
+  assert(title.includes('Ann invites you') && title.includes('Friendly game') && title.includes('60 s per move'),
+    `the invitation says who invites, to what, with which clock: "${title}"`);
+  assert((await bo.locator('[data-role="invite-rules"]').textContent()).includes('Standard rules'), 'the rules in words');
+  assertEqual(await bo.locator('[data-role="name"]').count(), 0, 'no welcome page on the way');
+  problems.push(...await axeBothThemes(bo, 'the invitation', 'axe-invitation'));
+  await bo.locator('[data-role="invite-name"]').fill('Bo');
+  await bo.locator('[data-action="invite-join"]').click();
+  await started(ann, bo);
+  assertEqual((await gameData(bo)).you, '1', 'Bo sits in the free seat');
+  assertEqual(await ann.locator('[data-role="invite-panel"]').count(), 0, 'the invitation goes once the seat is taken');
+
+  // Once both seats are taken, the link says so, and offers to watch.
+  const cy = await newPage('Cy');
+  await cy.goto(link);
+  await cy.locator('[data-role="invite"][data-state="playing"]').waitFor();
+  const full = await cy.locator('[data-role="invite-title"]').textContent();
+  assert(full.includes('Ann and Bo are already playing'), `the seats are taken: "${full}"`);
+  await cy.locator('[data-role="invite-name"]').fill('Cy');
+  await cy.locator('[data-action="invite-watch"]').click();
+  await cy.locator('[data-role="game"][data-status="playing"]').waitFor();
+  assertEqual((await gameData(cy)).you, '', 'Cy watches');
+
+  // A link to a room that is gone says so.
+  const di = await newPage('Di');
+  di.expectedErrors.push(/status of 404/); // Chromium logs the refused fetch
+  await di.goto(`${base}/#/room/nosuchroom`);
+  await di.locator('[data-role="invite"][data-state="missing"]').waitFor();
+  assert(/expired/.test(await di.locator('[data-role="invite-title"]').textContent()), 'an unknown room is explained');
+  await shot(di, 'invitation-expired');
+  assert(problems.length === 0, problems.join('\n'));
 });
 
 // Last: it restarts the server. The game in progress survives it (the journal).

@@ -48,7 +48,7 @@ export function rulesSummary(rules = {}, clock = {}) {
   return parts.length ? parts.join(' · ') : 'standard rules';
 }
 
-function formatSeconds(ms) {
+export function formatSeconds(ms) {
   const s = ms / 1000;
   if (s >= 120 && s % 60 === 0) return `${s / 60} min`;
   return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;

@@ -14,6 +14,8 @@ import { TournamentForm, TournamentList } from './tournament-form.js';
 import { rulesSummary } from './game.js';
 import { roomKey } from './app.js';
 import { tournamentHref } from './tournaments.js';
+import { RoomInfo } from './room-info.js';
+import { invitation, rulesWords } from './invite.js';
 
 const RECENT_LIMIT = 20;
 
@@ -372,6 +374,12 @@ export class DoorView {
     this.key = roomKey(id);
     this.root = h('section', { class: 'card door' });
     this.slot = feedbackSlot(); // why a join was refused, under the buttons
+    // The room itself, asked by id: the lobby lists neither private rooms nor every public one.
+    this.info = new RoomInfo(id, () => this.update());
+  }
+
+  unmount() {
+    this.info.stop();
   }
 
   /** Why a join was refused. (Other news of the room waits for its game view.) */
@@ -383,14 +391,19 @@ export class DoorView {
 
   mount(container) {
     container.replaceChildren(this.root);
+    this.info.start();
     this.update();
     this.app.listRooms();
   }
 
   update() {
     const app = this.app;
-    const info = app.lobby.rooms ? app.lobby.rooms.find((r) => roomKey(r.id) === this.key) : null;
-    const title = info && info.name ? info.name : `Room ${this.id}`;
+    const listed = app.lobby.rooms ? app.lobby.rooms.find((r) => roomKey(r.id) === this.key) : null;
+    const info = this.info.state === 'ready' ? this.info.room : listed;
+    const missing = !info && this.info.state === 'missing';
+    // A free seat reads as the invitation it is: "Ann invites you to “Friday” (60 s per move)".
+    const invite = info ? invitation(info) : null;
+    const title = invite && invite.state === 'open' ? invite.title : info && info.name ? info.name : `Room ${this.id}`;
     const parts = [h('h2', {}, title)];
     const link = app.tournaments.roomLink(this.key);
     if (app.expectRoom === this.key) {
@@ -410,18 +423,24 @@ export class DoorView {
     if (info) {
       parts.push(h('p', {}, players.length ? `Players: ${players.join(' vs ')}` : 'Nobody has sat down yet.',
         ` · ${STATUS_WORDS[info.status] || info.status}`));
-      parts.push(h('p', { class: 'muted' }, rulesSummary(info.rules, info.clock)));
+      parts.push(h('p', { class: 'muted' }, rulesWords(info.rules, info.clock)));
+    } else if (missing) {
+      parts.push(h('p', { class: 'muted' }, 'This room does not exist (any more): a room closes a while after its game, or once everybody has left it.'));
     } else {
-      parts.push(h('p', { class: 'muted' }, 'A private room, or a room that does not exist (any more).'));
+      parts.push(h('p', { class: 'muted' }, 'Looking up the room…'));
     }
-    const seatFree = !info || (info.status === 'waiting' && players.length < 2);
+    const seatFree = info ? info.status === 'waiting' && players.length < 2 && !info.tournament : !missing;
     const buttons = h('div', { class: 'actions' });
-    if (seatFree) {
+    if (missing) {
+      // Nothing to sit down at or to watch.
+    } else if (seatFree) {
       buttons.appendChild(h('button', { type: 'button', class: 'primary', dataset: { action: 'join-player' }, disabled: joining,
         onclick: () => app.join(id, 'player') }, 'Play in this room'));
     }
-    buttons.appendChild(h('button', { type: 'button', class: seatFree ? 'secondary' : 'primary', dataset: { action: 'watch' }, disabled: joining,
-      onclick: () => app.join(id, 'spectator') }, 'Watch'));
+    if (!missing) {
+      buttons.appendChild(h('button', { type: 'button', class: seatFree ? 'secondary' : 'primary', dataset: { action: 'watch' }, disabled: joining,
+        onclick: () => app.join(id, 'spectator') }, 'Watch'));
+    }
     if (link) {
       buttons.appendChild(h('a', { class: 'button secondary', href: tournamentHref(link.tournament),
         dataset: { action: 'tournament-link' } }, 'Back to the tournament'));
