@@ -1317,14 +1317,19 @@ scenario('a round-robin tournament from registration to the final standings', as
       await eve.locator(`[data-action="watch-board"][data-room="${room}"]`).click();
       await waitGame(eve, (r) => document.querySelector('[data-role="game"]')?.dataset.room === r, 'the spectator in the board', room);
       assertEqual((await gameData(eve)).you, '', 'Eve watches');
-      // Someone who knows only the lobby: the row says it is a tournament's game, and so does the board.
+      // Someone who knows only the lobby: the game is counted under its tournament, not listed
+      // among the rooms; from the tournament's page they watch it, and the board links back.
       const fay = await newPage('Fay');
       await enter(fay, 'Fay');
-      const row = fay.locator(`[data-room-id="${room}"]`);
+      const games = fay.locator(`[data-role="tournament-row"][data-tournament-id="${id}"] [data-role="tournament-games"]`);
       const href = `#/tournament/${encodeURIComponent(id)}`;
-      assertEqual(await row.locator('[data-role="room-tournament"]').getAttribute('href'), href, 'the lobby row links to the tournament');
+      await games.waitFor();
+      assert(/1 game playing/.test(await games.textContent()), `the tournament's row counts its game: "${await games.textContent()}"`);
+      assertEqual(await games.locator('[data-role="room-tournament"]').getAttribute('href'), href, 'the games line links to the tournament');
+      assertEqual(await fay.locator(`[data-role="rooms"] [data-room-id="${room}"]`).count(), 0, 'the game is not among the rooms');
       await shot(fay, 'lobby-tournament-game');
-      await row.locator('[data-action="lobby-watch"]').click();
+      await games.locator('[data-role="room-tournament"]').click();
+      await fay.locator(`[data-action="watch-board"][data-room="${room}"]`).click();
       await waitGame(fay, (r) => document.querySelector('[data-role="game"]')?.dataset.room === r, 'Fay in the board', room);
       assertEqual(await fay.locator('[data-action="tournament-link"]').getAttribute('href'), href, 'the board links to its tournament');
       await shot(first, 'tournament-game');
@@ -1607,6 +1612,63 @@ scenario('an invitation link is one page (who invites, the room, its clock, a na
   assert(/expired/.test(await di.locator('[data-role="invite-title"]').textContent()), 'an unknown room is explained');
   await shot(di, 'invitation-expired');
   assert(problems.length === 0, problems.join('\n'));
+});
+
+scenario('the lobby lists open rooms, then games in progress, the finished ones folded away, and a tournament\'s games under it', async () => {
+  const [ann, bob, eve] = await Promise.all([newPage('Ann'), newPage('Bob'), newPage('Eve')]);
+  await Promise.all([ann, bob, eve].map((p) => enter(p, p.label)));
+  // A finished game (both stay seated), a game in progress, an open room.
+  const done = await createRoom(ann);
+  await joinAsPlayer(bob, done);
+  const d = await started(ann, bob);
+  await resign(d.first);
+  await resultOf(d.second);
+  await ann.evaluate(() => { window.location.hash = '#/'; });
+  const playing = await createRoom(ann);
+  await joinAsPlayer(bob, playing);
+  await started(ann, bob);
+  await ann.evaluate(() => { window.location.hash = '#/'; });
+  const open = await createRoom(ann);
+  // A tournament's game: Bob directs and plays, Ann plays.
+  await bob.evaluate(() => { window.location.hash = '#/'; });
+  const tid = await createTournament(bob, { name: 'Lobby cup' });
+  await ann.evaluate(() => { window.location.hash = '#/'; });
+  await joinTournament(ann, tid);
+  await bob.locator('[data-action="join-tournament"]:not([disabled])').click();
+  await bob.locator('[data-action="start-tournament"]:not([disabled])').click();
+  await bob.waitForURL(/#\/room\/[^/]+$/);
+  const game = decodeURIComponent(bob.url().slice(bob.url().indexOf('#/room/') + 7));
+  await Promise.all([takenTo(ann, game), takenTo(bob, game)]);
+
+  // Eve's lobby, at its next refresh.
+  const games = eve.locator(`[data-role="tournament-row"][data-tournament-id="${tid}"] [data-role="tournament-games"]`);
+  await games.waitFor();
+  await eve.locator(`[data-role="rooms"] [data-room-id="${playing}"] .pill.playing`).waitFor();
+  const active = await eve.locator('[data-role="rooms"] > ul.rooms > [data-room-id]').evaluateAll((els) => els.map((e) => e.dataset.roomId));
+  assert(active.includes(open) && active.includes(playing), `both rooms are listed: ${active}`);
+  assert(active.indexOf(open) < active.indexOf(playing), `the open room comes before the game in progress: ${active}`);
+  assert(!active.includes(done), 'the finished room is not among them');
+  // The finished room is in the folded group, closed.
+  const finished = eve.locator('[data-role="finished-rooms"]');
+  assert(await finished.locator(`[data-room-id="${done}"]`).count() === 1, 'the finished room is in the finished group');
+  assert(!(await finished.evaluate((e) => e.open)), 'the group is closed');
+  assert(!(await finished.locator(`[data-room-id="${done}"]`).isVisible()), 'so the finished room is out of sight');
+  const summary = await finished.locator('[data-action="show-finished"]').textContent();
+  assert(/^Finished \(\d+\)$/.test(summary.trim()), `the group says how many: "${summary}"`);
+  // The tournament's game is not among the rooms but under its tournament.
+  assertEqual(await eve.locator(`[data-role="rooms"] [data-room-id="${game}"]`).count(), 0, 'the tournament game is not among the rooms');
+  assertEqual(await games.getAttribute('data-playing'), '1', 'the tournament counts its game in progress');
+  await shot(eve, 'lobby-groups');
+  // Opened, the group stays open across the next refresh.
+  await finished.locator('[data-action="show-finished"]').click();
+  await finished.locator(`[data-room-id="${done}"]`).waitFor();
+  const at = await eve.evaluate(() => window.quarto.lobby.at);
+  await eve.waitForFunction((t) => window.quarto.lobby.at > t, at);
+  assert(await finished.evaluate((e) => e.open), 'still open after a refresh');
+  assert(await finished.locator(`[data-room-id="${done}"]`).isVisible(), 'the finished room in sight');
+  // The games line leads to the tournament's boards.
+  await games.locator('[data-role="room-tournament"]').click();
+  await eve.locator(`[data-action="watch-board"][data-room="${game}"]`).waitFor();
 });
 
 // Last: it restarts the server. The game in progress survives it (the journal).

@@ -16,6 +16,7 @@ import { roomKey } from './app.js';
 import { tournamentHref } from './tournaments.js';
 import { RoomInfo } from './room-info.js';
 import { invitation, rulesWords } from './invite.js';
+import { RoomList } from './room-list.js';
 
 const RECENT_LIMIT = 20;
 
@@ -102,7 +103,7 @@ export class ConnectingView {
 export class LobbyView {
   constructor(app) {
     this.app = app;
-    this.list = h('div', { class: 'room-list', dataset: { role: 'rooms' }, 'aria-live': 'polite' });
+    this.roomList = new RoomList(app, (id, as) => this.enter(id, as));
     this.mine = h('div', { class: 'my-rooms' });
     this.tournamentList = new TournamentList(app);
     this.tournamentForm = new TournamentForm(app);
@@ -117,7 +118,7 @@ export class LobbyView {
         h('section', { class: 'card lobby-rooms', 'aria-labelledby': 'rooms-title' },
           this.mine,
           h('h2', { id: 'rooms-title' }, 'Rooms'),
-          this.list,
+          this.roomList.node,
           join),
         this.tournamentList.node,
         this.buildRecent()),
@@ -328,41 +329,7 @@ export class LobbyView {
       this.mine.replaceChildren();
     }
 
-    const rooms = this.app.lobby.rooms;
-    if (rooms === null) {
-      this.list.replaceChildren(h('p', { class: 'muted' }, this.app.welcomed ? 'Loading rooms…' : 'Connecting…'));
-      return;
-    }
-    if (rooms.length === 0) {
-      this.list.replaceChildren(h('p', { class: 'muted' }, 'No open rooms yet — create one and send the link to a friend.'));
-      return;
-    }
-    const order = { waiting: 0, playing: 1, finished: 2 };
-    const sorted = rooms.slice().sort((a, b) => (order[a.status] ?? 3) - (order[b.status] ?? 3));
-    const more = this.app.lobby.total > rooms.length
-      ? h('p', { class: 'muted small', dataset: { role: 'rooms-more' } },
-        `Showing ${rooms.length} of ${this.app.lobby.total} rooms: those you can join first.`)
-      : null;
-    const list = h('ul', { class: 'rooms' }, sorted.map((r) => {
-      const players = Array.isArray(r.players) ? r.players.filter(Boolean) : [];
-      const open = r.status === 'waiting' && players.length < 2;
-      return h('li', { class: `room-item ${r.status}`, dataset: { roomId: r.id } },
-        h('div', { class: 'room-main' },
-          h('strong', {}, r.name || `Room ${r.id}`),
-          h('span', { class: `pill ${r.status}` }, STATUS_WORDS[r.status] || r.status),
-          r.tournament ? h('a', { class: 'pill tournament-game', href: tournamentHref(r.tournament),
-            dataset: { role: 'room-tournament' }, title: 'A game of a tournament: see its standings' }, 'Tournament') : null,
-          h('div', { class: 'muted small' }, players.length ? players.join(' vs ') : 'nobody yet',
-            typeof r.spectators === 'number' && r.spectators ? ` · ${r.spectators} watching` : '',
-            ' · ', rulesSummary(r.rules, r.clock))),
-        h('div', { class: 'room-buttons' },
-          open ? h('button', { type: 'button', class: 'primary', dataset: { action: 'lobby-join', room: r.id },
-            onclick: () => this.enter(r.id, 'player') }, 'Join') : null,
-          h('button', { type: 'button', class: 'secondary', dataset: { action: 'lobby-watch', room: r.id },
-            onclick: () => this.enter(r.id, 'spectator') }, 'Watch')));
-    }));
-    if (more) this.list.replaceChildren(more, list);
-    else this.list.replaceChildren(list);
+    this.roomList.update();
   }
 }
 
