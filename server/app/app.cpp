@@ -235,6 +235,8 @@ void app::count_request() { state_.shared_counters.http_requests.fetch_add(1, st
 
 std::string app::rooms_json(const protocol::page_request& page) { return state_.shards.front()->rooms_page(page, nullptr); }
 
+std::string app::room_json(const std::string& id) { return state_.shards.front()->room_summary(id); }
+
 std::string app::tournaments_json(const protocol::page_request& page)
 {
     std::size_t total = 0;

@@ -32,6 +32,7 @@ public:
     void count_request() override;
     std::string rooms_json(const protocol::page_request& page) override;
     std::string tournaments_json(const protocol::page_request& page) override;
+    std::string room_json(const std::string& id) override;
     std::shared_ptr<const std::string> tournament_json(const std::string& id) override;
     std::string metrics_text() override;
     archive::game_archive* archive() override { return state_.archive.get(); }

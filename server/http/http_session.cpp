@@ -104,6 +104,16 @@ void http_session::serve()
         return send_json(bh::status::ok, version, keep_alive, path == "/api/rooms" ? site_.rooms_json(p) : site_.tournaments_json(p));
     }
     if (auto games = route_games_api(path, query)) return serve_games(std::move(*games), version, keep_alive);
+    // One room by id, for an invitation's page before its visitor has a name (private rooms too:
+    // the id in the link is what lets them in).
+    if (constexpr std::string_view prefix = "/api/rooms/"; path.starts_with(prefix)) {
+        const auto room = site_.room_json(std::string{path.substr(prefix.size())});
+        if (room.empty())
+            return send_json(bh::status::not_found, version, keep_alive,
+                             protocol::error_reply(protocol::error_code::no_such_room,
+                                                   protocol::default_message(protocol::error_code::no_such_room), nullptr));
+        return send_json(bh::status::ok, version, keep_alive, room);
+    }
     if (constexpr std::string_view prefix = "/api/tournaments/"; path.starts_with(prefix)) {
         const auto t = site_.tournament_json(std::string{path.substr(prefix.size())});
         if (!t)

@@ -31,6 +31,8 @@ public:
     // GET /api/rooms and /api/tournaments: the `rooms` and `tournaments` messages, one page.
     virtual std::string rooms_json(const protocol::page_request& page) = 0;
     virtual std::string tournaments_json(const protocol::page_request& page) = 0;
+    // GET /api/rooms/{id}: one room's summary, private rooms included; empty for an unknown id.
+    virtual std::string room_json(const std::string& id) = 0;
     // GET /api/tournaments/{id}; null for an unknown id.
     virtual std::shared_ptr<const std::string> tournament_json(const std::string& id) = 0;
     virtual std::string metrics_text() = 0; // GET /metrics

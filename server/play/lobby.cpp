@@ -48,22 +48,34 @@ void lobby_board::public_places(std::vector<place_in_list>& out, std::size_t boa
         if (!e.listing.is_private) out.push_back({status_rank(e.state.status), e.added, id, board});
 }
 
+// Built on first demand after a change; the caller holds the mutex.
+const std::string& lobby_board::entry::summary_text() const
+{
+    if (summary.empty()) {
+        std::array<std::optional<protocol::seat_info>, 2> seats;
+        for (std::size_t s = 0; s < 2; ++s)
+            if (state.seats[s]) seats[s] = protocol::seat_info{*state.seats[s], true, std::nullopt};
+        const protocol::room_view v{listing.id,    0,       listing.name, listing.game_rules,
+                                    listing.clock, state.status, seats, state.spectators,
+                                    nullptr,       {},      {},           listing.tournament};
+        summary = protocol::room_summary(v, listing.is_private);
+    }
+    return summary;
+}
+
 std::string lobby_board::public_summary(const protocol::room_id& id) const
 {
     std::lock_guard lock{mutex_};
     const auto it = rooms_.find(id);
     if (it == rooms_.end() || it->second.listing.is_private) return {};
-    const entry& e = it->second;
-    if (e.summary.empty()) {
-        std::array<std::optional<protocol::seat_info>, 2> seats;
-        for (std::size_t s = 0; s < 2; ++s)
-            if (e.state.seats[s]) seats[s] = protocol::seat_info{*e.state.seats[s], true, std::nullopt};
-        const protocol::room_view v{e.listing.id,    0,       e.listing.name, e.listing.game_rules,
-                                    e.listing.clock, e.state.status, seats, e.state.spectators,
-                                    nullptr,         {},      {},             e.listing.tournament};
-        e.summary = protocol::room_summary(v, false);
-    }
-    return e.summary;
+    return it->second.summary_text();
+}
+
+std::string lobby_board::summary(const protocol::room_id& id) const
+{
+    std::lock_guard lock{mutex_};
+    const auto it = rooms_.find(id);
+    return it == rooms_.end() ? std::string{} : it->second.summary_text();
 }
 
 std::size_t lobby_board::size() const

@@ -61,6 +61,9 @@ public:
     void public_places(std::vector<place_in_list>& out, std::size_t board) const;
     // The summary (protocol::room_summary) of a public room; empty if it has gone meanwhile.
     std::string public_summary(const protocol::room_id& id) const;
+    // The summary of any room, private ones too (whoever has a room's id may join it, so may
+    // see what they would join); empty if there is no such room here.
+    std::string summary(const protocol::room_id& id) const;
     std::size_t size() const;
 
 private:
@@ -69,6 +72,7 @@ private:
         lobby_state state;
         std::chrono::steady_clock::time_point added;
         mutable std::string summary; // empty when stale
+        const std::string& summary_text() const;
     };
     mutable std::mutex mutex_;
     std::unordered_map<protocol::room_id, entry> rooms_;

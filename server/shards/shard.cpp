@@ -446,6 +446,14 @@ std::string shard::rooms_page(const protocol::page_request& page, const nlohmann
     return play::rooms_page(boards, page, req);
 }
 
+std::string shard::room_summary(const protocol::room_id& id) const
+{
+    // A room is on the board of the shard it lives on; asking each board costs a lookup apiece.
+    for (const auto& s : state_.shards)
+        if (auto summary = s->lobby_.summary(id); !summary.empty()) return summary;
+    return {};
+}
+
 void shard::lobby_changed(const protocol::room_id& room, const play::lobby_state& state) { lobby_.update(room, state); }
 
 void shard::archive_game(archive::game_record record)

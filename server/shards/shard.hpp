@@ -128,6 +128,8 @@ public:
     void load_tournament(protocol::tournament_record record);
     // The `rooms` message: a page of the public rooms of every shard.
     std::string rooms_page(const protocol::page_request& page, const nlohmann::json& req) const;
+    // One room's summary, public or private, whichever shard holds it; empty when unknown.
+    std::string room_summary(const protocol::room_id& id) const;
 
     // A client of this shard is in `where` (or no longer), as its owner said.
     void client_subscribed(const play::client_ref& c, const play::place& where);

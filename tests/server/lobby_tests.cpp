@@ -124,6 +124,46 @@ TEST_CASE("lobby: list_rooms shows public rooms with their fields - private ones
     for (json r : again["rooms"]) CHECK(r["id"] != priv);
 }
 
+TEST_CASE("lobby: GET /api/rooms/{id} shows one room by id, private ones too; an unknown id is 404")
+{
+    server_process server;
+    player ann = connect_player(server, "Ann");
+    json clock = {{"move_ms", 60000}, {"claim_ms", 10000}};
+    json priv = create_room(*ann.ws, {{"name", "Friendly game"}, {"private", true}, {"clock", clock}});
+    json pub = create_room(*ann.ws, {{"name", "Open table"}});
+
+    const http_response one = http_get(server.port(), "/api/rooms/" + priv.get<std::string>());
+    CHECK(one.status == 200);
+    CHECK(one.content_type.find("application/json") != std::string::npos);
+    json room = json::parse(one.body, nullptr, false);
+    REQUIRE_MESSAGE(room.is_object(), one.body);
+    CHECK(room["id"] == priv);
+    CHECK(room["name"] == "Friendly game");
+    CHECK(room["status"] == "waiting");
+    CHECK(room["players"] == json{"Ann"});
+    CHECK(room["clock"]["move_ms"] == 60000);
+    CHECK(room["private"] == true);
+    CHECK(room["tournament"].is_null());
+    // A public room's is the summary the lobby lists.
+    json listed;
+    const json lobby = json::parse(http_get(server.port(), "/api/rooms").body);
+    for (json r : lobby["rooms"])
+        if (r["id"] == pub) listed = r;
+    CHECK(json::parse(http_get(server.port(), "/api/rooms/" + pub.get<std::string>()).body) == listed);
+
+    // It follows the room: the second player's join starts the game.
+    player bob = connect_player(server, "Bob");
+    join(*bob.ws, priv, "player");
+    must(bob->wait_type("game_started"), "game_started");
+    room = json::parse(http_get(server.port(), "/api/rooms/" + priv.get<std::string>()).body);
+    CHECK(room["status"] == "playing");
+    CHECK(room["players"] == json{"Ann", "Bob"});
+
+    const http_response missing = http_get(server.port(), "/api/rooms/nosuchroom");
+    CHECK(missing.status == 404);
+    CHECK(json::parse(missing.body)["code"] == "no_such_room");
+}
+
 TEST_CASE("lobby: untimed rooms (move_ms null)")
 {
     server_process server;

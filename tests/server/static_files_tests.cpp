@@ -117,6 +117,8 @@ TEST_CASE("static files: the lobby's first visit and a repeat visit, in bytes on
         repeat += again.wire_bytes;
     }
     MESSAGE(targets.size() << " files: first visit " << first << " bytes, repeat visit " << repeat << " bytes");
-    CHECK(first < 80 * 1024);
+    // What every file costs once. 80 KB when the client weighed 62; 96 KB since the invitation
+    // page, the QR encoder and the lobby's groups took it from 79 to 93 (the encoder 6 of them).
+    CHECK(first < 96 * 1024);
     CHECK(repeat < 5 * 1024);
 }

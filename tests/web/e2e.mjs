@@ -8,7 +8,7 @@
 // Needs `npm ci` here: playwright-core, and axe-core (injected into pages to check accessibility).
 // Prints "N passed, N failed" last and exits non-zero when any scenario failed.
 
-import { spawn } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -1349,14 +1349,19 @@ scenario('a round-robin tournament from registration to the final standings', as
       await eve.locator(`[data-action="watch-board"][data-room="${room}"]`).click();
       await waitGame(eve, (r) => document.querySelector('[data-role="game"]')?.dataset.room === r, 'the spectator in the board', room);
       assertEqual((await gameData(eve)).you, '', 'Eve watches');
-      // Someone who knows only the lobby: the row says it is a tournament's game, and so does the board.
+      // Someone who knows only the lobby: the game is counted under its tournament, not listed
+      // among the rooms; from the tournament's page they watch it, and the board links back.
       const fay = await newPage('Fay');
       await enter(fay, 'Fay');
-      const row = fay.locator(`[data-room-id="${room}"]`);
+      const games = fay.locator(`[data-role="tournament-row"][data-tournament-id="${id}"] [data-role="tournament-games"]`);
       const href = `#/tournament/${encodeURIComponent(id)}`;
-      assertEqual(await row.locator('[data-role="room-tournament"]').getAttribute('href'), href, 'the lobby row links to the tournament');
+      await games.waitFor();
+      assert(/1 game playing/.test(await games.textContent()), `the tournament's row counts its game: "${await games.textContent()}"`);
+      assertEqual(await games.locator('[data-role="room-tournament"]').getAttribute('href'), href, 'the games line links to the tournament');
+      assertEqual(await fay.locator(`[data-role="rooms"] [data-room-id="${room}"]`).count(), 0, 'the game is not among the rooms');
       await shot(fay, 'lobby-tournament-game');
-      await row.locator('[data-action="lobby-watch"]').click();
+      await games.locator('[data-role="room-tournament"]').click();
+      await fay.locator(`[data-action="watch-board"][data-room="${room}"]`).click();
       await waitGame(fay, (r) => document.querySelector('[data-role="game"]')?.dataset.room === r, 'Fay in the board', room);
       assertEqual(await fay.locator('[data-action="tournament-link"]').getAttribute('href'), href, 'the board links to its tournament');
       await shot(first, 'tournament-game');
@@ -1571,6 +1576,131 @@ scenario('a finished game replays move by move, from its screen and from Recent 
   await second.evaluate(() => { window.location.hash = '#/game/nosuchgame'; });
   await second.locator('[data-role="replay"][data-state="error"]').waitFor();
   assert(/no game/i.test(await second.locator('[data-role="replay-error"]').textContent()), 'an unknown game is explained');
+});
+
+/** The text zbarimg reads in a screenshot of `locator`, or null when zbarimg is not installed. */
+async function decodeQr(locator, name) {
+  try { execFileSync('zbarimg', ['--version'], { stdio: 'ignore' }); } catch { return null; }
+  const file = path.join(OUT, `${name}.png`);
+  await locator.screenshot({ path: file });
+  return execFileSync('zbarimg', ['--quiet', '--nodbus', '--raw', '-Sbinary', file], { stdio: ['ignore', 'pipe', 'pipe'] }).toString().replace(/\n$/, '');
+}
+
+scenario('an invitation link is one page (who invites, the room, its clock, a name, Join); the waiting room shows the link and its QR code', async () => {
+  const ann = await newPage('Ann');
+  await enter(ann, 'Ann');
+  // A private room: the lobby does not list it, so the invitation knows it by its id alone.
+  await moreOptions(ann);
+  await ann.locator('[data-role="room-name"]').fill('Friendly game');
+  await ann.locator('[data-action="clock-60"]').click();
+  await ann.locator('[data-role="private"]').check();
+  await ann.locator('[data-action="create-room"]').click();
+  await ann.waitForURL(/#\/room\/[^/]+$/);
+  await ann.locator('[data-role="game"][data-status="waiting"]').waitFor();
+
+  // The waiting room: the link as text, its QR code and a copy button.
+  const link = (await ann.locator('[data-role="invite-link"]').textContent()).trim();
+  assertEqual(link, ann.url(), 'the link shown opens this room');
+  const qr = ann.locator('[data-role="invite-qr"]');
+  await qr.locator('svg').waitFor();
+  await ann.locator('[data-action="copy-invite"]').waitFor();
+  const decoded = await decodeQr(qr, 'invite-qr');
+  if (decoded !== null) assertEqual(decoded, link, 'zbarimg reads the link in the QR code on the page');
+  else console.log('       (zbarimg is not installed: the QR code on the page is not decoded)');
+  const problems = await axeBothThemes(ann, 'the waiting room', 'axe-waiting-room');
+
+  // Someone with no name yet opens the link: one page, then the game.
+  const bo = await newPage('Bo');
+  await bo.goto(link);
+  await bo.locator('[data-role="invite"][data-state="open"]').waitFor();
+  const title = await bo.locator('[data-role="invite-title"]').textContent();
+  assert(title.includes('Ann invites you') && title.includes('Friendly game') && title.includes('60 s per move'),
+    `the invitation says who invites, to what, with which clock: "${title}"`);
+  assert((await bo.locator('[data-role="invite-rules"]').textContent()).includes('Standard rules'), 'the rules in words');
+  assertEqual(await bo.locator('[data-role="name"]').count(), 0, 'no welcome page on the way');
+  problems.push(...await axeBothThemes(bo, 'the invitation', 'axe-invitation'));
+  await bo.locator('[data-role="invite-name"]').fill('Bo');
+  await bo.locator('[data-action="invite-join"]').click();
+  await started(ann, bo);
+  assertEqual((await gameData(bo)).you, '1', 'Bo sits in the free seat');
+  assertEqual(await ann.locator('[data-role="invite-panel"]').count(), 0, 'the invitation goes once the seat is taken');
+
+  // Once both seats are taken, the link says so, and offers to watch.
+  const cy = await newPage('Cy');
+  await cy.goto(link);
+  await cy.locator('[data-role="invite"][data-state="playing"]').waitFor();
+  const full = await cy.locator('[data-role="invite-title"]').textContent();
+  assert(full.includes('Ann and Bo are already playing'), `the seats are taken: "${full}"`);
+  await cy.locator('[data-role="invite-name"]').fill('Cy');
+  await cy.locator('[data-action="invite-watch"]').click();
+  await cy.locator('[data-role="game"][data-status="playing"]').waitFor();
+  assertEqual((await gameData(cy)).you, '', 'Cy watches');
+
+  // A link to a room that is gone says so.
+  const di = await newPage('Di');
+  di.expectedErrors.push(/status of 404/); // Chromium logs the refused fetch
+  await di.goto(`${base}/#/room/nosuchroom`);
+  await di.locator('[data-role="invite"][data-state="missing"]').waitFor();
+  assert(/expired/.test(await di.locator('[data-role="invite-title"]').textContent()), 'an unknown room is explained');
+  await shot(di, 'invitation-expired');
+  assert(problems.length === 0, problems.join('\n'));
+});
+
+scenario('the lobby lists open rooms, then games in progress, the finished ones folded away, and a tournament\'s games under it', async () => {
+  const [ann, bob, eve] = await Promise.all([newPage('Ann'), newPage('Bob'), newPage('Eve')]);
+  await Promise.all([ann, bob, eve].map((p) => enter(p, p.label)));
+  // A finished game (both stay seated), a game in progress, an open room.
+  const done = await createRoom(ann);
+  await joinAsPlayer(bob, done);
+  const d = await started(ann, bob);
+  await resign(d.first);
+  await resultOf(d.second);
+  await ann.evaluate(() => { window.location.hash = '#/'; });
+  const playing = await createRoom(ann);
+  await joinAsPlayer(bob, playing);
+  await started(ann, bob);
+  await ann.evaluate(() => { window.location.hash = '#/'; });
+  const open = await createRoom(ann);
+  // A tournament's game: Bob directs and plays, Ann plays.
+  await bob.evaluate(() => { window.location.hash = '#/'; });
+  const tid = await createTournament(bob, { name: 'Lobby cup' });
+  await ann.evaluate(() => { window.location.hash = '#/'; });
+  await joinTournament(ann, tid);
+  await bob.locator('[data-action="join-tournament"]:not([disabled])').click();
+  await bob.locator('[data-action="start-tournament"]:not([disabled])').click();
+  await bob.waitForURL(/#\/room\/[^/]+$/);
+  const game = decodeURIComponent(bob.url().slice(bob.url().indexOf('#/room/') + 7));
+  await Promise.all([takenTo(ann, game), takenTo(bob, game)]);
+
+  // Eve's lobby, at its next refresh.
+  const games = eve.locator(`[data-role="tournament-row"][data-tournament-id="${tid}"] [data-role="tournament-games"]`);
+  await games.waitFor();
+  await eve.locator(`[data-role="rooms"] [data-room-id="${playing}"] .pill.playing`).waitFor();
+  const active = await eve.locator('[data-role="rooms"] > ul.rooms > [data-room-id]').evaluateAll((els) => els.map((e) => e.dataset.roomId));
+  assert(active.includes(open) && active.includes(playing), `both rooms are listed: ${active}`);
+  assert(active.indexOf(open) < active.indexOf(playing), `the open room comes before the game in progress: ${active}`);
+  assert(!active.includes(done), 'the finished room is not among them');
+  // The finished room is in the folded group, closed.
+  const finished = eve.locator('[data-role="finished-rooms"]');
+  assert(await finished.locator(`[data-room-id="${done}"]`).count() === 1, 'the finished room is in the finished group');
+  assert(!(await finished.evaluate((e) => e.open)), 'the group is closed');
+  assert(!(await finished.locator(`[data-room-id="${done}"]`).isVisible()), 'so the finished room is out of sight');
+  const summary = await finished.locator('[data-action="show-finished"]').textContent();
+  assert(/^Finished \(\d+\)$/.test(summary.trim()), `the group says how many: "${summary}"`);
+  // The tournament's game is not among the rooms but under its tournament.
+  assertEqual(await eve.locator(`[data-role="rooms"] [data-room-id="${game}"]`).count(), 0, 'the tournament game is not among the rooms');
+  assertEqual(await games.getAttribute('data-playing'), '1', 'the tournament counts its game in progress');
+  await shot(eve, 'lobby-groups');
+  // Opened, the group stays open across the next refresh.
+  await finished.locator('[data-action="show-finished"]').click();
+  await finished.locator(`[data-room-id="${done}"]`).waitFor();
+  const at = await eve.evaluate(() => window.quarto.lobby.at);
+  await eve.waitForFunction((t) => window.quarto.lobby.at > t, at);
+  assert(await finished.evaluate((e) => e.open), 'still open after a refresh');
+  assert(await finished.locator(`[data-room-id="${done}"]`).isVisible(), 'the finished room in sight');
+  // The games line leads to the tournament's boards.
+  await games.locator('[data-role="room-tournament"]').click();
+  await eve.locator(`[data-action="watch-board"][data-room="${game}"]`).waitFor();
 });
 
 // Last: it restarts the server. The game in progress survives it (the journal).

@@ -62,6 +62,7 @@ export class App extends EventTarget {
     this.reqs = new Map(); // req -> {kind, key, phase}
     this.expectRoom = null; // roomKey of a room we created, to open when its snapshot arrives
     this.joining = new Set(); // roomKeys with a join in flight
+    this.inviting = null; // {key, id, as, sent, failed}: an invitation accepted, joined once welcomed
     this.serverOffset = 0; // server epoch ms - local epoch ms (from pong)
     let watching = [];
     try { watching = JSON.parse(load(KEY_WATCHING) || '[]'); } catch { watching = []; }
@@ -207,6 +208,7 @@ export class App extends EventTarget {
     // The tournament pages on screen are watched again (the server subscribes registered
     // players and directors by itself, on hello with their token).
     for (const key of this.tournaments.viewing) this.sendWatch(key);
+    this.sendInvite();
     // After a resume the server sends a snapshot of each room we are in, each from its own room
     // (so in no fixed order). Until the rooms we remember have come back (or a few seconds have
     // passed), a room's address shows "connecting" rather than offering to join it again.
@@ -342,6 +344,7 @@ export class App extends EventTarget {
     this.saveWatching();
     this.remembered.add(key);
     this.saveRemembered();
+    if (this.inviting && this.inviting.key === key) this.inviting = null; // in: the game view takes over
     this.checkResume();
     if (this.expectRoom === key) {
       this.expectRoom = null;
@@ -468,6 +471,8 @@ export class App extends EventTarget {
     }
     if (kind === 'join') {
       this.joining.delete(ctx.key);
+      // The invitation page stays, says why, and offers what is left (watching, the lobby).
+      if (this.inviting && this.inviting.key === ctx.key) Object.assign(this.inviting, { sent: false, failed: true });
       if (ctx.silent && ctx.as === 'spectator') {
         this.watching.delete(ctx.key);
         this.saveWatching();
@@ -479,6 +484,7 @@ export class App extends EventTarget {
       this.me.name = null;
       save(KEY_NAME, null);
     }
+    if (kind === 'hello' && this.inviting) this.inviting.failed = true;
     this.notify(describeError(msg, { phase: ctx ? ctx.phase : undefined }), 'error', whereOf(ctx));
     this.changed();
   }
@@ -517,6 +523,27 @@ export class App extends EventTarget {
     if (req === null) this.joining.delete(key);
     if (as === 'spectator') { this.watching.add(key); this.saveWatching(); }
     this.changed();
+  }
+
+  /**
+   * An invitation accepted in one step: the name (when this tab has none yet: hello), then the
+   * seat or a place in the audience (`as`), sent as soon as the server has welcomed us.
+   */
+  acceptInvite(id, as, name) {
+    if (this.needsName) {
+      this.setName(name);
+      if (this.needsName) return; // refused in place: empty or too long
+    }
+    this.inviting = { key: roomKey(id), id, as, sent: false, failed: false };
+    if (this.welcomed) this.sendInvite();
+    this.changed();
+  }
+
+  sendInvite() {
+    const inv = this.inviting;
+    if (!inv || inv.sent || !this.welcomed) return;
+    inv.sent = true;
+    this.join(inv.id, inv.as);
   }
 
   leave(room) {

@@ -18,6 +18,7 @@ import { pieceSvg, pieceName, sharedTraits, ATTRIBUTES } from './pieces.js';
 import { tickClocks, clockText, formatMs } from './clock.js';
 import { pairingText, tournamentKey, tournamentHref } from './tournaments.js';
 import { feedbackLine, ERROR_MS, INFO_MS } from './feedback.js';
+import { invitePanel, roomLink } from './invite-panel.js';
 
 const COLS = 'ABCD';
 // A resignation (the Resign button, or leaving a game in progress) waits this long for its
@@ -47,7 +48,7 @@ export function rulesSummary(rules = {}, clock = {}) {
   return parts.length ? parts.join(' · ') : 'standard rules';
 }
 
-function formatSeconds(ms) {
+export function formatSeconds(ms) {
   const s = ms / 1000;
   if (s >= 120 && s % 60 === 0) return `${s / 60} min`;
   return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
@@ -469,7 +470,7 @@ export class GameView {
     const me = room.you;
     const opp = me === null ? null : 1 - me;
     if (room.status === 'waiting') {
-      return room.isPlayer ? 'Waiting for an opponent — send them the link to this room.' : 'Waiting for a second player to sit down.';
+      return room.isPlayer ? 'Waiting for an opponent — send them the link below.' : 'Waiting for a second player to sit down.';
     }
     if (room.status === 'finished') {
       if (!room.isPlayer) return 'Game over.';
@@ -507,7 +508,7 @@ export class GameView {
   build(room) {
     const out = [];
     const me = room.you;
-    const link = `${window.location.origin}${window.location.pathname}#/room/${encodeURIComponent(String(room.id))}`;
+    const link = roomLink(room.id);
 
     const tlink = this.tournamentLink();
     const tournament = tlink ? this.app.tournaments.get(tlink.tournament) : null;
@@ -570,6 +571,9 @@ export class GameView {
     }
 
     stage.appendChild(h('p', { class: 'status', dataset: { role: 'status' }, 'aria-live': 'polite' }, this.statusText(room)));
+    if (room.isPlayer && room.status === 'waiting' && room.freeSeat !== null && !tlink) {
+      stage.appendChild(invitePanel(link, { copied: !!this.copiedUntil, onCopy: () => this.copyLink(link) }));
+    }
     // Feedback about this room (a refused move, a wrong call), in place: right under the line
     // that says what to do, in the flow, so it never covers the board or the pieces.
     if (this.message) stage.appendChild(this.messageLine ??= feedbackLine(this.message.text, this.message.kind, () => this.dismissMessage(), false));

@@ -14,6 +14,9 @@ import { TournamentForm, TournamentList } from './tournament-form.js';
 import { rulesSummary } from './game.js';
 import { roomKey } from './app.js';
 import { tournamentHref } from './tournaments.js';
+import { RoomInfo } from './room-info.js';
+import { invitation, rulesWords } from './invite.js';
+import { RoomList } from './room-list.js';
 
 const RECENT_LIMIT = 20;
 
@@ -100,7 +103,7 @@ export class ConnectingView {
 export class LobbyView {
   constructor(app) {
     this.app = app;
-    this.list = h('div', { class: 'room-list', dataset: { role: 'rooms' }, 'aria-live': 'polite' });
+    this.roomList = new RoomList(app, (id, as) => this.enter(id, as));
     this.mine = h('div', { class: 'my-rooms' });
     this.tournamentList = new TournamentList(app);
     this.tournamentForm = new TournamentForm(app);
@@ -115,7 +118,7 @@ export class LobbyView {
         h('section', { class: 'card lobby-rooms', 'aria-labelledby': 'rooms-title' },
           this.mine,
           h('h2', { id: 'rooms-title' }, 'Rooms'),
-          this.list,
+          this.roomList.node,
           join),
         this.tournamentList.node,
         this.buildRecent()),
@@ -326,41 +329,7 @@ export class LobbyView {
       this.mine.replaceChildren();
     }
 
-    const rooms = this.app.lobby.rooms;
-    if (rooms === null) {
-      this.list.replaceChildren(h('p', { class: 'muted' }, this.app.welcomed ? 'Loading rooms…' : 'Connecting…'));
-      return;
-    }
-    if (rooms.length === 0) {
-      this.list.replaceChildren(h('p', { class: 'muted' }, 'No open rooms yet — create one and send the link to a friend.'));
-      return;
-    }
-    const order = { waiting: 0, playing: 1, finished: 2 };
-    const sorted = rooms.slice().sort((a, b) => (order[a.status] ?? 3) - (order[b.status] ?? 3));
-    const more = this.app.lobby.total > rooms.length
-      ? h('p', { class: 'muted small', dataset: { role: 'rooms-more' } },
-        `Showing ${rooms.length} of ${this.app.lobby.total} rooms: those you can join first.`)
-      : null;
-    const list = h('ul', { class: 'rooms' }, sorted.map((r) => {
-      const players = Array.isArray(r.players) ? r.players.filter(Boolean) : [];
-      const open = r.status === 'waiting' && players.length < 2;
-      return h('li', { class: `room-item ${r.status}`, dataset: { roomId: r.id } },
-        h('div', { class: 'room-main' },
-          h('strong', {}, r.name || `Room ${r.id}`),
-          h('span', { class: `pill ${r.status}` }, STATUS_WORDS[r.status] || r.status),
-          r.tournament ? h('a', { class: 'pill tournament-game', href: tournamentHref(r.tournament),
-            dataset: { role: 'room-tournament' }, title: 'A game of a tournament: see its standings' }, 'Tournament') : null,
-          h('div', { class: 'muted small' }, players.length ? players.join(' vs ') : 'nobody yet',
-            typeof r.spectators === 'number' && r.spectators ? ` · ${r.spectators} watching` : '',
-            ' · ', rulesSummary(r.rules, r.clock))),
-        h('div', { class: 'room-buttons' },
-          open ? h('button', { type: 'button', class: 'primary', dataset: { action: 'lobby-join', room: r.id },
-            onclick: () => this.enter(r.id, 'player') }, 'Join') : null,
-          h('button', { type: 'button', class: 'secondary', dataset: { action: 'lobby-watch', room: r.id },
-            onclick: () => this.enter(r.id, 'spectator') }, 'Watch')));
-    }));
-    if (more) this.list.replaceChildren(more, list);
-    else this.list.replaceChildren(list);
+    this.roomList.update();
   }
 }
 
@@ -372,6 +341,12 @@ export class DoorView {
     this.key = roomKey(id);
     this.root = h('section', { class: 'card door' });
     this.slot = feedbackSlot(); // why a join was refused, under the buttons
+    // The room itself, asked by id: the lobby lists neither private rooms nor every public one.
+    this.info = new RoomInfo(id, () => this.update());
+  }
+
+  unmount() {
+    this.info.stop();
   }
 
   /** Why a join was refused. (Other news of the room waits for its game view.) */
@@ -383,14 +358,19 @@ export class DoorView {
 
   mount(container) {
     container.replaceChildren(this.root);
+    this.info.start();
     this.update();
     this.app.listRooms();
   }
 
   update() {
     const app = this.app;
-    const info = app.lobby.rooms ? app.lobby.rooms.find((r) => roomKey(r.id) === this.key) : null;
-    const title = info && info.name ? info.name : `Room ${this.id}`;
+    const listed = app.lobby.rooms ? app.lobby.rooms.find((r) => roomKey(r.id) === this.key) : null;
+    const info = this.info.state === 'ready' ? this.info.room : listed;
+    const missing = !info && this.info.state === 'missing';
+    // A free seat reads as the invitation it is: "Ann invites you to “Friday” (60 s per move)".
+    const invite = info ? invitation(info) : null;
+    const title = invite && invite.state === 'open' ? invite.title : info && info.name ? info.name : `Room ${this.id}`;
     const parts = [h('h2', {}, title)];
     const link = app.tournaments.roomLink(this.key);
     if (app.expectRoom === this.key) {
@@ -410,18 +390,24 @@ export class DoorView {
     if (info) {
       parts.push(h('p', {}, players.length ? `Players: ${players.join(' vs ')}` : 'Nobody has sat down yet.',
         ` · ${STATUS_WORDS[info.status] || info.status}`));
-      parts.push(h('p', { class: 'muted' }, rulesSummary(info.rules, info.clock)));
+      parts.push(h('p', { class: 'muted' }, rulesWords(info.rules, info.clock)));
+    } else if (missing) {
+      parts.push(h('p', { class: 'muted' }, 'This room does not exist (any more): a room closes a while after its game, or once everybody has left it.'));
     } else {
-      parts.push(h('p', { class: 'muted' }, 'A private room, or a room that does not exist (any more).'));
+      parts.push(h('p', { class: 'muted' }, 'Looking up the room…'));
     }
-    const seatFree = !info || (info.status === 'waiting' && players.length < 2);
+    const seatFree = info ? info.status === 'waiting' && players.length < 2 && !info.tournament : !missing;
     const buttons = h('div', { class: 'actions' });
-    if (seatFree) {
+    if (missing) {
+      // Nothing to sit down at or to watch.
+    } else if (seatFree) {
       buttons.appendChild(h('button', { type: 'button', class: 'primary', dataset: { action: 'join-player' }, disabled: joining,
         onclick: () => app.join(id, 'player') }, 'Play in this room'));
     }
-    buttons.appendChild(h('button', { type: 'button', class: seatFree ? 'secondary' : 'primary', dataset: { action: 'watch' }, disabled: joining,
-      onclick: () => app.join(id, 'spectator') }, 'Watch'));
+    if (!missing) {
+      buttons.appendChild(h('button', { type: 'button', class: seatFree ? 'secondary' : 'primary', dataset: { action: 'watch' }, disabled: joining,
+        onclick: () => app.join(id, 'spectator') }, 'Watch'));
+    }
     if (link) {
       buttons.appendChild(h('a', { class: 'button secondary', href: tournamentHref(link.tournament),
         dataset: { action: 'tournament-link' } }, 'Back to the tournament'));

@@ -4,6 +4,7 @@
 
 import { App, parseRoomId, roomKey, tournamentKey } from './app.js';
 import { NameView, LobbyView, DoorView, ConnectingView } from './lobby.js';
+import { InviteView } from './invite.js';
 import { GameView } from './game.js';
 import { TournamentView } from './tournament.js';
 import { ReplayView } from './replay.js';
@@ -44,6 +45,13 @@ function wantedView() {
   // A replay needs neither a name nor the server's greeting: anybody with the link may watch it.
   if (r.name === 'replay') return { key: `replay:${r.id}`, make: () => new ReplayView(r.id, r.step), arg: r.step };
   if (r.name === 'rules') return { key: 'rules', make: () => new RulesView() };
+  // A room's link opened without a name is an invitation: one page takes the name and joins,
+  // and stays until the room's snapshot is in (or says why it is not).
+  if (r.name === 'room') {
+    const key = roomKey(r.id);
+    const invited = app.inviting && app.inviting.key === key && !app.rooms.has(key);
+    if (app.needsName || invited) return { key: `invite:${key}`, make: () => new InviteView(app, r.id) };
+  }
   if (app.needsName) return { key: 'name', make: () => new NameView(app) };
   if (!app.everWelcomed) return { key: 'connecting', make: () => new ConnectingView(app) };
   if (r.name === 'room') {

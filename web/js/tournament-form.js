@@ -1,6 +1,7 @@
 // The lobby's tournament parts: the list of tournaments (refreshed like the room list) and the
 // form that creates one (protocol section 19, create_tournament). The hooks are listed at the
-// top of tournament.js.
+// top of tournament.js. A tournament's games are counted under it, from the lobby's rooms
+// (their summaries name their tournament), rather than listed among the rooms.
 
 import { h } from './dom.js';
 import { traitsFieldset, readSeconds, readWhole } from './form-fields.js';
@@ -31,6 +32,17 @@ export class TournamentList {
     return parts.join(', ');
   }
 
+  /** How many of the lobby's rooms are games in progress of each tournament. */
+  gamesPlaying() {
+    const count = new Map();
+    for (const r of this.app.lobby.rooms || []) {
+      if (r.tournament === null || r.tournament === undefined || r.status !== 'playing') continue;
+      const key = String(r.tournament);
+      count.set(key, (count.get(key) || 0) + 1);
+    }
+    return count;
+  }
+
   update() {
     const book = this.app.tournaments;
     if (book.list === null) {
@@ -44,15 +56,21 @@ export class TournamentList {
     // Newest first as the server sends them, the finished ones last.
     const sorted = book.list.slice().sort((a, b) => (a.status === 'finished') - (b.status === 'finished'));
     const shown = sorted.slice(0, LIST_LIMIT);
+    const playing = this.gamesPlaying();
     const rows = shown.map((t) => {
       const role = this.roleIn(t.id);
       const players = typeof t.players === 'number' ? t.players : 0;
+      const games = playing.get(String(t.id)) || 0;
       return h('li', { class: `room-item ${t.status}`, dataset: { role: 'tournament-row', tournamentId: t.id, status: t.status } },
         h('div', { class: 'room-main' },
           h('strong', {}, t.name),
           h('span', { class: `pill ${t.status}` }, STATUS_WORDS[t.status] || t.status),
           h('div', { class: 'muted small' }, FORMAT_WORDS[t.format] || t.format, ` · ${players} player${players === 1 ? '' : 's'}`,
-            role ? ` · ${role}` : '')),
+            role ? ` · ${role}` : ''),
+          // Its boards are on its page, each with its Watch button.
+          games ? h('div', { class: 'small tournament-games', dataset: { role: 'tournament-games', playing: games } },
+            h('a', { href: tournamentHref(t.id), dataset: { role: 'room-tournament' } },
+              `${games} game${games === 1 ? '' : 's'} playing — watch`)) : null),
         h('div', { class: 'room-buttons' },
           h('a', { class: `button ${t.status === 'registering' ? 'primary' : 'secondary'}`, href: tournamentHref(t.id),
             dataset: { action: 'open-tournament', tournament: t.id }, 'aria-label': `Open ${t.name}` },

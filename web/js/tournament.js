@@ -36,7 +36,8 @@
 //   Game view of a tournament room (game.js)
 //     data-role="pairing" (round and opponent), data-action="tournament-link" (header),
 //     data-action="back-to-tournament" (in place of the rematch button once the game is over)
-//   Lobby room row of a tournament's game (lobby.js)
+//   A tournament's games in the lobby (tournament-form.js): not among the rooms, but counted under
+//     the tournament's row: data-role="tournament-games" (data-playing), with
 //     data-role="room-tournament": a link to the tournament
 
 import { h, focusKey, restoreFocus } from './dom.js';
