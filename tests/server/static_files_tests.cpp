@@ -1,7 +1,10 @@
 // The browser client's files over HTTP: gzip when the client takes it, a strong ETag, 304 for a
 // file the client has, a new ETag when the file changes; and what a visit weighs on the wire.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 
 #include <zlib.h>
 
@@ -46,6 +49,46 @@ std::string script(int variant)
     std::string text;
     for (int i = 0; i < 200; ++i) text += "export const line" + std::to_string(i) + " = 'v" + std::to_string(variant) + "';\n";
     return text;
+}
+
+std::string read_text(const fs::path& file)
+{
+    std::ifstream in{file, std::ios::binary};
+    return {std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{}};
+}
+
+// Every `PREFIX...` value up to its closing quote: the files named by tags written one way.
+std::vector<std::string> attribute_values(const std::string& text, const std::string& prefix)
+{
+    std::vector<std::string> values;
+    for (auto at = text.find(prefix); at != std::string::npos; at = text.find(prefix, at + 1)) {
+        const auto begin = at + prefix.size();
+        values.push_back(text.substr(begin, text.find('"', begin) - begin));
+    }
+    return values;
+}
+
+// `entry` and every module it imports, directly or not, with a static `import ... from './x.js'`
+// (or `export ... from`, or `import './x.js'`) at the start of a line; import() is not followed.
+std::vector<std::string> static_imports(const fs::path& dir, const std::string& entry)
+{
+    std::vector<std::string> found{entry};
+    for (std::size_t i = 0; i < found.size(); ++i) {
+        std::istringstream lines{read_text(dir / found[i])};
+        std::string statement, line;
+        bool open = false; // inside a statement that began with import/export and has not ended
+        while (std::getline(lines, line)) {
+            if (!open && line.rfind("import ", 0) != 0 && line.rfind("export ", 0) != 0) continue;
+            statement = open ? statement + line : line;
+            open = statement.find(';') == std::string::npos;
+            if (open) continue;
+            const auto quote = statement.find("'./");
+            if (quote == std::string::npos || statement.find("import(") != std::string::npos) continue;
+            const std::string file = statement.substr(quote + 3, statement.find('\'', quote + 3) - quote - 3);
+            if (std::find(found.begin(), found.end(), file) == found.end()) found.push_back(file);
+        }
+    }
+    return found;
 }
 
 } // namespace
@@ -102,9 +145,21 @@ TEST_CASE("static files: the lobby's first visit and a repeat visit, in bytes on
 {
     server_process server; // the real web root
     const fs::path web = fs::path{QUARTO_WEB_ROOT};
+    // What the lobby loads: the page, its style sheet, main.js and every module it imports
+    // statically (the views imported with import() load when first shown).
+    const std::string page = read_text(web / "index.html");
+    const std::vector<std::string> graph = static_imports(web / "js", "main.js");
+    REQUIRE(graph.size() > 5);
+    std::vector<std::string> preloaded = attribute_values(page, "<link rel=\"modulepreload\" href=\"js/");
+    std::vector<std::string> imported(graph.begin() + 1, graph.end()); // main.js has the script tag
+    std::sort(preloaded.begin(), preloaded.end());
+    std::sort(imported.begin(), imported.end());
+    CHECK(preloaded == imported); // fetched at once, not as the imports are found
+    for (const std::string lazy : {"game.js", "tournament.js", "replay.js", "rules.js", "qr.js"})
+        CHECK(std::find(graph.begin(), graph.end(), lazy) == graph.end());
+
     std::vector<std::string> targets{"/", "/style.css"};
-    for (const auto& f : fs::recursive_directory_iterator(web / "js"))
-        if (f.path().extension() == ".js") targets.push_back("/js/" + fs::relative(f.path(), web / "js").string());
+    for (const auto& f : graph) targets.push_back("/js/" + f);
     std::size_t first = 0, repeat = 0;
     http_connection browser{server.port()};
     for (const auto& target : targets) {
@@ -117,8 +172,16 @@ TEST_CASE("static files: the lobby's first visit and a repeat visit, in bytes on
         repeat += again.wire_bytes;
     }
     MESSAGE(targets.size() << " files: first visit " << first << " bytes, repeat visit " << repeat << " bytes");
-    // What every file costs once. 80 KB when the client weighed 62; 96 KB since the invitation
-    // page, the QR encoder and the lobby's groups took it from 79 to 93 (the encoder 6 of them).
-    CHECK(first < 96 * 1024);
+    CHECK(first < 80 * 1024);
     CHECK(repeat < 5 * 1024);
+
+    // Every other module is served the same way when a view asks for it.
+    for (const auto& f : fs::directory_iterator(web / "js")) {
+        if (f.path().extension() != ".js") continue;
+        CAPTURE(f.path().filename().string());
+        const auto r = browser.get("/js/" + f.path().filename().string(), {{"Accept-Encoding", "gzip"}});
+        CHECK(r.status == 200);
+        CHECK(r.header("Content-Encoding") == "gzip");
+        CHECK_FALSE(r.header("ETag").empty());
+    }
 }

@@ -8,7 +8,7 @@ import { Connection, socketUrl } from './connection.js';
 import { Room, ROOM_EVENTS } from './room.js';
 import { describeError } from './errors.js';
 import { TournamentBook, tournamentKey, tournamentHref, pairingText } from './tournaments.js';
-import { resultText } from './game.js';
+import { resultText } from './words.js';
 
 const KEY_NAME = 'quarto.name';
 const KEY_TOKEN = 'quarto.token';

@@ -12,7 +12,7 @@
 import { h } from './dom.js';
 import { MAX_PLAYER_NAME_BYTES } from './limits.js';
 import { feedbackSlot, say } from './feedback.js';
-import { formatSeconds } from './game.js';
+import { formatSeconds } from './words.js';
 import { roomKey } from './app.js';
 import { RoomInfo } from './room-info.js';
 

@@ -11,7 +11,7 @@ import { h } from './dom.js';
 import { traitsFieldset, readSeconds } from './form-fields.js';
 import { feedbackSlot, say } from './feedback.js';
 import { TournamentForm, TournamentList } from './tournament-form.js';
-import { rulesSummary } from './game.js';
+import { rulesSummary } from './words.js';
 import { roomKey } from './app.js';
 import { tournamentHref } from './tournaments.js';
 import { RoomInfo } from './room-info.js';

@@ -5,10 +5,6 @@
 import { App, parseRoomId, roomKey, tournamentKey } from './app.js';
 import { NameView, LobbyView, DoorView, ConnectingView } from './lobby.js';
 import { InviteView } from './invite.js';
-import { GameView } from './game.js';
-import { TournamentView } from './tournament.js';
-import { ReplayView } from './replay.js';
-import { RulesView } from './rules.js';
 import { h } from './dom.js';
 import { TurnAlerts } from './alerts.js';
 import { feedbackLine, ERROR_MS, INFO_MS } from './feedback.js';
@@ -28,6 +24,31 @@ const announcer = document.getElementById('announcer');
 let view = null;
 let viewKey = null;
 
+// The lobby's own modules load with the page (index.html preloads them); the game, tournament,
+// replay and rules views load when first shown, so a first visit fetches what the lobby needs.
+const VIEW_MODULES = { game: './game.js', tournament: './tournament.js', replay: './replay.js', rules: './rules.js' };
+const loadedViews = new Map(); // name -> module
+const loadingViews = new Set();
+
+/** The view `name` if its module is here (`make(module)`); else a placeholder while it loads. */
+function lazyView(name, key, make, arg) {
+  const module = loadedViews.get(name);
+  if (module) return { key, make: () => make(module), arg };
+  if (!loadingViews.has(name)) {
+    loadingViews.add(name);
+    import(VIEW_MODULES[name]).then((m) => loadedViews.set(name, m)).catch(() => {
+      app.notify('Part of the page could not be loaded; check the connection and reload.');
+    }).finally(() => { loadingViews.delete(name); render(); });
+  }
+  return { key: `loading:${name}`, make: () => new LoadingView() };
+}
+
+class LoadingView {
+  constructor() { this.root = h('section', { class: 'card door', 'aria-busy': 'true' }, h('p', { class: 'muted' }, 'Loading…')); }
+  mount(container) { container.replaceChildren(this.root); }
+  update() {}
+}
+
 function route() {
   const hash = window.location.hash;
   const replay = hash.match(/^#\/game\/([^/?#]+)(?:\/(\d+))?/);
@@ -43,8 +64,8 @@ function route() {
 function wantedView() {
   const r = route();
   // A replay needs neither a name nor the server's greeting: anybody with the link may watch it.
-  if (r.name === 'replay') return { key: `replay:${r.id}`, make: () => new ReplayView(r.id, r.step), arg: r.step };
-  if (r.name === 'rules') return { key: 'rules', make: () => new RulesView() };
+  if (r.name === 'replay') return lazyView('replay', `replay:${r.id}`, (m) => new m.ReplayView(r.id, r.step), r.step);
+  if (r.name === 'rules') return lazyView('rules', 'rules', (m) => new m.RulesView());
   // A room's link opened without a name is an invitation: one page takes the name and joins,
   // and stays until the room's snapshot is in (or says why it is not).
   if (r.name === 'room') {
@@ -56,10 +77,10 @@ function wantedView() {
   if (!app.everWelcomed) return { key: 'connecting', make: () => new ConnectingView(app) };
   if (r.name === 'room') {
     const key = roomKey(r.id);
-    if (app.rooms.has(key)) return { key: `game:${key}`, make: () => new GameView(app, key) };
+    if (app.rooms.has(key)) return lazyView('game', `game:${key}`, (m) => new m.GameView(app, key));
     return { key: `door:${key}`, make: () => new DoorView(app, r.id) };
   }
-  if (r.name === 'tournament') return { key: `tournament:${tournamentKey(r.id)}`, make: () => new TournamentView(app, r.id) };
+  if (r.name === 'tournament') return lazyView('tournament', `tournament:${tournamentKey(r.id)}`, (m) => new m.TournamentView(app, r.id));
   return { key: 'lobby', make: () => new LobbyView(app) };
 }
 

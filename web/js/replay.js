@@ -16,7 +16,7 @@
 
 import { h } from './dom.js';
 import { pieceSvg, pieceName } from './pieces.js';
-import { rulesSummary, resultText, moveText, squareName } from './game.js';
+import { rulesSummary, resultText, moveText, squareName } from './words.js';
 import { formatMs } from './clock.js';
 
 /** Positions before the first move and after each one, from the archived moves. */

@@ -9,7 +9,7 @@
 // (the <details> of the finished rooms, data-count) whose summary is data-action="show-finished".
 
 import { h, focusKey, restoreFocus } from './dom.js';
-import { rulesSummary } from './game.js';
+import { rulesSummary } from './words.js';
 
 const STATUS_WORDS = { waiting: 'waiting for a player', playing: 'playing', finished: 'finished' };
 const ORDER = { waiting: 0, playing: 1, finished: 2 };

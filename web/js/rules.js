@@ -6,7 +6,7 @@
 
 import { h } from './dom.js';
 import { pieceSvg, ATTRIBUTES } from './pieces.js';
-import { squareName } from './game.js';
+import { squareName } from './words.js';
 
 const TRAIT_WORDS = {
   color: { name: 'Colour', text: 'light or dark wood' },

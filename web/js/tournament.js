@@ -42,7 +42,7 @@
 
 import { h, focusKey, restoreFocus } from './dom.js';
 import { feedbackLine, ERROR_MS, INFO_MS } from './feedback.js';
-import { rulesSummary } from './game.js';
+import { rulesSummary } from './words.js';
 import { roomKey, tournamentKey } from './app.js';
 import { tournamentHref } from './tournaments.js';
 import {

@@ -1,0 +1,89 @@
+// The game in words, for every view: the rules and clock of a room, a move, a result, a score.
+// Kept apart from the game view so that the lobby, the invitation and the tournament pages can
+// say these things without loading the board.
+
+import { pieceName, sharedTraits, ATTRIBUTES } from './pieces.js';
+
+const COLS = 'ABCD';
+export const squareName = (sq) => `${COLS[sq % 4]}${Math.floor(sq / 4) + 1}`;
+
+export function rulesSummary(rules = {}, clock = {}) {
+  const parts = [];
+  const attrs = Array.isArray(rules.attributes) ? rules.attributes : null;
+  if (attrs && attrs.length < 4) {
+    const names = ATTRIBUTES.filter((a) => attrs.includes(a.key)).map((a) => a.key === 'color' ? 'colour' : a.key);
+    parts.push(`only ${names.join(', ')} count`);
+  }
+  if (rules.squares) parts.push('2×2 squares count');
+  if (rules.false_claim === 'lose') parts.push('a wrong call loses');
+  const move = clock.move_ms;
+  if (move === null) parts.push('untimed');
+  else if (typeof move === 'number') parts.push(`${formatSeconds(move)} per move`);
+  if (typeof clock.claim_ms === 'number') parts.push(`${formatSeconds(clock.claim_ms)} to claim`);
+  return parts.length ? parts.join(' · ') : 'standard rules';
+}
+
+export function formatSeconds(ms) {
+  const s = ms / 1000;
+  if (s >= 120 && s % 60 === 0) return `${s / 60} min`;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}
+
+/** "the line A1 B1 C1 D1" / "2 lines (A1 B1 C1 D1; A1 B2 C3 D4)". */
+export function lineWords(lines) {
+  const names = lines.map((l) => l.slice().sort((a, b) => a - b).map(squareName).join(' '));
+  return names.length === 1 ? `the line ${names[0]}` : `${names.length} lines (${names.join('; ')})`;
+}
+
+/** One move in words: m is {kind: give|place|pass|resign|quarto, seat, piece, square, line}. */
+export function moveText(m, seatName) {
+  const who = m.name ?? (m.seat === 0 || m.seat === 1 ? seatName(m.seat) : '?');
+  if (m.kind === 'give') return `${who} gave ${pieceName(m.piece)}`;
+  if (m.kind === 'place') return `${who} placed ${m.piece !== null && m.piece !== undefined ? pieceName(m.piece) : 'the piece'} on ${squareName(m.square)}`;
+  if (m.kind === 'pass') return `${who} passed`;
+  if (m.kind === 'resign') return `${who} resigned`;
+  if (m.kind === 'quarto') return `${who} called Quarto${Array.isArray(m.line) ? ` on ${m.line.map(squareName).join(' ')}` : ''}`;
+  return `${who}: ${m.kind}`;
+}
+
+const REASONS = {
+  quarto: (w, l, extra) => `Quarto!${extra}`,
+  missed_quarto: (w, l) => `${w} claimed the Quarto that ${l} missed.`,
+  timeout: (w, l) => `${l} ran out of time.`,
+  resign: (w, l) => `${l} resigned.`,
+  false_claim: (w, l) => `${l} called a Quarto that wasn't there.`,
+  board_full: () => 'The board is full and nobody made a Quarto.',
+  abandoned: (w, l) => `${l} left the game and did not come back.`,
+};
+
+/** "Ann 2 – 1 Bo" (and the draws): the running score of the seated pair, or '' before a game ends. */
+export function scoreText(room) {
+  const s = room.score;
+  if (!s || !Array.isArray(s.wins) || s.wins[0] + s.wins[1] + (s.draws || 0) === 0) return '';
+  const draws = s.draws ? ` (${s.draws} draw${s.draws === 1 ? '' : 's'})` : '';
+  return `${room.seatName(0)} ${s.wins[0]} – ${s.wins[1]} ${room.seatName(1)}${draws}`;
+}
+
+export function resultText(room) {
+  const r = room.result;
+  if (!r) return '';
+  const me = room.you;
+  const nameOf = (seat) => (seat === me ? `${room.seatName(seat)} (you)` : room.seatName(seat));
+  if (r.result === 'draw' || r.winner === null || r.winner === undefined) {
+    const why = REASONS[r.reason] ? REASONS[r.reason]() : `(${r.reason})`;
+    return `Draw — ${why}`;
+  }
+  const w = nameOf(r.winner);
+  const l = room.seatName(1 - r.winner);
+  let extra = '';
+  if (Array.isArray(r.line) && r.line.length === 4) {
+    const pieces = r.line.map((sq) => room.board[sq]).filter((p) => p !== null && p !== undefined);
+    if (pieces.length === 4) {
+      const counted = Array.isArray(room.rules.attributes) ? room.rules.attributes : null;
+      const shared = sharedTraits(pieces, counted);
+      if (shared.length) extra = ` Four ${shared.join(', ')} pieces in a line.`;
+    }
+  }
+  const why = REASONS[r.reason] ? REASONS[r.reason](room.seatName(r.winner), l, extra) : `(${r.reason})`;
+  return `${w} wins — ${why}`;
+}
