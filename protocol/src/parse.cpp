@@ -38,13 +38,15 @@ std::int64_t integer_in(const json& value, std::string_view key, std::int64_t lo
 {
     if (!value.is_number_integer())
         throw field_error{"\"" + std::string{key} + "\" must be an integer"};
+    // Too big or too small, the sender is told the range.
+    const auto outside = [&] {
+        return field_error{"\"" + std::string{key} + "\" must be between " + std::to_string(low) + " and " +
+                           std::to_string(high)};
+    };
     // Unsigned values above INT64_MAX read as negative through get<int64_t>; check the sign first.
-    if (value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(high))
-        throw field_error{"\"" + std::string{key} + "\" is out of range"};
+    if (value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(high)) throw outside();
     const auto n = value.get<std::int64_t>();
-    if (n < low || n > high)
-        throw field_error{"\"" + std::string{key} + "\" must be between " + std::to_string(low) +
-                          " and " + std::to_string(high)};
+    if (n < low || n > high) throw outside();
     return n;
 }
 
