@@ -224,6 +224,8 @@ client_message read_create_tournament(const json& m)
         t.max_players = static_cast<int>(integer_in(*most, "max_players", min_tournament_players, max_tournament_players));
     if (const json* start = optional_field(m, "start_at_ms"))
         t.start_at_ms = integer_in(*start, "start_at_ms", 0, INT64_MAX);
+    if (const json* pause = optional_field(m, "round_pause_seconds"))
+        t.round_pause_seconds = static_cast<int>(integer_in(*pause, "round_pause_seconds", 0, max_round_pause_seconds));
     return lobby_message{create_tournament{std::move(t)}};
 }
 

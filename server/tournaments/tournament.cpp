@@ -309,7 +309,7 @@ void tournament::begin_round()
         for (std::size_t i = 0; i < n; ++i) active[i] = record_.players[i].active;
         pairings = scoring::swiss_pairing(static_cast<int>(n), outcomes(), std::span<const bool>{active.get(), n});
     }
-    protocol::tournament_round round{number, {}};
+    protocol::tournament_round round{number, {}, std::nullopt};
     for (const auto& p : pairings) round.pairings.push_back({p.first, p.second, {}});
     record_.rounds.push_back(std::move(round));
     spdlog::info("tournament {}: round {} of {}", id_, number, total_rounds());
