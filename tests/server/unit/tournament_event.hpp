@@ -26,6 +26,9 @@ inline protocol::tournament_settings settings_of(protocol::tournament_format for
     s.name = "Club night";
     s.format = format;
     s.games_per_pairing = games_per_pairing;
+    // Rounds back to back: most tests are about what happens in them; the pause between them
+    // has tests of its own (round_pause_tests.cpp).
+    s.round_pause_seconds = 0;
     return s;
 }
 
