@@ -25,7 +25,8 @@ json tournament_settings_json(const tournament_settings& s)
             {"rules", encode_rules(s.game_rules)},
             {"clock", encode_clock_settings(s.clock)},
             {"max_players", s.max_players},
-            {"start_at_ms", s.start_at_ms ? json(*s.start_at_ms) : json(nullptr)}};
+            {"start_at_ms", s.start_at_ms ? json(*s.start_at_ms) : json(nullptr)},
+            {"round_pause_seconds", s.round_pause_seconds}};
 }
 
 namespace {
@@ -114,7 +115,9 @@ std::string tournament_snapshot(const tournament_record& t, std::uint64_t seq,
     for (const tournament_round& r : t.rounds) {
         json pairings = json::array();
         for (const tournament_pairing& p : r.pairings) pairings.push_back(pairing_json(t, p));
-        rounds.push_back({{"round", r.number}, {"pairings", std::move(pairings)}});
+        rounds.push_back({{"round", r.number},
+                          {"starts_at_ms", r.starts_at_ms ? json(*r.starts_at_ms) : json(nullptr)},
+                          {"pairings", std::move(pairings)}});
     }
     json table = json::array();
     for (const auto& s : standings) table.push_back(standing_json(t, s));
@@ -138,6 +141,15 @@ json tournament_pairing_event(const tournament_record& t, int round, const std::
 {
     return {{"type", "tournament_pairing"}, {"tournament", t.id},  {"round", round},       {"room", room},
             {"opponent", opponent},          {"game", game_number}, {"you_start", you_start}};
+}
+
+json tournament_round_event(const tournament_record& t, const tournament_round& round, const std::string* opponent)
+{
+    return {{"type", "tournament_round"},
+            {"tournament", t.id},
+            {"round", round.number},
+            {"starts_at_ms", round.starts_at_ms ? json(*round.starts_at_ms) : json(nullptr)},
+            {"opponent", opponent ? json(*opponent) : json(nullptr)}};
 }
 
 } // namespace quarto::protocol

@@ -38,13 +38,15 @@ std::int64_t integer_in(const json& value, std::string_view key, std::int64_t lo
 {
     if (!value.is_number_integer())
         throw field_error{"\"" + std::string{key} + "\" must be an integer"};
+    // Too big or too small, the sender is told the range.
+    const auto outside = [&] {
+        return field_error{"\"" + std::string{key} + "\" must be between " + std::to_string(low) + " and " +
+                           std::to_string(high)};
+    };
     // Unsigned values above INT64_MAX read as negative through get<int64_t>; check the sign first.
-    if (value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(high))
-        throw field_error{"\"" + std::string{key} + "\" is out of range"};
+    if (value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(high)) throw outside();
     const auto n = value.get<std::int64_t>();
-    if (n < low || n > high)
-        throw field_error{"\"" + std::string{key} + "\" must be between " + std::to_string(low) +
-                          " and " + std::to_string(high)};
+    if (n < low || n > high) throw outside();
     return n;
 }
 
@@ -222,6 +224,8 @@ client_message read_create_tournament(const json& m)
         t.max_players = static_cast<int>(integer_in(*most, "max_players", min_tournament_players, max_tournament_players));
     if (const json* start = optional_field(m, "start_at_ms"))
         t.start_at_ms = integer_in(*start, "start_at_ms", 0, INT64_MAX);
+    if (const json* pause = optional_field(m, "round_pause_seconds"))
+        t.round_pause_seconds = static_cast<int>(integer_in(*pause, "round_pause_seconds", 0, max_round_pause_seconds));
     return lobby_message{create_tournament{std::move(t)}};
 }
 

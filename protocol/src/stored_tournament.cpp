@@ -31,7 +31,9 @@ json stored_tournament(const tournament_record& t)
                                 {"second", p.second ? json(*p.second) : json(nullptr)},
                                 {"games", std::move(games)}});
         }
-        rounds.push_back({{"round", r.number}, {"pairings", std::move(pairings)}});
+        rounds.push_back({{"round", r.number},
+                          {"starts_at_ms", r.starts_at_ms ? json(*r.starts_at_ms) : json(nullptr)},
+                          {"pairings", std::move(pairings)}});
     }
     json settings = tournament_settings_json(t.settings);
     settings["name"] = t.settings.name;
@@ -113,7 +115,25 @@ tournament_settings read_settings(const json& s)
         out.start_at_ms = whole(start, "start_at_ms");
         if (*out.start_at_ms < 0) throw std::out_of_range{"start_at_ms"};
     }
+    // Stored before rounds paused: the default.
+    if (const auto pause = s.find("round_pause_seconds"); pause != s.end())
+        out.round_pause_seconds = within(*pause, 0, max_round_pause_seconds, "round_pause_seconds");
     return out;
+}
+
+// A round waiting for its start time: only the last, and none of its games started (a forfeit
+// of a removed player is scored at once, without a room). Set, or absent (stored before rounds
+// paused) or null.
+std::optional<std::int64_t> waiting_start(const json& round, bool last, const tournament_round& read)
+{
+    const auto at = round.find("starts_at_ms");
+    if (at == round.end() || at->is_null()) return std::nullopt;
+    const std::int64_t ms = whole(*at, "starts_at_ms");
+    if (ms < 0 || !last) throw std::out_of_range{"starts_at_ms"};
+    for (const auto& p : read.pairings)
+        for (const auto& g : p.games)
+            if (!g.finished || !g.room.empty()) throw std::invalid_argument{"a game of a waiting round"};
+    return ms;
 }
 
 } // namespace
@@ -134,9 +154,10 @@ std::optional<tournament_record> read_stored_tournament(const json& stored)
         const auto player_count = static_cast<int>(t.players.size());
         if (player_count > max_tournament_players) throw std::out_of_range{"players"};
         const auto check_index = [&](const json& i) { return within(i, 0, player_count - 1, "player index"); };
-        for (const json& r : stored.at("rounds")) {
+        const json& rounds = stored.at("rounds");
+        for (const json& r : rounds) {
             const int number = static_cast<int>(t.rounds.size()) + 1; // rounds are 1, 2, … in order
-            tournament_round round{within(r.at("round"), number, number, "round"), {}};
+            tournament_round round{within(r.at("round"), number, number, "round"), {}, std::nullopt};
             for (const json& p : r.at("pairings")) {
                 const auto& second = p.at("second");
                 tournament_pairing pairing{check_index(p.at("first")),
@@ -150,6 +171,7 @@ std::optional<tournament_record> read_stored_tournament(const json& stored)
                                              optional_seat(g.at("winner")), g.at("reason").get<std::string>()});
                 round.pairings.push_back(std::move(pairing));
             }
+            round.starts_at_ms = waiting_start(r, t.rounds.size() + 1 == rounds.size(), round);
             t.rounds.push_back(std::move(round));
         }
         return t;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include <spdlog/spdlog.h>
 
@@ -37,6 +38,7 @@ tournament::tournament(tournament_host& host, protocol::tournament_record record
       record_{std::move(record)},
       views_{std::move(views)},
       start_timer_{host.make_alarm([this] { on_start_time(); })},
+      round_timer_{host.make_alarm([this] { on_round_time(); })},
       coin_{std::random_device{}()},
       quota_{std::move(quota)}
 {
@@ -70,6 +72,7 @@ void tournament::reopen()
                      protocol::to_string(record_.status), record_.rounds.size());
     }
     arm_start_timer();
+    arm_round_timer(); // a round that waited before the restart starts at its time, or at once
     changed();
 }
 
@@ -240,6 +243,7 @@ void tournament::pause(const play::client_ref& c, const json& req)
     if (record_.status != tournament_status::running)
         return send_error(c, error_code::wrong_status, "Only a running tournament can be paused.", req);
     record_.status = tournament_status::paused; // the games in play finish; the next round waits
+    round_timer_->cancel();
     spdlog::info("tournament {}: paused in round {}", id_, record_.rounds.size());
     changed(&c, req);
 }
@@ -251,6 +255,8 @@ void tournament::resume(const play::client_ref& c, const json& req)
     record_.status = tournament_status::running;
     spdlog::info("tournament {}: resumed", id_);
     replay_unfinished_games();
+    // Players who waited on the director get the whole pause again, as after any round.
+    if (round_waiting()) schedule_round();
     advance();
     changed(&c, req);
 }
@@ -302,18 +308,21 @@ bool tournament::round_complete() const
 
 void tournament::advance()
 {
-    while (record_.status == tournament_status::running && round_complete()) {
+    while (record_.status == tournament_status::running && !round_waiting() && round_complete()) {
         if (static_cast<int>(record_.rounds.size()) >= total_rounds()) {
             record_.status = tournament_status::finished;
             quota_.reset(); // no longer counts against its director's and address's caps
             spdlog::info("tournament {}: finished", id_);
             return;
         }
-        begin_round();
+        const bool first = record_.rounds.empty(); // its start is the tournament's own
+        pair_round();
+        if (!first && record_.settings.round_pause_seconds > 0) return schedule_round();
+        start_round();
     }
 }
 
-void tournament::begin_round()
+void tournament::pair_round()
 {
     const int number = static_cast<int>(record_.rounds.size()) + 1;
     scoring::round_pairings pairings;
@@ -326,22 +335,28 @@ void tournament::begin_round()
         for (std::size_t i = 0; i < n; ++i) active[i] = record_.players[i].active;
         pairings = scoring::swiss_pairing(static_cast<int>(n), outcomes(), std::span<const bool>{active.get(), n});
     }
-    protocol::tournament_round round{number, {}};
+    protocol::tournament_round round{number, {}, std::nullopt};
     for (const auto& p : pairings) round.pairings.push_back({p.first, p.second, {}});
     record_.rounds.push_back(std::move(round));
     spdlog::info("tournament {}: round {} of {}", id_, number, total_rounds());
+    // A removed player's boards are forfeits (round robin keeps them in the schedule); a bye is
+    // scored at once.
+    for (std::size_t i = 0; i < record_.players.size(); ++i)
+        if (!record_.players[i].active) forfeit_games_of(static_cast<int>(i));
+}
 
+void tournament::start_round()
+{
+    record_.rounds.back().starts_at_ms.reset();
     auto& boards = record_.rounds.back().pairings;
     for (std::size_t i = 0; i < boards.size(); ++i) {
         const auto& p = boards[i];
-        if (!p.second) continue; // a bye is scored at once
+        // Byes and forfeits have no game; a player removed during the pause was forfeited then.
+        if (!p.second || !p.games.empty()) continue;
         const bool both_active = record_.players[static_cast<std::size_t>(p.first)].active &&
                                  record_.players[static_cast<std::size_t>(*p.second)].active;
         if (both_active) start_game(i, /*first_game=*/true);
     }
-    // A removed player's boards are forfeits (round robin keeps them in the schedule).
-    for (std::size_t i = 0; i < record_.players.size(); ++i)
-        if (!record_.players[i].active) forfeit_games_of(static_cast<int>(i));
 }
 
 void tournament::start_game(std::size_t pairing_index, bool first_game)
@@ -517,7 +532,10 @@ void tournament::changed(const play::client_ref* requester, const json& req)
     if (requester && !req.is_null()) answer.emplace(*requester, net::make_frame(protocol::with_req(std::move(snapshot), req)));
     // Announced once stored: a registration or a result that anyone has been told of survives a
     // crash. Sent to whoever is subscribed by then (one who subscribed meanwhile has had it).
-    persist([this, frame = snapshot_, answer = std::move(answer)] {
+    persist([this, frame = snapshot_, answer = std::move(answer), notices = std::exchange(notices_, {})] {
+        for (const auto& [player_id, notice] : notices)
+            for (const auto& s : subscribers_)
+                if (s.player_id == player_id) host_.send(s.client, notice);
         for (const auto& s : subscribers_)
             if (!answer || s.client != answer->first) host_.send(s.client, frame);
         if (answer) host_.send(answer->first, answer->second);

@@ -11,6 +11,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "quarto/core/tournament/pairing.hpp"
@@ -77,9 +78,13 @@ private:
     void remove(const play::client_ref& c, const std::string& player_id, const json& req);
 
     void begin();
-    // Starts rounds until one has games to play, or the tournament is over.
+    // Pairs rounds until one has games to play or waits for its start time, or the tournament
+    // is over.
     void advance();
-    void begin_round();
+    // The next round's pairings; a removed player's games in it are forfeits at once.
+    void pair_round();
+    // Opens the rooms of the last round's games.
+    void start_round();
     void start_game(std::size_t pairing_index, bool first_game);
     void replay_unfinished_games();
     // Links the restored rooms of the current round's unfinished games back to this tournament;
@@ -108,16 +113,27 @@ private:
     void arm_start_timer();
     void on_start_time();
 
+    // The pause between rounds (round_pause.cpp).
+    bool round_waiting() const;
+    // The last round starts round_pause_seconds from now: its time is set, the timer armed and
+    // its players told (once the record is stored).
+    void schedule_round();
+    void arm_round_timer();
+    void on_round_time();
+
     tournament_host& host_;
     const protocol::tournament_id id_;
     protocol::tournament_record record_;
     std::shared_ptr<tournament_views> views_;
     std::unique_ptr<play::alarm> start_timer_; // the start time set at creation, if any
+    std::unique_ptr<play::alarm> round_timer_; // the start of a round that waits, while running
     std::vector<subscriber> subscribers_;
     std::vector<scoring::round_pairings> schedule_; // round robin: every round, fixed at the start
     std::uint64_t seq_ = 0;
     std::mt19937 coin_;
     net::frame_ptr snapshot_; // the last snapshot (without req), as sent to subscribers
+    // Events for one player's connections, sent with the next stored snapshot: {player id, frame}.
+    std::vector<std::pair<std::string, net::frame_ptr>> notices_;
     std::vector<protocol::room_id> unclaimed_rooms_; // see relink_unfinished_games
     std::shared_ptr<void> quota_;
     std::optional<instant> deserted_since_; // see close_if_deserted

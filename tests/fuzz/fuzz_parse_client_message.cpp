@@ -65,6 +65,7 @@ void check_message(const client_message& message)
             FUZZ_CHECK(t.games_per_pairing == 1 || t.games_per_pairing == 2);
             FUZZ_CHECK(t.max_players >= min_tournament_players && t.max_players <= max_tournament_players);
             FUZZ_CHECK(!t.start_at_ms || *t.start_at_ms >= 0);
+            FUZZ_CHECK(t.round_pause_seconds >= 0 && t.round_pause_seconds <= max_round_pause_seconds);
         }
     } else if (const auto* r = std::get_if<room_message>(&message)) {
         check_room(*r);

@@ -25,8 +25,15 @@ void check_ranges(const tournament_record& t)
     const auto player = [&](int i) { return i >= 0 && i < players; };
     FUZZ_CHECK(players <= max_tournament_players && !t.id.empty() && t.id.size() <= 64);
     FUZZ_CHECK(t.settings.games_per_pairing == 1 || t.settings.games_per_pairing == 2);
+    FUZZ_CHECK(t.settings.round_pause_seconds >= 0 && t.settings.round_pause_seconds <= max_round_pause_seconds);
     for (std::size_t r = 0; r < t.rounds.size(); ++r) {
         FUZZ_CHECK(t.rounds[r].number == static_cast<int>(r) + 1);
+        // Only the last round waits, with no game begun (the server opens its rooms at its start).
+        if (t.rounds[r].starts_at_ms) {
+            FUZZ_CHECK(r + 1 == t.rounds.size() && *t.rounds[r].starts_at_ms >= 0);
+            for (const tournament_pairing& p : t.rounds[r].pairings)
+                for (const tournament_game& g : p.games) FUZZ_CHECK(g.finished && g.room.empty());
+        }
         for (const tournament_pairing& p : t.rounds[r].pairings) {
             FUZZ_CHECK(player(p.first) && (!p.second || player(*p.second)));
             FUZZ_CHECK(p.games.size() <= static_cast<std::size_t>(t.settings.games_per_pairing));

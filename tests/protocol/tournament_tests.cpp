@@ -33,8 +33,9 @@ tournament_record sample()
     t.status = tournament_status::running;
     t.created_ms = 1794000000000;
     t.players = {{"pann", "Ann", true}, {"pbo", "Bo", true}, {"pcy", "Cy", false}};
-    t.rounds.push_back({1, {{0, 1, {{"r1", "r1-1", 1, true, 0, "quarto"}}}, {2, std::nullopt, {}}}});
-    t.rounds.push_back({2, {{0, 2, {{"r2", "r2-1", 0, true, std::nullopt, "board_full"}}}, {1, std::nullopt, {}}}});
+    t.rounds.push_back({1, {{0, 1, {{"r1", "r1-1", 1, true, 0, "quarto"}}}, {2, std::nullopt, {}}}, std::nullopt});
+    t.rounds.push_back(
+        {2, {{0, 2, {{"r2", "r2-1", 0, true, std::nullopt, "board_full"}}}, {1, std::nullopt, {}}}, std::nullopt});
     return t;
 }
 

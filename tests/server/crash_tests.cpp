@@ -414,7 +414,8 @@ TEST_CASE("crash: a tournament's rounds go on through kill -9, each game played 
     const json dee = hello(*director, "Dee");
     const std::string director_token = dee["token"];
     director->send({{"type", "create_tournament"}, {"name", "Crash cup"}, {"format", "round_robin"},
-                    {"games_per_pairing", 2}, {"clock", {{"move_ms", move_ms}, {"claim_ms", claim_ms}}}});
+                    {"games_per_pairing", 2}, {"clock", {{"move_ms", move_ms}, {"claim_ms", claim_ms}}},
+                    {"round_pause_seconds", 0}});
     const json id = must(director->wait_type("tournament_created"), "tournament_created")["tournament"];
     for (int i = 0; i < players; ++i) {
         bot& b = bots[static_cast<std::size_t>(i)];

@@ -1,6 +1,6 @@
 // Tournaments against the real server: a whole round robin over WebSockets to its final
 // standings, a restart in the middle, the director's controls and their refusals, byes, two
-// games per pairing, and a player who never shows up.
+// games per pairing, a player who never shows up, and the pause between rounds.
 #include <algorithm>
 #include <csignal>
 #include <filesystem>
@@ -268,7 +268,10 @@ void write_db(const std::filesystem::path& db, const std::string& sql_file)
 TEST_CASE("tournament: a 4-player round robin is played over WebSockets to its final standings")
 {
     server_process server{{"--db", temp_db("round-robin.db").string()}};
-    tournament_fixture t{server, {{"name", "Club night"}, {"format", "round_robin"}, {"clock", {{"move_ms", 30000}}}}, 4};
+    tournament_fixture t{server,
+                         {{"name", "Club night"}, {"format", "round_robin"}, {"clock", {{"move_ms", 30000}}},
+                          {"round_pause_seconds", 0}},
+                         4};
 
     // Everyone sees the list.
     t.director->send({{"type", "list_tournaments"}, {"req", 5}});
@@ -362,7 +365,7 @@ TEST_CASE("tournament: a restart in the middle loses nothing - the game in progr
         std::vector<std::string> args{"--db", db.string(), "--shutdown-grace", "0.5"};
         args.insert(args.end(), journal_flag.begin(), journal_flag.end());
         server_process server{args};
-        tournament_fixture t{server, {{"name", "Restart cup"}, {"format", "round_robin"}}, 4};
+        tournament_fixture t{server, {{"name", "Restart cup"}, {"format", "round_robin"}, {"round_pause_seconds", 0}}, 4};
         id = t.id;
         director_token = t.director.token;
         for (const auto& p : t.players) tokens.push_back(p.token);
@@ -604,7 +607,8 @@ TEST_CASE("tournament: a start time more than a year ahead is refused, a year is
 TEST_CASE("tournament: the director's controls and every refusal")
 {
     server_process server{{"--db", temp_db("controls.db").string()}};
-    tournament_fixture t{server, {{"name", "Small"}, {"format", "swiss"}, {"rounds", 2}, {"max_players", 3}}, 1};
+    tournament_fixture t{
+        server, {{"name", "Small"}, {"format", "swiss"}, {"rounds", 2}, {"max_players", 3}, {"round_pause_seconds", 0}}, 1};
     auto& ann = t.players[0];
 
     t.director->send({{"type", "start_tournament"}, {"tournament", t.id}, {"req", 1}});
@@ -738,4 +742,69 @@ TEST_CASE("tournament: two games per pairing, each player starts once - a no-sho
     CHECK(pairing["results"][0]["first"] != pairing["results"][1]["first"]);
     CHECK(points_of(final_snapshot["standings"], ann.id)["points"] == 2);
     CHECK(points_of(final_snapshot["standings"], bo.id)["points"] == 0);
+}
+
+TEST_CASE("tournament: the next round waits round_pause_seconds - announced at once, started on time, through kill -9")
+{
+    const auto db = temp_db("round-pause.db");
+    const std::vector<std::string> args{"--db", db.string()};
+    const auto unix_now = [] {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    };
+    json id;
+    std::int64_t starts_at = 0;
+    std::string director_token;
+    {
+        server_process server{args};
+        player dee = connect_player(server, "Dee");
+        dee->send({{"type", "create_tournament"}, {"name", "Too slow"}, {"format", "swiss"}, {"round_pause_seconds", 601},
+                   {"req", "slow"}});
+        const json refused = expect_error(*dee.ws, "bad_message");
+        CHECK(refused["req"] == "slow");
+        CHECK(refused["message"].get<std::string>().find("round_pause_seconds") != std::string::npos);
+
+        tournament_fixture t{server, {{"name", "Pause cup"}, {"format", "swiss"}, {"rounds", 2}, {"round_pause_seconds", 2}}, 2};
+        id = t.id;
+        director_token = t.director.token;
+        CHECK(t.start()["settings"]["round_pause_seconds"] == 2);
+        const seat_in_game a = await_pairing(t.players[0], id);
+        await_pairing(t.players[1], id);
+        t.players[1]->send(action("resign", a.room));
+        game_over_in(t.players[0], a.room);
+
+        // Round 2 is announced at once, to each player, with its start time: no room yet.
+        const json notice = must(t.players[0]->wait_for([](const json& m) { return is(m, "tournament_round"); }),
+                                 "Ann's tournament_round");
+        const std::int64_t told_at = unix_now();
+        CHECK(notice["tournament"] == id);
+        CHECK(notice["round"] == 2);
+        CHECK(notice["opponent"] == t.players[1].id);
+        starts_at = notice["starts_at_ms"].get<std::int64_t>();
+        CHECK(starts_at - told_at <= 2000); // set when the last game ended, before Ann read it
+        const json waiting = snapshot_where(*t.director.ws, id, [](const json& m) { return m["rounds"].size() == 2; });
+        CHECK(waiting["rounds"][1]["starts_at_ms"] == starts_at);
+        CHECK(waiting["rounds"][1]["pairings"][0]["room"].is_null());
+        CHECK(must(t.players[1]->wait_for([](const json& m) { return is(m, "tournament_round"); }),
+                   "Bo's tournament_round")["starts_at_ms"] == starts_at);
+
+        // The server dies during the pause.
+        ::kill(server.pid(), SIGKILL);
+        REQUIRE(server.wait_exit().has_value());
+    }
+    // Back, the round waits for its stored time (or starts at once if the restart took longer).
+    server_process server{args};
+    CHECK(server.log().find("restored paused") == std::string::npos);
+    ws_client director{server.port()};
+    director.send({{"type", "hello"}, {"token", director_token}});
+    expect(director, "welcome");
+    const json restored = expect(director, "tournament");
+    CHECK(restored["status"] == "running");
+    REQUIRE(restored["rounds"].size() == 2);
+    if (!restored["rounds"][1]["starts_at_ms"].is_null()) CHECK(restored["rounds"][1]["starts_at_ms"] == starts_at);
+    const auto has_room = [](const json& m) { return m["rounds"][1]["pairings"][0]["room"].is_string(); };
+    const json started = has_room(restored) ? restored : snapshot_where(director, id, has_room, in(milliseconds{2000} + default_wait));
+    CHECK(started["rounds"][1]["starts_at_ms"].is_null());
+    CHECK(unix_now() >= starts_at - 20); // never early (20 ms: the clocks' rounding)
+    CHECK(started["status"] == "running");
 }

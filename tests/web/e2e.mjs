@@ -357,8 +357,11 @@ async function fillRowZero(first, second) {
 
 // ---------------------------------------------------------------- tournament helpers ----
 
-/** Creates a tournament from the lobby's form; ends on its page; returns its id. */
-async function createTournament(page, { name, format = 'round_robin', rounds = '', games = '1', moveSeconds = '60', claimSeconds = null }) {
+/**
+ * Creates a tournament from the lobby's form; ends on its page; returns its id. Rounds follow
+ * each other at once (`pause` 0) unless a scenario is about the pause between them.
+ */
+async function createTournament(page, { name, format = 'round_robin', rounds = '', games = '1', moveSeconds = '60', claimSeconds = null, pause = '0' }) {
   await page.locator('[data-action="show-tournament-form"]').click();
   await page.locator('[data-role="tournament-name"]').fill(name);
   await page.locator('[data-role="tournament-format"]').selectOption(format);
@@ -366,6 +369,7 @@ async function createTournament(page, { name, format = 'round_robin', rounds = '
   await page.locator('[data-role="tournament-games"]').selectOption(games);
   await page.locator('[data-role="tournament-move-seconds"]').fill(moveSeconds);
   if (claimSeconds !== null) await page.locator('[data-role="tournament-claim-seconds"]').fill(claimSeconds);
+  await page.locator('[data-role="round-pause"]').fill(pause);
   await page.locator('[data-action="create-tournament"]').click();
   await page.waitForURL(/#\/tournament\/[^/]+$/);
   await page.locator('[data-role="tournament"][data-status="registering"]').waitFor();
@@ -1483,6 +1487,49 @@ scenario('a Swiss pairing of two games: each player starts one, the second game 
   const cell = await dee.locator(`[data-role="crosstable"] [data-player="${a}"][data-opponent="${b}"]`).textContent();
   assertEqual(cell.trim().split(' ').sort(), ['0', '1'], 'two games in one crosstable cell');
   await shot(dee, 'tournament-swiss');
+});
+
+scenario('the pause between tournament rounds: the result stays on screen, a countdown runs, then the board opens', async () => {
+  const [dee, ann, bo] = await Promise.all([newPage('Dee'), newPage('Ann'), newPage('Bo')]);
+  await Promise.all([dee, ann, bo].map((p) => enter(p, p.label)));
+  await dee.locator('[data-action="show-tournament-form"]').click();
+  assertEqual(await dee.locator('[data-role="round-pause"]').inputValue(), '20', 'the form offers a pause of 20 s');
+  await dee.locator('[data-action="show-tournament-form"]').click(); // closed again: createTournament opens it
+  // 3 s: time enough to look at every page during the pause on a loaded machine.
+  const id = await createTournament(dee, { name: 'Pause cup', format: 'swiss', rounds: '2', pause: '3' });
+  for (const p of [ann, bo]) await joinTournament(p, id);
+  await dee.locator('[data-action="start-tournament"]').click();
+
+  const room1 = (await boardOf(dee, 1)).room;
+  await Promise.all([takenTo(ann, room1), takenTo(bo, room1)]);
+  const { first, second } = await started(ann, bo);
+  const ended = Date.now();
+  await resign(second);
+  // Both players stay on round 1's result, told whom they play next and how long it is until
+  // then; the director's page counts down too, round 1's results still on its boards. (All at
+  // once: the pause is short.)
+  await Promise.all([first, second].map(async (p) => {
+    const line = p.locator('[data-role="next-round"]');
+    await line.locator('[data-role="round-countdown"]').waitFor();
+    const text = await line.textContent();
+    const other = p === first ? second : first;
+    assert(text.includes('Round 2') && text.includes(other.label), `${p.label} is told round 2 against ${other.label}: "${text}"`);
+    assertEqual((await gameData(p)).room, room1, `${p.label} is still in round 1's room`);
+    assertEqual((await resultOf(p)).reason, 'resign', `${p.label} still sees round 1's result`);
+  }).concat([(async () => {
+    await dee.locator('[data-role="next-round"] [data-role="round-countdown"]').waitFor();
+    await dee.locator('[data-role="round-boards"][data-round="1"] [data-role="pairing-row"][data-done="true"]').waitFor();
+  })()]));
+  await shot(first, 'tournament-round-pause');
+
+  // When the pause is over, both are taken to round 2's board.
+  await dee.locator('[data-action="show-round"][data-round="2"]').click();
+  const room2 = (await boardOf(dee, 2)).room;
+  assert(room2 !== room1, 'round 2 has a room of its own');
+  await Promise.all([takenTo(ann, room2), takenTo(bo, room2)]);
+  const waited = Date.now() - ended;
+  assert(waited >= 2500, `round 2 started ${waited} ms after round 1's game ended, before its 3 s pause was over`);
+  assertEqual(await dee.locator('[data-role="next-round"]').count(), 0, 'no countdown once the round has started');
 });
 
 /** The replay view's state: step, total, load state. */

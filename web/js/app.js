@@ -7,7 +7,7 @@ import { MAX_PLAYER_NAME_BYTES, tooLong } from './limits.js';
 import { Connection, socketUrl } from './connection.js';
 import { Room, ROOM_EVENTS } from './room.js';
 import { describeError } from './errors.js';
-import { TournamentBook, tournamentKey, tournamentHref, pairingText } from './tournaments.js';
+import { TournamentBook, tournamentKey, tournamentHref, pairingText, playerName } from './tournaments.js';
 import { resultText } from './words.js';
 
 const KEY_NAME = 'quarto.name';
@@ -64,6 +64,7 @@ export class App extends EventTarget {
     this.joining = new Set(); // roomKeys with a join in flight
     this.inviting = null; // {key, id, as, sent, failed}: an invitation accepted, joined once welcomed
     this.serverOffset = 0; // server epoch ms - local epoch ms (from pong)
+    this.pingSentAt = null; // when the ping in flight left, to read pong's time at the middle of the trip
     let watching = [];
     try { watching = JSON.parse(load(KEY_WATCHING) || '[]'); } catch { watching = []; }
     this.watching = new Set(Array.isArray(watching) ? watching.map(String) : []);
@@ -205,6 +206,7 @@ export class App extends EventTarget {
     // case the events we get back are old and ignored.
     for (const room of this.rooms.values()) this.requestSync(room, true);
     this.track(this.conn.send({ type: 'list_rooms', limit: LOBBY_PAGE }), { kind: 'list' });
+    this.ping(); // the server's clock, for the countdowns to a tournament round's start
     // The tournament pages on screen are watched again (the server subscribes registered
     // players and directors by itself, on hello with their token).
     for (const key of this.tournaments.viewing) this.sendWatch(key);
@@ -315,9 +317,17 @@ export class App extends EventTarget {
       case 'tournament_pairing':
         this.onPairing(msg);
         return;
-      case 'pong':
-        if (typeof msg.time_ms === 'number') this.serverOffset = msg.time_ms - Date.now();
+      case 'tournament_round':
+        this.onRoundNotice(msg);
         return;
+      case 'pong': {
+        // The server read its clock about halfway between our ping and its pong.
+        const now = Date.now();
+        const asked = this.pingSentAt ?? now;
+        if (typeof msg.time_ms === 'number') this.serverOffset = msg.time_ms - (asked + now) / 2;
+        this.pingSentAt = null;
+        return;
+      }
       case 'error':
         this.onError(msg, ctx);
         return;
@@ -375,6 +385,34 @@ export class App extends EventTarget {
     if (!this.rooms.has(key)) this.expectRoom = key;
     this.openRoom(msg.room);
     this.announcePairing(key);
+  }
+
+  /** The server's clock now (unix ms), as well as the last pong tells. */
+  serverNow() {
+    return Date.now() + this.serverOffset;
+  }
+
+  /**
+   * Our next tournament round is paired and starts at `starts_at_ms`: the tournament page and
+   * the room of our last game of it count down by themselves; anywhere else, a notice says so.
+   * The pairing (and the trip to the board) follows when the round starts.
+   */
+  onRoundNotice(msg) {
+    const key = tournamentKey(msg.tournament);
+    const t = this.tournaments.get(key);
+    const name = t ? t.name : 'Your tournament';
+    const seconds = Math.max(0, Math.round((msg.starts_at_ms - this.serverNow()) / 1000));
+    const opponent = msg.opponent === null || msg.opponent === undefined ? null : (playerName(t, msg.opponent) || 'your opponent');
+    const text = `${name}: round ${msg.round} starts in ${seconds} s — ${opponent ? `you play ${opponent}. Your board opens by itself.` : 'you have a bye.'}`;
+    const shown = window.location.hash;
+    const m = shown.match(/^#\/room\/([^/?#]+)/);
+    const roomOnScreen = m ? roomKey(parseRoomId(m[1])) : null;
+    const link = roomOnScreen ? this.tournaments.roomLink(roomOnScreen) : null;
+    const mine = roomOnScreen && this.rooms.get(roomOnScreen)?.isPlayer;
+    // The game view counts down in a room where we played this tournament's last round.
+    const counting = shown === tournamentHref(key) || (mine && link && link.tournament === key);
+    if (counting) this.announce(text);
+    else this.notify(text, 'info');
   }
 
   announcePairing(key) {
@@ -509,7 +547,8 @@ export class App extends EventTarget {
   }
 
   ping() {
-    if (this.welcomed) this.conn.send({ type: 'ping' });
+    if (!this.welcomed) return;
+    if (this.conn.send({ type: 'ping' }) !== null) this.pingSentAt = Date.now();
   }
 
   createRoom(options) {

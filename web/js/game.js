@@ -17,7 +17,9 @@ import { h, focusKey, restoreFocus } from './dom.js';
 import { pieceSvg, pieceName } from './pieces.js';
 import { squareName, rulesSummary, lineWords, moveText, scoreText, resultText } from './words.js';
 import { tickClocks, clockText, formatMs } from './clock.js';
-import { pairingText, tournamentKey, tournamentHref } from './tournaments.js';
+import { pairingText, tournamentKey, tournamentHref, playerName } from './tournaments.js';
+import { waitingRound, pairingOf, isBye, pairingDone } from './tournament-table.js';
+import { countdownSpan, tickCountdowns } from './countdown.js';
 import { feedbackLine, ERROR_MS, INFO_MS } from './feedback.js';
 import { invitePanel, roomLink } from './invite-panel.js';
 
@@ -65,6 +67,17 @@ export class GameView {
     const link = this.app.tournaments.roomLink(this.key);
     if (link) return link;
     return this.room && this.room.tournament !== null ? { tournament: tournamentKey(this.room.tournament) } : null;
+  }
+
+  /** The player's board in their tournament's next round while it waits for its start, or null. */
+  nextRound(room) {
+    const tlink = room.isPlayer && room.status === 'finished' ? this.tournamentLink() : null;
+    const t = tlink ? this.app.tournaments.get(tlink.tournament) : null;
+    const waiting = t && t.status === 'running' ? waitingRound(t) : null;
+    const p = waiting ? pairingOf(waiting, this.app.me.id) : null;
+    if (!p || (!isBye(p) && pairingDone(p))) return null; // no game in it (a forfeit)
+    const opponent = isBye(p) ? null : playerName(t, p.players[0] === this.app.me.id ? p.players[1] : p.players[0]) || 'your opponent';
+    return { round: waiting, opponent };
   }
 
   mount(container) {
@@ -167,6 +180,7 @@ export class GameView {
     const room = this.room;
     if (!room) return;
     tickClocks(this.root, room);
+    tickCountdowns(this.root, this.app.serverNow());
     if (this.confirming && performance.now() >= this.confirming.until) this.cancelConfirm(false);
     this.fitStage(); // a notice above may have come or gone
     if ((this.message && performance.now() >= this.message.until) || (this.copiedUntil && performance.now() >= this.copiedUntil)) {
@@ -390,6 +404,7 @@ export class GameView {
     }
     if (room.status === 'finished') {
       if (!room.isPlayer) return 'Game over.';
+      if (this.nextRound(room)) return 'Game over.';
       if (this.tournamentLink()) return 'Game over. Your next tournament game opens by itself as soon as it is paired.';
       if (room.rematch[me] && !room.rematch[opp]) return `Game over. Waiting for ${room.seatName(opp)} to accept the rematch.`;
       if (room.rematch[opp] && !room.rematch[me]) return `Game over. ${room.seatName(opp)} wants a rematch!`;
@@ -489,6 +504,13 @@ export class GameView {
     stage.appendChild(h('p', { class: 'status', dataset: { role: 'status' }, 'aria-live': 'polite' }, this.statusText(room)));
     if (room.isPlayer && room.status === 'waiting' && room.freeSeat !== null && !tlink) {
       stage.appendChild(invitePanel(link, { copied: !!this.copiedUntil, onCopy: () => this.copyLink(link) }));
+    }
+    // The result stays on screen while the next round waits; this says when it starts.
+    const next = this.nextRound(room);
+    if (next) {
+      stage.appendChild(h('p', { class: 'pairing', dataset: { role: 'next-round', round: next.round.round } },
+        `Round ${next.round.round}: ${next.opponent ? `you play ${next.opponent}` : 'you have a bye'}. It starts in `,
+        countdownSpan(next.round.starts_at_ms, this.app.serverNow()), next.opponent ? '; your board opens by itself.' : '.'));
     }
     // Feedback about this room (a refused move, a wrong call), in place: right under the line
     // that says what to do, in the flow, so it never covers the board or the pieces.

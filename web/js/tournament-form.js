@@ -115,6 +115,7 @@ export class TournamentForm {
     const claim = num('tournament-claim-seconds', 't-claim-seconds', '10', '0.1', '600', 'any');
     const squares = h('input', { id: 't-opt-squares', type: 'checkbox', dataset: { role: 'tournament-squares' } });
     const falseClaim = h('input', { id: 't-opt-false-claim', type: 'checkbox', dataset: { role: 'tournament-false-claim' } });
+    const pause = num('round-pause', 't-round-pause', '20', '0', '600', '1', { 'aria-describedby': 't-pause-hint' });
     const startAt = h('input', { id: 't-start-at', type: 'datetime-local', dataset: { role: 'tournament-start-at' }, 'aria-describedby': 't-start-hint' });
     const traits = traitsFieldset('tournament-attribute');
 
@@ -167,6 +168,10 @@ export class TournamentForm {
         message: 'The claim window must be between 0.1 and 600 seconds.' });
       if (claimMs === undefined) return;
       options.clock = { move_ms: moveMs, claim_ms: claimMs };
+      const pauseSeconds = readWhole(complain, pause, { min: 0, max: 600, empty: 20,
+        message: 'The pause between rounds must be a whole number of seconds from 0 to 600.' });
+      if (pauseSeconds === undefined) return;
+      options.round_pause_seconds = pauseSeconds;
       if (startAt.value) {
         const ms = new Date(startAt.value).getTime();
         if (!Number.isFinite(ms)) {
@@ -200,6 +205,8 @@ export class TournamentForm {
         h('div', {}, h('label', { for: 't-move-seconds' }, 'Seconds per move'), move,
           h('small', { id: 't-move-hint', class: 'muted' }, 'Empty = untimed (then no-shows never lose on time)')),
         h('div', {}, h('label', { for: 't-claim-seconds' }, 'Seconds to claim a missed Quarto'), claim)),
+      h('label', { for: 't-round-pause' }, 'Pause between rounds (seconds)'), pause,
+      h('small', { id: 't-pause-hint', class: 'muted' }, 'Time to read the last result before the next round\'s clocks start (0: at once).'),
       traits.node,
       h('fieldset', {}, h('legend', {}, 'Variants'),
         h('label', { class: 'check' }, squares, ' 2×2 squares also count (advanced)'),

@@ -139,3 +139,15 @@ export function leaders(t) {
   const joined = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
   return { names: joined, shared: names.length > 1, points: first[0].points };
 }
+
+/** The last round when it is paired but waits for its start time (`starts_at_ms`), else null. */
+export function waitingRound(t) {
+  const list = rounds(t);
+  const last = list[list.length - 1];
+  return last && typeof last.starts_at_ms === 'number' ? last : null;
+}
+
+/** The round before `round` (whose results stay on screen while `round` waits), or null. */
+export function roundBefore(t, round) {
+  return rounds(t).find((r) => r.round === round.round - 1) ?? null;
+}

@@ -10,7 +10,10 @@
 //     data-role="tournament-summary"    what is happening now, in words
 //     data-role="tournament-players"    the registered players while registering;
 //                                       each data-role="tournament-player" data-player=ID
-//     data-role="my-game"               the player's own board in the current round (or bye)
+//     data-role="my-game"               the player's own board in the current round (or bye); while the
+//                                       next round waits, the last result and the next pairing
+//     data-role="next-round"            while a round waits for its start: the line that counts down to it
+//     data-role="round-countdown"       the time left in it (also in my-game and in the game view); data-starts-at
 //     data-action="play-my-game"        its link to the player's room; data-room
 //     data-role="round-tabs"            the round picker: buttons data-action="show-round" data-round=N
 //     data-role="round-boards"          the boards of the round shown; data-round
@@ -32,9 +35,10 @@
 //     data-role="tournament-name", "tournament-format", "tournament-rounds", "tournament-games",
 //     "tournament-max-players", "tournament-move-seconds", "tournament-claim-seconds",
 //     "tournament-attribute" (data-attribute), "tournament-squares", "tournament-false-claim",
-//     "tournament-start-at", and data-action="create-tournament"
+//     "tournament-start-at", "round-pause" (seconds between rounds), and data-action="create-tournament"
 //   Game view of a tournament room (game.js)
 //     data-role="pairing" (round and opponent), data-action="tournament-link" (header),
+//     data-role="next-round" with data-role="round-countdown" once the game is over and the next round waits,
 //     data-action="back-to-tournament" (in place of the rematch button once the game is over)
 //   A tournament's games in the lobby (tournament-form.js): not among the rooms, but counted under
 //     the tournament's row: data-role="tournament-games" (data-playing), with
@@ -47,8 +51,9 @@ import { roomKey, tournamentKey } from './app.js';
 import { tournamentHref } from './tournaments.js';
 import {
   FORMAT_WORDS, STATUS_WORDS, formatPoints, formatTiebreak, rounds, gamesPerPairing, totalRounds, isBye,
-  pairingDone, crosstable, describeCell, scoreText, pairingOf, roundComplete, leaders, reasonWords,
+  pairingDone, crosstable, describeCell, scoreText, pairingOf, roundComplete, leaders, reasonWords, waitingRound, roundBefore,
 } from './tournament-table.js';
+import { countdownSpan, tickCountdowns } from './countdown.js';
 
 const SB_HELP = 'Sonneborn-Berger: for each game, the opponent\'s final points times your result (1 win, ½ draw, 0 loss), added up';
 const BUCHHOLZ_HELP = 'Buchholz: the sum of the final points of the opponents you played';
@@ -88,6 +93,11 @@ export class TournamentView {
     this.app.unwatchTournament(this.app.tournaments.idTypes.get(this.key) ?? this.id);
     clearTimeout(this.messageTimer);
     clearTimeout(this.copiedTimer);
+  }
+
+  /** The countdown to a waiting round, every tick (the rest changes only with snapshots). */
+  tick() {
+    tickCountdowns(this.root, this.app.serverNow());
   }
 
   /** App.notify's messages about this tournament (a refused action) are shown on the page. */
@@ -182,6 +192,7 @@ export class TournamentView {
     else parts.push('rounds set at the start');
     const gpp = gamesPerPairing(t);
     parts.push(gpp === 2 ? '2 games per pairing (each starts once)' : '1 game per pairing');
+    if (typeof s.round_pause_seconds === 'number' && s.round_pause_seconds > 0) parts.push(`${s.round_pause_seconds} s between rounds`);
     parts.push(rulesSummary(s.rules || {}, s.clock || {}));
     return parts.join(' · ');
   }
@@ -202,8 +213,10 @@ export class TournamentView {
         return `Registration is open: ${count}. ${start}`;
       }
       case 'running':
+        if (waitingRound(t)) return `Round ${current.round - 1}${of} is over. Round ${current.round} is paired: its games start after a short pause.`;
         return current ? `Round ${current.round}${of} is being played.` : 'Starting…';
       case 'paused':
+        if (waitingRound(t)) return `Paused by the director before round ${current.round}${of}: its games start when the director resumes.`;
         if (current && !roundComplete(current)) return `Paused by the director: the games of round ${current.round} are played out, then the tournament waits for the director to resume it.`;
         return `Paused by the director${current ? ` after round ${current.round}${of}` : ''}: the next round starts when the director resumes.`;
       case 'finished': {
@@ -253,11 +266,20 @@ export class TournamentView {
       h('p', { class: 'rules' }, this.settingsText(t)),
       h('p', { class: 'director-line' }, 'Director: ', h('strong', {}, t.director_name || '?'), director ? ' (you)' : ''),
       h('p', { class: 't-summary', dataset: { role: 'tournament-summary' }, 'aria-live': 'polite' }, this.summaryText(t)),
+      this.buildNextRound(t),
       actions,
       this.message ? feedbackLine(this.message.text, this.message.kind, () => { this.message = null; this.update(); }, false) : null,
     ];
     if (director && t.status !== 'finished') parts.push(this.buildDirector(t));
     return h('header', { class: 'card t-head', 'aria-labelledby': 't-title' }, ...parts);
+  }
+
+  /** While a round waits for its start: the time left (outside the live summary: it ticks). */
+  buildNextRound(t) {
+    const waiting = t.status === 'running' ? waitingRound(t) : null;
+    if (!waiting) return null;
+    return h('p', { class: 'next-round', dataset: { role: 'next-round', round: waiting.round } },
+      `Round ${waiting.round} starts in `, countdownSpan(waiting.starts_at_ms, this.app.serverNow()), '.');
   }
 
   buildDirector(t) {
@@ -294,6 +316,8 @@ export class TournamentView {
       return h('p', { class: 'card my-game', dataset: { role: 'my-game' } },
         `You finished ${ordinal(row.rank)} with ${formatPoints(row.points)} point${row.points === 1 ? '' : 's'}.`);
     }
+    const waiting = waitingRound(t);
+    if (waiting) return this.buildMyNextGame(t, waiting);
     const list = rounds(t);
     const round = list[list.length - 1];
     const p = pairingOf(round, me);
@@ -313,6 +337,33 @@ export class TournamentView {
       h('span', {}, `Round ${round.round}: you play ${opponent}.`),
       p.room ? h('a', { class: 'button primary', href: roomHref(p.room), dataset: { action: 'play-my-game', room: p.room },
         onclick: () => this.openBoard(p) }, 'Go to your game') : null);
+  }
+
+  /** While the next round waits: how the player's last one ended, and whom they play next, when. */
+  buildMyNextGame(t, waiting) {
+    const me = this.me();
+    const lines = [];
+    const before = roundBefore(t, waiting);
+    const last = before ? pairingOf(before, me) : null;
+    if (last && isBye(last)) lines.push(h('p', {}, `Round ${before.round}: you had a bye.`));
+    else if (last && pairingDone(last)) {
+      const opponent = this.nameOf(t, last.players[0] === me ? last.players[1] : last.players[0]);
+      const score = last.players[0] === me ? scoreText(last) : scoreText({ ...last, score: [last.score[1], last.score[0]] });
+      lines.push(h('p', {}, `Round ${before.round}: your game against ${opponent} is over (${score}).`));
+    }
+    const next = pairingOf(waiting, me);
+    if (next) {
+      const when = t.status === 'running'
+        ? [' It starts in ', countdownSpan(waiting.starts_at_ms, this.app.serverNow()), '; your board opens by itself.']
+        : [' It starts when the director resumes the tournament.'];
+      let what;
+      if (isBye(next)) what = `Round ${waiting.round}: you have a bye.`;
+      else if (pairingDone(next)) what = `Round ${waiting.round}: your opponent was removed; you win by forfeit.`;
+      else what = `Round ${waiting.round}: you play ${this.nameOf(t, next.players[0] === me ? next.players[1] : next.players[0])}.`;
+      lines.push(h('p', {}, what, ...(isBye(next) || pairingDone(next) ? [] : when)));
+    }
+    if (!lines.length) return null;
+    return h('div', { class: 'card my-game', dataset: { role: 'my-game' } }, ...lines);
   }
 
   buildPlayers(t) {
@@ -359,16 +410,20 @@ export class TournamentView {
       return section;
     }
     const latest = list[list.length - 1].round;
-    const shown = list.find((r) => r.round === this.shownRound) ?? list[list.length - 1];
+    // While the next round waits, the results of the one just played stay on screen.
+    const waiting = waitingRound(t);
+    const byDefault = (waiting && roundBefore(t, waiting)) || list[list.length - 1];
+    const shown = list.find((r) => r.round === this.shownRound) ?? byDefault;
     const total = totalRounds(t);
     section.appendChild(h('h3', { id: 't-boards-title' }, `Round ${shown.round}${total ? ` of ${total}` : ''}`,
-      shown.round === latest && t.status !== 'finished' && !roundComplete(shown) ? h('span', { class: 'pill playing' }, 'now') : null));
+      shown.round === latest && !waiting && t.status !== 'finished' && !roundComplete(shown) ? h('span', { class: 'pill playing' }, 'now') : null,
+      shown === waiting ? h('span', { class: 'pill waiting' }, 'next') : null));
     if (list.length > 1) {
       section.appendChild(h('div', { class: 'round-tabs', role: 'group', 'aria-label': 'Show the boards of round', dataset: { role: 'round-tabs' } },
         list.map((r) => h('button', {
           type: 'button', class: 'secondary', dataset: { action: 'show-round', round: r.round },
           'aria-pressed': String(r.round === shown.round),
-          onclick: () => { this.shownRound = r.round === latest ? null : r.round; this.update(); },
+          onclick: () => { this.shownRound = r.round === byDefault.round ? null : r.round; this.update(); },
         }, `Round ${r.round}`))));
     }
     const me = this.me();

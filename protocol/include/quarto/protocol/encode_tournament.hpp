@@ -27,8 +27,11 @@ std::string tournament_snapshot(const tournament_record& t, std::uint64_t seq,
 // To each paired player: where to play (they are already seated there) and against whom.
 json tournament_pairing_event(const tournament_record& t, int round, const std::string& room,
                               const std::string& opponent, int game_number, bool you_start);
+// To each player with a game (or a bye: no opponent) in a round that waits for its start time:
+// whom they play, and when.
+json tournament_round_event(const tournament_record& t, const tournament_round& round, const std::string* opponent);
 
-// {"rounds","games_per_pairing","rules","clock","max_players","start_at_ms"}
+// {"rounds","games_per_pairing","rules","clock","max_players","start_at_ms","round_pause_seconds"}
 json tournament_settings_json(const tournament_settings& s);
 
 } // namespace quarto::protocol

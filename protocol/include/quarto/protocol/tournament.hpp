@@ -34,6 +34,10 @@ inline constexpr int max_swiss_rounds = 20;
 inline constexpr std::size_t max_tournament_name_length = 64; // bytes of UTF-8
 // How far ahead start_at_ms may be: a year (366 days).
 inline constexpr std::int64_t max_tournament_start_ahead_ms = 366LL * 24 * 3600 * 1000;
+// Between the end of a round and the start of the next: time to read the last result, or to
+// come back from another tab, before a clock runs again. 0: the next round starts at once.
+inline constexpr int default_round_pause_seconds = 20;
+inline constexpr int max_round_pause_seconds = 600;
 
 struct tournament_settings {
     std::string name;
@@ -44,6 +48,7 @@ struct tournament_settings {
     clock_settings clock = tournament_clock;
     int max_players = default_max_players;
     std::optional<std::int64_t> start_at_ms; // unix time; the server starts it then
+    int round_pause_seconds = default_round_pause_seconds;
 };
 
 struct tournament_entrant {
@@ -70,9 +75,12 @@ struct tournament_pairing {
     std::vector<tournament_game> games; // played or being played, in order
 };
 
+// A round is paired (and announced) as soon as the one before it ends; its games start
+// `round_pause_seconds` later. Only the last round can be waiting.
 struct tournament_round {
     int number = 1;
     std::vector<tournament_pairing> pairings;
+    std::optional<std::int64_t> starts_at_ms; // unix time its games start; set only while it waits
 };
 
 struct tournament_record {
