@@ -124,7 +124,7 @@ TEST_CASE("lobby: list_rooms shows public rooms with their fields - private ones
     for (json r : again["rooms"]) CHECK(r["id"] != priv);
 }
 
-TEST_CASE("lobby: GET /api/rooms/{id} shows one room by id, private ones too; an unknown id is 404")
+TEST_CASE("lobby: GET /api/rooms/{id} shows one room by id, private ones too, and an unknown id is 404")
 {
     server_process server;
     player ann = connect_player(server, "Ann");

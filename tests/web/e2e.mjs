@@ -1357,7 +1357,7 @@ scenario('a round-robin tournament from registration to the final standings', as
       // among the rooms; from the tournament's page they watch it, and the board links back.
       const fay = await newPage('Fay');
       await enter(fay, 'Fay');
-      const games = fay.locator(`[data-role="tournament-row"][data-tournament-id="${id}"] [data-role="tournament-games"]`);
+      const games = fay.locator(`[data-role="tournament-row"][data-tournament-id="${id}"] [data-role="tournament-playing"]`);
       const href = `#/tournament/${encodeURIComponent(id)}`;
       await games.waitFor();
       assert(/1 game playing/.test(await games.textContent()), `the tournament's row counts its game: "${await games.textContent()}"`);
@@ -1720,7 +1720,7 @@ scenario('the lobby lists open rooms, then games in progress, the finished ones 
   await Promise.all([takenTo(ann, game), takenTo(bob, game)]);
 
   // Eve's lobby, at its next refresh.
-  const games = eve.locator(`[data-role="tournament-row"][data-tournament-id="${tid}"] [data-role="tournament-games"]`);
+  const games = eve.locator(`[data-role="tournament-row"][data-tournament-id="${tid}"] [data-role="tournament-playing"]`);
   await games.waitFor();
   await eve.locator(`[data-role="rooms"] [data-room-id="${playing}"] .pill.playing`).waitFor();
   const active = await eve.locator('[data-role="rooms"] > ul.rooms > [data-room-id]').evaluateAll((els) => els.map((e) => e.dataset.roomId));

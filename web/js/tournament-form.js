@@ -68,7 +68,7 @@ export class TournamentList {
           h('div', { class: 'muted small' }, FORMAT_WORDS[t.format] || t.format, ` · ${players} player${players === 1 ? '' : 's'}`,
             role ? ` · ${role}` : ''),
           // Its boards are on its page, each with its Watch button.
-          games ? h('div', { class: 'small tournament-games', dataset: { role: 'tournament-games', playing: games } },
+          games ? h('div', { class: 'small tournament-games', dataset: { role: 'tournament-playing', playing: games } },
             h('a', { href: tournamentHref(t.id), dataset: { role: 'room-tournament' } },
               `${games} game${games === 1 ? '' : 's'} playing — watch`)) : null),
         h('div', { class: 'room-buttons' },

@@ -41,7 +41,7 @@
 //     data-role="next-round" with data-role="round-countdown" once the game is over and the next round waits,
 //     data-action="back-to-tournament" (in place of the rematch button once the game is over)
 //   A tournament's games in the lobby (tournament-form.js): not among the rooms, but counted under
-//     the tournament's row: data-role="tournament-games" (data-playing), with
+//     the tournament's row: data-role="tournament-playing" (data-playing), with
 //     data-role="room-tournament": a link to the tournament
 
 import { h, focusKey, restoreFocus } from './dom.js';
