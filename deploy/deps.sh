@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages the project builds and tests with; does nothing when all are
 # present. Idempotent; uses sudo when not root.
 #   deploy/deps.sh          build + unit/integration tests
-#   deploy/deps.sh --browser  also Chromium and playwright-core for the browser tests
+#   deploy/deps.sh --browser  also Chromium, zbarimg and playwright-core for the browser tests
 #   deploy/deps.sh --bench    also what bench/ needs beyond the build: the Node.js and Go
 #                             baseline servers (node-ws; golang-go with gorilla/websocket,
 #                             built offline), strace for bench/syscalls.sh, jq for bench/run.sh
@@ -25,7 +25,7 @@ for arg in "$@"; do
     *) echo "deps.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
-[ "$browser" = 1 ] && packages+=(chromium)
+[ "$browser" = 1 ] && packages+=(chromium zbar-tools) # zbarimg reads the client's QR codes back in the tests
 [ "$bench" = 1 ] && packages+=(node-ws golang-go golang-github-gorilla-websocket-dev strace jq)
 [ "$fuzz" = 1 ] && packages+=(clang-14 libclang-rt-14-dev)
 
