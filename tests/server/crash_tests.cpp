@@ -33,6 +33,7 @@ struct totals {
     int claim_windows_at_restart = 0;
     int games_finished = 0;
     int errors = 0;
+    int late_passes = 0; // a pass that reached the server after the game's last window had closed
 };
 
 // One bot: a seat in one room, a replica of its game built from the events it gets, and every
@@ -77,6 +78,12 @@ void take(bot& b, const json& m, const std::string& raw, totals& t)
 {
     const std::string type = m.value("type", "");
     if (type == "error") {
+        // The bots' replicas keep no time: a bot may pass just after the full board's last claim
+        // window ran out on the server (game_over follows). Any other refusal is a defect.
+        if (m.value("code", "") == "wrong_phase" && m.value("message", "") == "The game is over.") {
+            ++t.late_passes;
+            return;
+        }
         ++t.errors;
         MESSAGE(b.name << " got " << raw);
         return;
@@ -108,6 +115,9 @@ void take(bot& b, const json& m, const std::string& raw, totals& t)
         // The bots never call: the engine fed the same moves has drawn the game too.
         REQUIRE(b.replica);
         CHECK_MESSAGE(m["reason"] == "board_full", raw);
+        // A full board's last claim window may have run out on the server's clock (on a loaded
+        // machine the bots are slow to pass): the replica's time runs out too.
+        if (!b.replica->finished()) (void)b.replica->expire(no_time + std::chrono::hours{1});
         CHECK(b.replica->finished());
         CHECK(b.replica->result() == quarto::game_result{std::nullopt, quarto::end_reason::board_full});
         if (b.seat == 0) ++t.games_finished;
@@ -315,7 +325,7 @@ TEST_CASE("crash: 20 rooms of timed bots survive 10 kill -9 and a SIGTERM, losin
 
     MESSAGE("kills " << kill_count << ", events compared " << t.events_compared << ", clocks compared "
                      << t.clocks_compared << ", claim windows open at a restart " << t.claim_windows_at_restart
-                     << ", games finished " << t.games_finished);
+                     << ", games finished " << t.games_finished << ", late passes " << t.late_passes);
     CHECK(t.errors == 0);
     CHECK(t.events_compared > 0);
     CHECK(t.clocks_compared > 0);
