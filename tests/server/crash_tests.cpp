@@ -374,6 +374,11 @@ void read_tournament(bot& b, totals& t, tournament_watch& w)
             // Of any room of the bot's: after a restart its sync may bring the end of a game
             // it has already moved on from.
             w.game_ids[m["room"].get<std::string>()] = m["game"].get<std::string>();
+        } else if (type == "room" && m["status"] == "finished" && m["game"].is_object() && m["game"].contains("id")) {
+            // A game whose game_over was committed but not yet delivered when the server was
+            // killed, while the next round's pairing (sent without waiting for the journal) had
+            // already moved the bot on: the resume's snapshot of that room says how it ended.
+            w.game_ids[m["room"].get<std::string>()] = m["game"]["id"].get<std::string>();
         }
         if (!b.room.empty()) w.rooms.insert(b.room);
         take(b, m, raw, t);
