@@ -1,0 +1,29 @@
+// The computer opponent's levels, from random play to perfect play. A bot's move is chosen
+// here; the server only runs it off its I/O threads and plays it as a seated player's actions.
+#pragma once
+
+#include <functional>
+#include <random>
+
+#include "quarto/core/solver/solver.hpp"
+
+namespace quarto::solver {
+
+inline constexpr int min_bot_level = 1;
+inline constexpr int max_bot_level = 5;
+
+// Level 1: random, but never gives a piece that wins at once when another is left, and calls
+// the Quartos it makes. 2: looks one move ahead (takes a win, avoids a placement that leaves
+// the opponent only winning pieces). 3 and 4: a deeper search within a small budget; they
+// sometimes miss a Quarto, theirs or the opponent's (3 often, 4 rarely), as a person would.
+// 5: perfect play wherever an exact search finishes within the budget, the best move of the
+// deepest search otherwise; always calls and claims.
+// Precondition: level in 1..5, check(p) == none. `should_stop` bounds the time (the caller's
+// clock); `random` is the caller's, seeded as it likes (tests seed it).
+move bot_move(int level, const rules& r, const position& p, solver& s, std::mt19937_64& random,
+              const std::function<bool()>& should_stop = {});
+
+// The name a bot plays under: "Computer (level 4)".
+std::string bot_name(int level);
+
+} // namespace quarto::solver
