@@ -30,7 +30,7 @@ TEST_CASE("create_room without an opponent waits for a person")
     CHECK_FALSE(parse_as<create_room>(with_opponent("null")).opponent);
 }
 
-TEST_CASE("create_room: each bot level, with the default delay")
+TEST_CASE("create_room: each bot level with the default delay")
 {
     for (int level = 1; level <= 5; ++level) {
         const auto c = parse_as<create_room>(with_opponent(R"({"bot":)" + std::to_string(level) + "}"));
@@ -40,7 +40,7 @@ TEST_CASE("create_room: each bot level, with the default delay")
     }
 }
 
-TEST_CASE("create_room: the bot's delay, from 0 to 5000 ms; null is the default")
+TEST_CASE("create_room: the delay of the bot is 0 to 5000 ms and null is the default")
 {
     CHECK(parse_as<create_room>(with_opponent(R"({"bot":4,"delay_ms":0})")).opponent->delay_ms == 0);
     CHECK(parse_as<create_room>(with_opponent(R"({"bot":4,"delay_ms":5000})")).opponent->delay_ms == 5000);
@@ -49,7 +49,7 @@ TEST_CASE("create_room: the bot's delay, from 0 to 5000 ms; null is the default"
     CHECK(parse_as<create_room>(with_opponent(R"({"bot":2,"style":"aggressive"})")).opponent->level == 2);
 }
 
-TEST_CASE("create_room: a level outside 1..5 is refused, saying the range")
+TEST_CASE("create_room: a level outside 1..5 is refused with the range said")
 {
     for (std::string_view level : {"0", "6", "-1", "100", "18446744073709551615"})
         CHECK(refusal(R"({"bot":)" + std::string{level} + "}") == R"("opponent.bot" must be between 1 and 5)");
