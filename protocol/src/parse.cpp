@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "move_reader.hpp"
+#include "quarto/core/solver/bot.hpp"
 #include "quarto/protocol/request_id.hpp"
 
 namespace quarto::protocol {
@@ -155,6 +156,19 @@ client_message read_hello(const json& m)
     return session_message{h};
 }
 
+// {"bot": LEVEL, "delay_ms": N}: the only opponent a room can be created with.
+bot_opponent opponent_field(const json& value)
+{
+    if (!value.is_object()) throw field_error{"\"opponent\" must be an object such as {\"bot\": 3}"};
+    bot_opponent b;
+    const json* level = find(value, "bot");
+    if (!level || level->is_null()) throw field_error{"\"opponent\" needs \"bot\", a level from 1 to 5"};
+    b.level = static_cast<int>(integer_in(*level, "opponent.bot", solver::min_bot_level, solver::max_bot_level));
+    if (const json* delay = find(value, "delay_ms"); delay && !delay->is_null())
+        b.delay_ms = integer_in(*delay, "opponent.delay_ms", 0, max_bot_delay_ms);
+    return b;
+}
+
 client_message read_create_room(const json& m)
 {
     create_room c;
@@ -162,6 +176,7 @@ client_message read_create_room(const json& m)
     if (const json* r = find(m, "rules"); r && !r->is_null()) c.game_rules = rules_field(*r);
     if (const json* clock = find(m, "clock"); clock && !clock->is_null()) c.clock = clock_field(*clock);
     if (const json* p = find(m, "private"); p && !p->is_null()) c.is_private = bool_field(*p, "private");
+    if (const json* o = find(m, "opponent"); o && !o->is_null()) c.opponent = opponent_field(*o);
     return lobby_message{std::move(c)};
 }
 

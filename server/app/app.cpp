@@ -1,5 +1,6 @@
 #include "app/app.hpp"
 
+#include <algorithm>
 #include <thread>
 
 #include <pthread.h>
@@ -28,10 +29,14 @@ app::app(config settings)
 {
     for (unsigned i = 0; i < state_.settings.threads; ++i)
         state_.shards.push_back(std::make_unique<shards::shard>(static_cast<std::uint16_t>(i), state_));
+    // A few threads at most: a bot's search is bounded in time, and the shards come first.
+    state_.bots = std::make_unique<bots::bot_pool>(bots::bot_pool::options{
+        std::clamp(state_.settings.threads / 2, 1u, 4u), /*queue_capacity=*/64, /*table_bytes=*/std::size_t{16} << 20});
 }
 
 app::~app()
 {
+    if (state_.bots) state_.bots->stop();
     for (auto& shard : state_.shards) shard->stop();
     for (auto& t : threads_)
         if (t.joinable()) t.join();
@@ -188,6 +193,7 @@ int app::run()
         shut_down();
     });
     front_.run();
+    state_.bots->stop();
     for (auto& shard : state_.shards) shard->stop();
     for (auto& t : threads_) t.join();
     threads_.clear();

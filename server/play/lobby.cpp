@@ -45,7 +45,8 @@ void lobby_board::public_places(std::vector<place_in_list>& out, std::size_t boa
 {
     std::lock_guard lock{mutex_};
     for (const auto& [id, e] : rooms_)
-        if (!e.listing.is_private) out.push_back({status_rank(e.state.status), e.added, id, board});
+        if (!e.listing.is_private && !(e.listing.computer && e.state.status == protocol::room_status::waiting))
+            out.push_back({status_rank(e.state.status), e.added, id, board});
 }
 
 // Built on first demand after a change; the caller holds the mutex.

@@ -35,6 +35,9 @@ struct lobby_listing {
     clock_settings clock;
     bool is_private = false;
     std::string tournament; // empty if none
+    // A room where a person plays the computer: never listed while a seat is free (nobody comes
+    // to the lobby to sit down opposite another person's practice partner).
+    bool computer = false;
 };
 
 class lobby_board {

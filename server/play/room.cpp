@@ -51,6 +51,7 @@ room::room(room_host& host, protocol::room_id id, room_settings settings)
       journaled_{host.journaling()}
 {
     host_.counters().room_status_changed(std::nullopt, status_);
+    if (settings_.bot) bot_init();
 }
 
 lobby_listing room::listing() const
@@ -60,7 +61,8 @@ lobby_listing room::listing() const
             settings_.game_rules,
             settings_.clock,
             settings_.is_private,
-            settings_.tournament ? settings_.tournament->tournament : std::string{}};
+            settings_.tournament ? settings_.tournament->tournament : std::string{},
+            settings_.bot.has_value()};
 }
 
 lobby_state room::lobby() const
@@ -116,6 +118,7 @@ void room::seat_creator(const client_ref& c, const player_record& p)
     seats_[0] = p.info;
     subscribe(c, p);
     publish(protocol::joined_event(next_stamp(), p.info, false, seat{0}), change::take_seat{0, {p.info, p.token_hash}}, &c);
+    if (bot_) seat_bot();
     lobby_changed();
 }
 
@@ -172,7 +175,7 @@ void room::handle(const client_ref& from, const player_record& p, const protocol
                 touch();
                 if constexpr (std::is_same_v<action_type, protocol::rematch>) rematch(from, *s, req);
                 else if constexpr (std::is_same_v<action_type, protocol::claim_victory>) claim_victory(from, *s, req);
-                else act(from, *s, action, req);
+                else act(&from, *s, action, req);
             }
         },
         action);
@@ -329,6 +332,7 @@ void room::rematch(const client_ref& c, seat s, const json& req)
         publish(event_frame([&](std::string& out) { protocol::rematch_requested_event(out, next_stamp(), s); }),
                 change::rematch{s});
     }
+    if (bot_) bot_accepts_rematch();
     if (rematch_wanted_[0] && rematch_wanted_[1] && seats_[0] && seats_[1]) start_game();
 }
 
@@ -358,17 +362,20 @@ void room::claim_victory(const client_ref& c, seat s, const json& req)
     if (game_->abandon(absent, now).ok()) game_finished(change::abandon{absent, t});
 }
 
-void room::act(const client_ref& c, seat s, const protocol::room_action& action, const json& req)
+bool room::act(const client_ref* c, seat s, const protocol::room_action& action, const json& req)
 {
-    if (status_ != room_status::playing)
-        return send_error(c, error_code::wrong_phase,
-                          status_ == room_status::waiting ? "The game has not started yet." : "The game is over.", req);
+    if (status_ != room_status::playing) {
+        refuse(c, error_code::wrong_phase,
+               status_ == room_status::waiting ? "The game has not started yet." : "The game is over.", req);
+        return false;
+    }
 
     const instant now = host_.now();
     const std::int64_t t = *game_time();
     if (game_->expire(now) == time_event::game_over) { // a deadline passed before the timer fired
         game_finished(change::time_passed{t});
-        return send_error(c, error_code::wrong_phase, "The game is over.", req);
+        refuse(c, error_code::wrong_phase, "The game is over.", req);
+        return false;
     }
 
     game& g = *game_;
@@ -388,7 +395,8 @@ void room::act(const client_ref& c, seat s, const protocol::room_action& action,
         const error_code code = protocol::from_action_error(result.error());
         const std::string_view text = result.error() == action_error::invalid_claim ? claim_problem_message(result.problem())
                                                                                     : protocol::default_message(code);
-        return send_error(c, code, text, req);
+        refuse(c, code, text, req);
+        return false;
     }
 
     const move_record& accepted = g.moves().back();
@@ -409,6 +417,8 @@ void room::act(const client_ref& c, seat s, const protocol::room_action& action,
     }
     if (g.finished()) game_finished(announced ? room_change{change::event_only{t}} : room_change{done});
     else arm_timer();
+    bot_poke();
+    return true;
 }
 
 void room::start_game()
@@ -433,6 +443,7 @@ void room::start_game()
     spdlog::info("room {}: game started, {} vs {}, {} gives first", id_, seats_[0]->name, seats_[1]->name,
                  seats_[first]->name);
     arm_timer();
+    bot_poke();
 }
 
 void room::game_finished(const room_change& cause)
@@ -455,6 +466,7 @@ void room::game_finished(const room_change& cause)
     else
         spdlog::info("room {}: game over, draw", id_);
     if (report_result_) host_.defer([on_result = report_result_, r, game_id = game_id_] { on_result(r, game_id); });
+    bot_poke(); // the bot stops whatever it was thinking about
 }
 
 void room::archive_game()
@@ -480,18 +492,28 @@ void room::on_deadline()
     if (closed_ || status_ != room_status::playing) return;
     // Trust the game, not the timer: ask what is due now.
     const std::int64_t t = *game_time();
-    if (game_->expire(host_.now()) == time_event::game_over) game_finished(change::time_passed{t});
-    else arm_timer();
+    if (game_->expire(host_.now()) == time_event::game_over) {
+        game_finished(change::time_passed{t});
+    } else {
+        arm_timer();
+        bot_poke(); // a claim window closed: the bot's position has changed
+    }
 }
 
 void room::end_if_deserted(std::chrono::milliseconds idle)
 {
     // Nobody is left to claim the win, and an untimed game would wait forever: once both players
-    // have been away for the idle time, whoever left first has abandoned it.
-    if (status_ != room_status::playing || !subscribers_.empty() || !away_since_[0] || !away_since_[1]) return;
+    // have been away for the idle time, whoever left first has abandoned it. The bot is never
+    // away: against it, the person alone decides.
+    if (status_ != room_status::playing || !subscribers_.empty()) return;
+    std::array<std::optional<instant>, 2> away = away_since_;
+    for (seat s = 0; s < 2; ++s)
+        if (bot_in(s)) away[s] = away[opponent(s)];
+    if (!away[0] || !away[1]) return;
     const instant now = host_.now();
-    if (now - std::max(*away_since_[0], *away_since_[1]) < idle) return;
-    const seat first_gone = *away_since_[1] < *away_since_[0] ? seat{1} : seat{0};
+    if (now - std::max(*away[0], *away[1]) < idle) return;
+    seat first_gone = *away[1] < *away[0] ? seat{1} : seat{0};
+    if (bot_in(first_gone)) first_gone = opponent(first_gone);
     const std::int64_t t = *game_time();
     if (game_->expire(now) == time_event::game_over) return game_finished(change::time_passed{t});
     if (game_->abandon(first_gone, now).ok()) game_finished(change::abandon{first_gone, t});
@@ -503,7 +525,8 @@ bool room::reclaim_if_idle(std::chrono::milliseconds idle)
     end_if_deserted(idle);
     const bool deserted = subscribers_.empty() && status_ != room_status::playing;
     const bool idle_enough = host_.now() - last_activity_ >= idle;
-    const bool empty = !seats_[0] && !seats_[1] && spectators_.empty();
+    // The bot alone keeps nobody's room open.
+    const bool empty = (!seats_[0] || bot_in(0)) && (!seats_[1] || bot_in(1)) && spectators_.empty();
     if (!(empty || (idle_enough && (deserted || status_ == room_status::finished)))) return false;
     closed_ = true;
     if (journaled_) host_.journal_cut(id_, archive::journal_batch::all_entries);
@@ -552,7 +575,7 @@ void room::journal_summary()
 {
     if (!journaled_) return;
     change::summary s{settings_.name, settings_.game_rules, settings_.clock, settings_.is_private, {}, seq_, {}, {},
-                      score_};
+                      score_,        settings_.bot};
     if (settings_.tournament) {
         s.tournament = settings_.tournament->tournament;
         s.tournament_first = settings_.tournament->first;
@@ -593,7 +616,7 @@ std::unique_ptr<room> room::restore(room_host& host, protocol::room_id id,
     }
     const instant base = host.now() - milliseconds{last_time};
 
-    room_settings settings{first->name, first->game_rules, first->clock, first->is_private, {}, {}};
+    room_settings settings{first->name, first->game_rules, first->clock, first->is_private, {}, first->bot, {}};
     if (first->tournament) settings.tournament = tournament_link{*first->tournament, first->tournament_first, nullptr};
     auto r = std::make_unique<room>(host, id, std::move(settings));
     r->seq_ = first->seq;
@@ -612,7 +635,7 @@ std::unique_ptr<room> room::restore(room_host& host, protocol::room_id id,
     r->arm_timer();
     const instant now = host.now();
     for (seat s = 0; s < 2; ++s) // nobody is connected yet: away from the restart on
-        if (r->seats_[s]) r->away_since_[s] = now;
+        if (r->seats_[s] && !r->bot_in(s)) r->away_since_[s] = now;
     if (r->status_ == room_status::finished && r->game_) {
         // Its end time as well as the journal knows it: the last move's.
         const auto moves = r->game_->moves();
@@ -625,6 +648,7 @@ std::unique_ptr<room> room::restore(room_host& host, protocol::room_id id,
                    protocol::resumed_event(out, r->next_stamp(), r->status_, r->game_ ? &*r->game_ : nullptr, now);
                }),
                r->event_only());
+    if (r->bot_) r->defer_while_open([room = r.get()] { room->bot_resume(); });
     return r;
 }
 
@@ -638,6 +662,7 @@ bool room::replay(const room_change& c, instant base)
                     seats_[s].reset();
                     if (!x.seats[s]) continue;
                     seats_[s] = x.seats[s]->info;
+                    if (bot_in(s)) continue; // the bot is no guest: nothing to resume
                     host_.players().restore({x.seats[s]->info, x.seats[s]->token_hash});
                     host_.players().add_room(x.seats[s]->info.id, id_);
                 }
@@ -646,6 +671,7 @@ bool room::replay(const room_change& c, instant base)
             } else if constexpr (std::is_same_v<T, change::take_seat>) {
                 if (seats_[x.s]) return false;
                 seats_[x.s] = x.player.info;
+                if (bot_in(x.s)) return true;
                 host_.players().restore({x.player.info, x.player.token_hash});
                 host_.players().add_room(x.player.info.id, id_);
                 return true;
@@ -725,7 +751,8 @@ std::array<std::optional<protocol::seat_info>, 2> room::seat_view() const
 {
     std::array<std::optional<protocol::seat_info>, 2> view;
     for (seat s = 0; s < 2; ++s)
-        if (seats_[s]) view[s] = protocol::seat_info{*seats_[s], has_connection(seats_[s]->id), claim_victory_in_ms(s)};
+        if (seats_[s])
+            view[s] = protocol::seat_info{*seats_[s], bot_in(s) || has_connection(seats_[s]->id), claim_victory_in_ms(s)};
     return view;
 }
 
@@ -757,6 +784,12 @@ void room::send_snapshot(const client_ref& c, const std::string& player_id, cons
 {
     const auto seats = seat_view();
     host_.send(c, net::make_frame(protocol::room_snapshot(view(seats), seat_of(player_id), req)));
+}
+
+void room::refuse(const client_ref* c, error_code code, std::string_view message, const json& req)
+{
+    if (c) return send_error(*c, code, message, req);
+    spdlog::error("room {}: the bot's action was refused: {} ({})", id_, protocol::to_string(code), message);
 }
 
 void room::send_error(const client_ref& c, error_code code, std::string_view message, const json& req)

@@ -15,6 +15,7 @@
 
 #include "play/room_change.hpp"
 #include "play/room_host.hpp"
+#include "quarto/core/solver/position.hpp"
 #include "quarto/core/game.hpp"
 #include "quarto/protocol/encode.hpp"
 #include "quarto/protocol/messages.hpp"
@@ -38,6 +39,8 @@ struct room_settings {
     clock_settings clock;
     bool is_private = false;
     std::optional<tournament_link> tournament;
+    // The computer plays in seat 1 (the creator has seat 0); none: the seat waits for a person.
+    std::optional<protocol::bot_opponent> bot;
     // Held while the room is open: its place under the cap on rooms per address.
     std::shared_ptr<void> creator_quota;
 };
@@ -67,7 +70,8 @@ public:
     lobby_state lobby() const;
 
     // Seats the creator at seat 0 and subscribes its connection (no reply: the caller sends
-    // room_created, then the snapshot follows).
+    // room_created, then the snapshot follows). With a bot opponent, the bot takes seat 1 at
+    // once and the game starts at the end of the turn, after the snapshot.
     void seat_creator(const client_ref& c, const player_record& p);
     // Seats both players of a tournament game and starts it.
     void seat_pair(const player_record& first_seat, const player_record& second_seat);
@@ -107,7 +111,9 @@ private:
     void join(const client_ref& c, const player_record& p, bool as_spectator, const json& req);
     void leave(const client_ref& c, const player_record& p, const json& req);
     void sync(const client_ref& c, const player_record& p, std::uint64_t since, const json& req);
-    void act(const client_ref& c, seat s, const protocol::room_action& action, const json& req);
+    // A seated player's game action; `c` is null for the bot, whose refusals are logged. True
+    // when the game accepted it.
+    bool act(const client_ref* c, seat s, const protocol::room_action& action, const json& req);
     void rematch(const client_ref& c, seat s, const json& req);
     void claim_victory(const client_ref& c, seat s, const json& req);
     // A seated player away from a game in progress: in how many ms (0: now) the opponent may
@@ -148,6 +154,31 @@ private:
     bool replay(const room_change& c, instant base);
     void send_snapshot(const client_ref& c, const std::string& player_id, const json& req);
     void send_error(const client_ref& c, protocol::error_code code, std::string_view message, const json& req);
+    // The same for an action that may be the bot's (null `c`): a bot's refusal is a bug, logged.
+    void refuse(const client_ref* c, protocol::error_code code, std::string_view message, const json& req);
+
+    // ---- the computer opponent (room_bot.cpp) ----
+    struct bot_turn;
+    void bot_init();
+    bool bot_in(seat s) const;
+    // Seats the bot (seat_creator); the game starts once the creator has its snapshot.
+    void seat_bot();
+    // Called after every change of the game: when the bot is to act and has not been asked
+    // about this moment yet, asks the pool; otherwise forgets whatever it was doing.
+    void bot_poke();
+    void bot_ask();
+    // The pool's answer, on this room's loop; dropped when the game has moved on since.
+    void bot_answered(std::uint64_t serial, const solver::move& m);
+    // Plays the answer once the delay is over (the wake alarm), through act().
+    void bot_play();
+    void bot_wake();
+    // The human asked for a rematch: the bot asks too.
+    void bot_accepts_rematch();
+    // Once the creator has its snapshot, or after a restore: the game starts if both seats are
+    // taken and none is on, and the bot thinks if it is its turn.
+    void bot_resume();
+    // Runs `task` at the end of this turn, unless the room has been dropped by then.
+    void defer_while_open(std::function<void()> task);
     std::array<std::optional<protocol::seat_info>, 2> seat_view() const;
     // What the protocol shows of this room; `seats` (from seat_view) must outlive the result.
     protocol::room_view view(const std::array<std::optional<protocol::seat_info>, 2>& seats) const;
@@ -182,6 +213,10 @@ private:
     tournament_link::result_callback report_result_; // a tournament game's
     const bool journaled_;
     std::int64_t journal_n_ = 0; // the last journal entry's n
+    // The bot's state when settings_.bot; shared so that an answer from the pool, or a task
+    // deferred to the end of the turn, finds it gone (through a weak_ptr) once the room is dropped.
+    std::shared_ptr<bot_turn> bot_;
+    bool bot_acting_ = false; // the bot's own actions are under way: no new question meanwhile
 };
 
 } // namespace quarto::server::play

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "quarto/core/solver/bot.hpp"
 #include "quarto/protocol/parse.hpp"
 
 namespace quarto::server::play {
@@ -51,6 +52,7 @@ json summary_json(const change::summary& s)
     if (s.tournament)
         j["tournament"] = {{"id", *s.tournament},
                            {"first", s.tournament_first ? json(*s.tournament_first) : json(nullptr)}};
+    if (s.bot) j["bot"] = {{"level", s.bot->level}, {"delay_ms", s.bot->delay_ms}};
     return j;
 }
 
@@ -103,6 +105,12 @@ std::optional<change::summary> read_summary(std::string_view text)
                 if (!f) return std::nullopt;
                 s.tournament_first = static_cast<seat>(*f);
             }
+        }
+        if (const auto b = j.find("bot"); b != j.end()) {
+            const auto level = integer_in(b->at("level"), solver::min_bot_level, solver::max_bot_level);
+            const auto delay = integer_in(b->at("delay_ms"), 0, protocol::max_bot_delay_ms);
+            if (!level || !delay) return std::nullopt;
+            s.bot = protocol::bot_opponent{static_cast<int>(*level), *delay};
         }
         return s;
     } catch (const json::exception&) {

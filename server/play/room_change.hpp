@@ -1,9 +1,11 @@
 // One entry of a room's journal (archive/journal.hpp): the change the room accepted, as the
 // room replays it on restore. Encoded as one short line of text, words separated by spaces:
 //
-//   room {"name":…,"rules":…,"clock":…,"private":…,"seats":[…],"seq":N[,"tournament":{"id":…,"first":S}]}
+//   room {"name":…,"rules":…,"clock":…,"private":…,"seats":[…],"seq":N[,"tournament":{"id":…,"first":S}]
+//         [,"bot":{"level":L,"delay_ms":D}]}
 //        a summary: the room as it stands (written when it opens and when a game starts; older
-//        entries are cut); a tournament's game names its tournament and who gives first
+//        entries are cut); a tournament's game names its tournament and who gives first; a room
+//        against the computer, its level and delay (its seat's token hash is "-": no token resumes it)
 //   seat S HASH ID NAME     a player took seat S (HASH: the token's, to resume after a restart)
 //   unseat S                seat S was left
 //   start FIRST UNIX_MS GAME_ID       a game started; FIRST gives first
@@ -47,6 +49,7 @@ struct summary {
     std::optional<std::string> tournament;
     std::optional<seat> tournament_first; // a tournament game's starter; nullopt: the coin decides
     protocol::room_score score;           // the seated pair's games so far
+    std::optional<protocol::bot_opponent> bot; // the computer in seat 1, if it plays here
     friend bool operator==(const summary&, const summary&) = default;
 };
 struct take_seat {

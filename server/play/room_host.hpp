@@ -9,6 +9,7 @@
 #include <memory>
 #include <string_view>
 
+#include "bots/think_request.hpp"
 #include "metrics/metrics.hpp"
 #include "net/frame.hpp"
 #include "play/alarm.hpp"
@@ -47,6 +48,15 @@ public:
     virtual std::unique_ptr<alarm> make_alarm(std::function<void()> on_time) = 0;
     // Runs `task` on this loop once the handler running now has returned.
     virtual void defer(std::function<void()> task) = 0;
+
+    // A computer opponent's move, chosen off this loop (the shard's bot pool). `answer` runs on
+    // this loop, never within this call, and not at all if the pool stops first. False, with
+    // nothing kept, when it cannot be taken now (the queue is full): ask again a little later.
+    virtual bool think(const bots::think_request& request, std::function<void(const solver::move&)> answer)
+    {
+        (void)request, (void)answer;
+        return false;
+    }
 
     // Stores a finished game (on the archive's own thread).
     virtual void archive_game(archive::game_record record) = 0;

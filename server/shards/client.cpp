@@ -258,9 +258,11 @@ void client::on_lobby(protocol::lobby_message& m, const json& req)
                            return reply_error(error_code::too_many_rooms,
                                               "As many rooms are open from your address as one address may have.", req);
                        play::room_settings settings{c.name.empty() ? player_->info.name + "'s room" : std::move(c.name),
-                                                    c.game_rules, c.clock, c.is_private, std::nullopt, std::move(quota)};
+                                                    c.game_rules, c.clock,     c.is_private,
+                                                    std::nullopt,  c.opponent, std::move(quota)};
                        play::room& r = home_.create_room(std::move(settings), self_, *player_);
-                       spdlog::info("room {}: created by {}{}", r.id(), player_->info.id, c.is_private ? " (private)" : "");
+                       spdlog::info("room {}: created by {}{}{}", r.id(), player_->info.id, c.is_private ? " (private)" : "",
+                                    c.opponent ? fmt::format(" against the computer, level {}", c.opponent->level) : "");
                        reply(protocol::room_created(r.id(), req));
                        r.handle(self_, *player_, protocol::join{false}, nullptr); // seated: this sends the snapshot
                    },

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "bots/bot_pool.hpp"
 #include "config/config.hpp"
 #include "metrics/metrics.hpp"
 #include "net/address_limiter.hpp"
@@ -41,6 +42,9 @@ struct server_state {
     std::shared_ptr<net::address_limiter> tournaments_per_address;
     std::shared_ptr<net::address_limiter> tournaments_per_director;
     tournament_directory tournaments;
+    // The computer opponents' thinking (server/bots): stopped before the shards are, so that no
+    // answer is posted to a shard being torn down.
+    std::unique_ptr<bots::bot_pool> bots;
     // Set once on SIGTERM/SIGINT: upgrades are refused from then on.
     std::atomic<bool> shutting_down{false};
     // Open WebSocket connections on every shard, for the shutdown to wait on.

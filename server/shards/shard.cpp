@@ -456,6 +456,15 @@ std::string shard::room_summary(const protocol::room_id& id) const
 
 void shard::lobby_changed(const protocol::room_id& room, const play::lobby_state& state) { lobby_.update(room, state); }
 
+bool shard::think(const bots::think_request& request, std::function<void(const solver::move&)> answer)
+{
+    if (!state_.bots) return false;
+    // The answer comes back through this shard's mailbox: the room is touched on its own thread.
+    return state_.bots->submit({request, [this, answer = std::move(answer)](const solver::move& m) {
+                                    post([answer, m](shard&) { answer(m); });
+                                }});
+}
+
 void shard::archive_game(archive::game_record record)
 {
     if (!state_.archive) return; // only a server without an archive: never in quarto-server

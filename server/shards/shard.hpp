@@ -161,6 +161,7 @@ public:
     void unsubscribed(const play::client_ref& c, const play::place& where) override;
     std::unique_ptr<play::alarm> make_alarm(std::function<void()> on_time) override;
     void defer(std::function<void()> t) override { deferred_.push_back(std::move(t)); }
+    bool think(const bots::think_request& request, std::function<void(const solver::move&)> answer) override;
     void archive_game(archive::game_record record) override;
     void archive_game_if_missing(archive::game_record record) override;
     bool journaling() const override { return state_.journal != nullptr; }

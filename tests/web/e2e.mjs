@@ -1251,6 +1251,43 @@ scenario('a short move clock runs out and both sides see the result', async () =
   assertEqual(clockMs(c.find((x) => x[0] === firstSeat)[1]), 0, 'the loser\'s clock shows zero');
 });
 
+scenario('"Play the computer" with a level: the room starts at once against the computer, named as such, and plays to the end', async () => {
+  const ann = await newPage('Ann');
+  await enter(ann, 'Ann');
+  await ann.locator('[data-role="bot-level"]').selectOption('1');
+  await ann.locator('[data-action="play-computer"]').click();
+  await ann.waitForURL(/#\/room\/[^/]+$/);
+  await waitGame(ann, () => document.querySelector('[data-role="game"]')?.dataset.status === 'playing', 'the game against the computer to start');
+  const d0 = await gameData(ann);
+  assertEqual(d0.you, '0', 'the creator sits in seat 0');
+  const opponent = (await ann.locator('[data-role="player"][data-seat="1"]').textContent()).trim();
+  assert(opponent.includes('Computer (level 1)'), `the opponent is named for what it is: "${opponent}"`);
+  await shot(ann, 'computer-game');
+  // Ann plays the lowest empty square and the lowest piece, never calls; the computer answers
+  // each move after its delay (600 ms), until the game is over.
+  for (let moves = 0; moves < 40; moves += 1) {
+    await waitGame(ann, () => {
+      const d = document.querySelector('[data-role="game"]')?.dataset;
+      return d && (d.status === 'finished' || d.turn === d.you);
+    }, 'Ann\'s turn or the end');
+    const d = await gameData(ann);
+    if (d.status === 'finished') break;
+    if (d.phase === 'place') {
+      const empty = (await board(ann)).indexOf(null);
+      await place(ann, empty);
+      continue;
+    }
+    const pieces = await ann.locator('[data-role="available"] [data-piece]').evaluateAll((els) => els.map((e) => Number(e.dataset.piece)));
+    if (pieces.length) await give(ann, Math.min(...pieces));
+    else await ann.locator('[data-action="pass"]').click();
+    await waitGame(ann, (before) => document.querySelector('[data-role="game"]')?.dataset.seq !== before, 'the move to show', d.seq);
+  }
+  const r = await resultOf(ann);
+  assert(r.text.length > 0, 'the result is shown');
+  assertEqual((await gameData(ann)).status, 'finished', 'the game is over');
+  await shot(ann, 'computer-game-over');
+});
+
 scenario('phone-sized screen and keyboard play', async () => {
   const phone = { width: 390, height: 844 };
   const [ann, bob] = await Promise.all([newPage('Ann', phone), newPage('Bob', phone)]);

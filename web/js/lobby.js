@@ -4,6 +4,8 @@
 // Recent games hooks: [data-role="recent-games"] the section (data-state: idle | loading |
 // ready | error), [data-role="recent-player"] the name box, [data-action="recent-search"] its
 // button, [data-game-id="ID"] one game, whose [data-action="replay"] link opens #/game/ID.
+// "Play the computer": [data-role="bot-level"] the level (a select, 1 to 5), and
+// [data-action="play-computer"] its button, which creates the room and enters it.
 // The tournament hooks are listed at the top of tournament.js.
 
 import { MAX_PLAYER_NAME_BYTES, MAX_ROOM_NAME_BYTES, tooLong } from './limits.js';
@@ -46,6 +48,16 @@ function recentGameText(g) {
   if (w === 0 || w === 1) return `${name(w)} beat ${name(1 - w)} (${why})`;
   return `Draw: ${name(0)} and ${name(1)} (${why})`;
 }
+
+// The computer opponent's levels (protocol: create_room's opponent.bot).
+const BOT_LEVELS = [
+  { level: 1, words: 'plays at random, but never hands you a win' },
+  { level: 2, words: 'looks one move ahead' },
+  { level: 3, words: 'thinks, and often misses a Quarto' },
+  { level: 4, words: 'thinks deeper, and rarely misses one' },
+  { level: 5, words: 'plays perfectly' },
+];
+const DEFAULT_BOT_LEVEL = 2;
 
 const STATUS_WORDS = { waiting: 'waiting for a player', playing: 'playing', finished: 'finished' };
 
@@ -122,7 +134,7 @@ export class LobbyView {
           join),
         this.tournamentList.node,
         this.buildRecent()),
-      h('div', { class: 'lobby-main' }, form, this.tournamentForm.node)));
+      h('div', { class: 'lobby-main' }, form, this.buildComputer(), this.tournamentForm.node)));
     this.update();
     this.app.listRooms();
     this.app.listTournaments();
@@ -297,6 +309,21 @@ export class LobbyView {
     return form;
   }
 
+  /** "Play the computer": a level and one button; the room starts the game at once. */
+  buildComputer() {
+    const level = h('select', { id: 'bot-level', dataset: { role: 'bot-level' } },
+      BOT_LEVELS.map((l) => h('option', { value: String(l.level), selected: l.level === DEFAULT_BOT_LEVEL }, `${l.level} — ${l.words}`)));
+    return h('form', { class: 'card play-computer', 'aria-labelledby': 'computer-title', onsubmit: (e) => {
+      e.preventDefault();
+      // Standard rules and a minute a move: a practice game, nothing to set up.
+      this.app.createRoom({ opponent: { bot: Number(level.value) } });
+    } },
+    h('h2', { id: 'computer-title' }, 'Play the computer'),
+    h('label', { for: 'bot-level' }, 'Level'),
+    h('div', { class: 'row' }, level,
+      this.computerButton = h('button', { type: 'submit', class: 'secondary', dataset: { action: 'play-computer' }, disabled: !this.app.welcomed }, 'Play')));
+  }
+
   buildJoinById() {
     const input = h('input', { id: 'join-id', type: 'text', dataset: { role: 'room-id' }, placeholder: 'Room id or link', autocomplete: 'off' });
     return h('form', { class: 'join-by-id', onsubmit: (e) => {
@@ -317,6 +344,7 @@ export class LobbyView {
 
   update() {
     if (this.createButton) this.createButton.disabled = !this.app.welcomed;
+    if (this.computerButton) this.computerButton.disabled = !this.app.welcomed;
     this.tournamentList.update();
     this.tournamentForm.update();
     // the games this tab follows

@@ -184,6 +184,23 @@ void fake_host::advance_to(instant t)
     now_ = std::max(now_, t);
 }
 
+// ---- the computer opponent's thinking -------------------------------------------------------
+
+bool fake_host::think(const bots::think_request& request, std::function<void(const solver::move&)> answer)
+{
+    if (pool_full_) {
+        ++questions_refused_;
+        return false;
+    }
+    ++questions_asked_;
+    if (!thinker_) {
+        questions_.push_back({request, std::move(answer)});
+        return true;
+    }
+    defer([m = thinker_(request), answer = std::move(answer)] { answer(m); });
+    return true;
+}
+
 // ---- deferred tasks ------------------------------------------------------------------------
 
 std::size_t fake_host::run_deferred()

@@ -121,6 +121,22 @@ public:
     // Moves the clock to `t` without firing anything (a new process's clock).
     void set_clock(instant t) { now_ = t; }
 
+    // ---- the computer opponent's thinking ------------------------------------------------------
+    // A question a room put to the bot pool, with the way to answer it (on this host's "loop").
+    struct question {
+        bots::think_request request;
+        std::function<void(const solver::move&)> answer;
+    };
+    // With a thinker every question is answered with its move at the end of the turn (the
+    // pool's answer comes back through the mailbox, never within think()); without one the
+    // questions wait in questions() for the test to answer, late or never.
+    void set_thinker(std::function<solver::move(const bots::think_request&)> thinker) { thinker_ = std::move(thinker); }
+    // The pool's queue is full: think() refuses, and counts the refusal.
+    void set_pool_full(bool full) { pool_full_ = full; }
+    std::vector<question>& questions() { return questions_; }
+    std::size_t questions_asked() const { return questions_asked_; }
+    std::size_t questions_refused() const { return questions_refused_; }
+
     // ---- room_host and tournament_host --------------------------------------------------------
     instant now() const override { return now_; }
     std::int64_t unix_ms() const override { return unix_at_zero + now_.time_since_epoch().count(); }
@@ -131,6 +147,7 @@ public:
     void unsubscribed(const play::client_ref& c, const play::place& where) override;
     std::unique_ptr<play::alarm> make_alarm(std::function<void()> on_time) override;
     void defer(std::function<void()> task) override { deferred_.push_back(std::move(task)); }
+    bool think(const bots::think_request& request, std::function<void(const solver::move&)> answer) override;
     void archive_game(archive::game_record record) override { archived_.push_back(std::move(record)); }
     bool journaling() const override { return journaling_; }
     void journal_append(const protocol::room_id& room, std::int64_t n, const play::room_change& change,
@@ -190,6 +207,12 @@ private:
     std::uint32_t next_room_ = 0;
     std::map<protocol::room_id, std::unique_ptr<play::room>> rooms_;
     std::vector<protocol::room_id> game_rooms_;
+
+    std::function<solver::move(const bots::think_request&)> thinker_;
+    bool pool_full_ = false;
+    std::vector<question> questions_;
+    std::size_t questions_asked_ = 0;
+    std::size_t questions_refused_ = 0;
 
     bool journaling_ = false;
     std::map<std::pair<protocol::room_id, std::int64_t>, archive::journal_entry> journal_;
