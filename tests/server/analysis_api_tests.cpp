@@ -107,7 +107,7 @@ TEST_CASE("analysis: a position with an immediate win is a win in 1, and every l
     CHECK(losing_gives == 12 * 8); // 0, 2, 4, 6 (solid) and 9, 11, 13, 15 (dark)
 }
 
-TEST_CASE("analysis: the last empty square is a draw in 1; a give that every piece loses is a loss in 1")
+TEST_CASE("analysis: the last empty square is a draw in 1, and a give that every piece loses is a loss in 1")
 {
     server_process server;
     // A full board without a Quarto, square 15 emptied: its piece is the one in hand.
@@ -183,8 +183,11 @@ TEST_CASE("analysis: malformed and impossible positions are 400 with the reason"
     check_bad(server, "rules=lines&board=135.............&hand=3", "piece in hand, 3, is already on the board");
     check_bad(server, "rules=lines&board=0123456789abcdef&hand=-", "The board is full");
     check_bad(server, "rules=lines&board=0123456789abcdef&hand=0", "The board is full");
-    // A position that is fine, to show that the refusals are the queries' own.
-    CHECK(analysis_json(server, "/api/analysis?rules=lines&board=0123456789abcde.&hand=f", 200)["moves"].size() == 1);
+    // A position that is fine, to show that the refusals are the queries' own: f on square 15
+    // completes column 3 (3, 7, b, f are all dark and tall), called or not.
+    const json last = analysis_json(server, "/api/analysis?rules=lines&board=0123456789abcde.&hand=f", 200);
+    CHECK(last["value"] == "win");
+    CHECK(last["moves"].size() == 2);
 }
 
 TEST_CASE("analysis: a finished game's analysis marks the thrown-away win and its winning move, then comes from the archive")
