@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include <sqlite3.h>
+#include <sys/wait.h>
 
 #include "helpers.hpp"
 
@@ -290,4 +291,44 @@ TEST_CASE("analysis: requests beyond the worker's queue are refused with 503 at 
     CHECK(busy >= 1);
     CHECK(ok >= 2);
     CHECK(ok + busy == requests);
+}
+
+TEST_CASE("analysis: SIGTERM during searches ends them at once and exits cleanly")
+{
+    server_process server{{"--shutdown-grace", "0.5"}};
+    // Two searches of the empty board running and the queue full: nine seconds of search, had
+    // the worker to finish them before it let the server exit.
+    constexpr int requests = 18;
+    std::vector<std::future<void>> pending;
+    for (int i = 0; i < requests; ++i)
+        pending.push_back(std::async(std::launch::async, [&server] {
+            try {
+                (void)http_get(server.port(), "/api/analysis?rules=lines&board=................&hand=-",
+                               in(std::chrono::seconds{20}));
+            } catch (const std::exception&) { // the server went away: what this test does
+            }
+        }));
+    // Every request has been routed once the server has counted them besides the scrapes
+    // (each counts itself).
+    int scrapes = 0;
+    const auto routed = [&] {
+        const std::string text = http_get(server.port(), "/metrics").body;
+        ++scrapes;
+        constexpr std::string_view name = "\nquarto_http_requests_total ";
+        const auto at = text.find(name);
+        return at != std::string::npos && std::stoi(text.substr(at + name.size())) >= requests + scrapes;
+    };
+    const auto deadline = in(std::chrono::seconds{10});
+    while (!routed()) REQUIRE(steady::now() < deadline);
+
+    const auto signalled = steady::now();
+    const std::optional<int> status = server.stop();
+    const auto took = steady::now() - signalled;
+    REQUIRE_MESSAGE(status.has_value(), "the server did not exit on SIGTERM");
+    CHECK(WIFEXITED(*status));
+    CHECK(WEXITSTATUS(*status) == 0);
+    // Besides the 0.5 s grace, the sanitizers' own work at exit (a second or more here).
+    CHECK_MESSAGE(took < std::chrono::seconds{5},
+                  "stopping took " << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms");
+    for (auto& p : pending) p.wait();
 }
