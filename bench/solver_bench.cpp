@@ -1,0 +1,150 @@
+// The solver's speed and strength (issue 17's targets), on positions from real-looking games:
+//   solver_bench check [N]        N positions of 8 empty squares per rule set against plain minimax
+//   solver_bench exact [N]        exact values of N positions per count of empty squares (8..12)
+//   solver_bench play [GAMES]     level 5 against itself from the empty board: time per move
+// Prints one line per measure; bench/RESULTS-solver.md records them with the machine.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../tests/core/minimax.hpp"
+#include "quarto/core/solver/bot.hpp"
+#include "quarto/core/solver/solver.hpp"
+
+using namespace quarto;
+using namespace quarto::solver;
+using clock_type = std::chrono::steady_clock;
+
+namespace {
+
+const rules lines_rules{};
+const rules squares_rules{true, attribute_set::all(), false_claim_policy::reject};
+const rules beginner_rules{false, *attribute_set::from_bits(0x3), false_claim_policy::reject};
+
+struct named_rules {
+    const char* name;
+    const rules* r;
+};
+const named_rules all_rules[] = {{"lines", &lines_rules}, {"squares", &squares_rules}, {"beginner(color,height)", &beginner_rules}};
+
+double ms_since(clock_type::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
+}
+
+double percentile(std::vector<double> v, double q)
+{
+    std::sort(v.begin(), v.end());
+    return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1))];
+}
+
+// A position `empties` squares from the end of a game where both players place at random but
+// never give a piece that wins at once while another is left, and call every Quarto they make:
+// what a game between careful beginners reaches. Nullopt when the game ended before.
+std::optional<position> game_position(const rules& r, std::mt19937_64& random, int empties)
+{
+    position p;
+    std::vector<move> moves;
+    p.hand = piece{static_cast<std::uint8_t>(random() % 16)};
+    while (p.empty_squares() > empties) {
+        legal_moves(r, p, moves);
+        if (std::any_of(moves.begin(), moves.end(), [](const move& m) { return m.call; })) return std::nullopt;
+        std::vector<move> safe;
+        for (const move& m : moves) {
+            const auto next = after(p, m);
+            bool loses = false;
+            if (next && next->hand) {
+                board b = next->placed;
+                for (square s = 0; s < board_squares && !loses; ++s) {
+                    if (b.occupied(s)) continue;
+                    board t = b;
+                    t.put(s, *next->hand);
+                    loses = r.quarto_through(t, s).has_value();
+                }
+            }
+            if (!loses) safe.push_back(m);
+        }
+        const auto& pool = safe.empty() ? moves : safe;
+        p = *after(p, pool[random() % pool.size()]);
+    }
+    return p;
+}
+
+int check(int count)
+{
+    std::mt19937_64 random{1};
+    quarto::solver::solver s{std::size_t{64} << 20};
+    int failures = 0;
+    for (const auto& [name, r] : all_rules) {
+        int compared = 0, wins = 0, losses = 0, draws = 0;
+        const auto start = clock_type::now();
+        while (compared < count) {
+            const auto p = game_position(*r, random, 8);
+            if (!p) continue;
+            const int expected = quarto::test::minimax(*r, p->placed, p->available(), *p->hand);
+            const result got = s.solve(*r, *p);
+            const auto want = expected > 0 ? game_value::win : expected < 0 ? game_value::loss : game_value::draw;
+            const int placed = p->placed.pieces_placed();
+            const int distance = expected > 0 ? 17 - expected - placed : expected < 0 ? 17 + expected - placed : 16 - placed;
+            if (!got.exact || got.value.value != want || got.value.distance != distance) {
+                ++failures;
+                std::printf("MISMATCH %s %s hand %d: solver %d/%d, minimax %d/%d\n", name, board_text(p->placed).c_str(),
+                            p->hand->code(), int(got.value.value), got.value.distance, int(want), distance);
+            }
+            ++compared;
+            (expected > 0 ? wins : expected < 0 ? losses : draws)++;
+        }
+        std::printf("check %s: %d positions of 8 empty squares agree with minimax (%d wins, %d losses, %d draws) in %.1f s\n",
+                    name, compared - failures, wins, losses, draws, ms_since(start) / 1000);
+    }
+    return failures == 0 ? 0 : 1;
+}
+
+int exact(int count)
+{
+    std::mt19937_64 random{2};
+    quarto::solver::solver s{std::size_t{64} << 20};
+    std::printf("table: %zu MiB\n", s.table_bytes() >> 20);
+    for (const auto& [name, r] : all_rules) {
+        for (int empties = 8; empties <= 12; ++empties) {
+            std::vector<double> times;
+            std::uint64_t nodes = 0;
+            double total_ms = 0;
+            int wins = 0, draws = 0, losses = 0;
+            while (static_cast<int>(times.size()) < count) {
+                const auto p = game_position(*r, random, empties);
+                if (!p) continue;
+                s.clear_table(); // each position from scratch: no help from the one before
+                const auto start = clock_type::now();
+                const result got = s.solve(*r, *p);
+                const double ms = ms_since(start);
+                times.push_back(ms);
+                total_ms += ms;
+                nodes += got.nodes;
+                (got.value.value == game_value::win ? wins : got.value.value == game_value::loss ? losses : draws)++;
+            }
+            std::printf("exact %s, %2d empty: median %8.2f ms, p90 %8.2f ms, max %8.2f ms, %6.2f M nodes/s "
+                        "(%d wins, %d draws, %d losses)\n",
+                        name, empties, percentile(times, 0.5), percentile(times, 0.9), percentile(times, 1.0),
+                        static_cast<double>(nodes) / total_ms / 1000, wins, draws, losses);
+        }
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    const std::string mode = argc > 1 ? argv[1] : "exact";
+    const int n = argc > 2 ? std::atoi(argv[2]) : 0;
+    if (mode == "check") return check(n > 0 ? n : 200);
+    if (mode == "exact") return exact(n > 0 ? n : 20);
+    std::fprintf(stderr, "usage: solver_bench check|exact [N]\n");
+    return 2;
+}

@@ -1,0 +1,297 @@
+#include "quarto/core/solver/solver.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "symmetry.hpp"
+#include "table.hpp"
+#include "threats.hpp"
+
+namespace quarto::solver {
+
+namespace {
+
+// Scores on one scale for every node: a win made by the P-th placement scores max_score - P
+// for the winner and the opposite for the loser; a draw (or the horizon) scores 0.
+constexpr int max_score = 17;
+constexpr int infinity = 100;
+constexpr std::uint64_t poll_every = 4096;
+// Below this many empty squares the table's key skips the board symmetries: the search below
+// is cheap, and the 32 permutations would cost more than the transpositions they find.
+constexpr int symmetric_keys_from = 9;
+
+struct stopped {};
+
+evaluation evaluation_of(int score, int placed)
+{
+    if (score > 0) return {game_value::win, static_cast<std::uint8_t>(max_score - score - placed)};
+    if (score < 0) return {game_value::loss, static_cast<std::uint8_t>(max_score + score - placed)};
+    return {game_value::draw, static_cast<std::uint8_t>(board_squares - placed)};
+}
+
+} // namespace
+
+struct solver::impl {
+    explicit impl(std::size_t bytes) : table{bytes} {}
+
+    detail::table table;
+    // Per search.
+    detail::pattern_set patterns{};
+    std::span<const detail::square_permutation> group;
+    std::uint8_t counted = 0xF;
+    const limits* budget = nullptr;
+    std::uint64_t nodes = 0;
+    std::uint64_t next_poll = 0;
+
+    void begin(const rules& r, const limits& l)
+    {
+        patterns = detail::pattern_set{r};
+        group = detail::symmetries(r.squares);
+        counted = r.attributes.bits();
+        budget = &l;
+        nodes = 0;
+        next_poll = poll_every;
+        table.new_search();
+    }
+
+    void count_node()
+    {
+        if (++nodes < next_poll) return;
+        next_poll = nodes + poll_every;
+        if (nodes >= budget->max_nodes || (budget->should_stop && budget->should_stop())) throw stopped{};
+    }
+
+    // The value for the player to place `hand` on `s`, within (alpha, beta), looking `depth`
+    // placements ahead (this one included). Fail-soft.
+    int search(const detail::node& s, std::uint8_t hand, int alpha, int beta, int depth)
+    {
+        count_node();
+        const int placed = std::popcount(s.occupied);
+        const piece_set deadly = patterns.deadly(s);
+        if (deadly & (1u << hand)) return max_score - (placed + 1);
+        if (placed == board_squares - 1) return 0; // the last square, and no Quarto: a draw
+        // No win now: the best left is a win at our next placement, the worst a loss at theirs.
+        const int most = max_score - (placed + 3);
+        const int least = -(max_score - (placed + 2));
+        if (most <= alpha) return most;
+        if (least >= beta) return least;
+        if (depth <= 1) return std::clamp(0, least, most);
+
+        const int empties = board_squares - placed;
+        const int needed = std::min(depth, empties);
+        const auto key = detail::key_of(s.occupied, s.with_bit, hand, counted,
+                                        empties >= symmetric_keys_from ? group : group.first(1));
+        std::uint8_t hint = detail::no_best;
+        if (const auto hit = table.probe(key)) {
+            const bool deep_enough = hit->depth >= needed;
+            if (hit->bound != detail::bound_kind::upper && (deep_enough || hit->score > 0)) alpha = std::max(alpha, int{hit->score});
+            if (hit->bound != detail::bound_kind::lower && (deep_enough || hit->score < 0)) beta = std::min(beta, int{hit->score});
+            if (alpha >= beta) return hit->score;
+            hint = hit->best;
+        }
+
+        const int alpha_in = alpha;
+        int best = -infinity;
+        std::uint8_t best_move = detail::no_best;
+        // The hinted square first, then the others in order.
+        const square_mask empty_squares = static_cast<square_mask>(~s.occupied);
+        const square hinted = hint == detail::no_best ? 16 : static_cast<square>(hint >> 4);
+        const bool use_hint = hinted < 16 && (empty_squares & bit(hinted));
+        square_mask todo = use_hint ? static_cast<square_mask>(empty_squares & ~bit(hinted)) : empty_squares;
+        for (int i = use_hint ? -1 : 0; best < beta; ++i) {
+            square sq;
+            if (i < 0) {
+                sq = hinted;
+            } else {
+                if (!todo) break;
+                sq = static_cast<square>(std::countr_zero(todo));
+                todo &= static_cast<square_mask>(todo - 1);
+            }
+            const detail::node next = s.with(sq, hand);
+            const piece_set safe = static_cast<piece_set>(s.available & ~patterns.deadly(next));
+            if (!safe) {
+                if (least > best) {
+                    best = least; // every piece we could give wins for them
+                    best_move = static_cast<std::uint8_t>(sq << 4);
+                }
+                alpha = std::max(alpha, best);
+                continue;
+            }
+            int hinted_give = i < 0 ? hint & 0xF : -1;
+            piece_set gives = safe;
+            if (hinted_give >= 0 && (safe & (1u << hinted_give)))
+                gives = static_cast<piece_set>(safe & ~(1u << hinted_give));
+            else
+                hinted_give = -1;
+            for (int j = hinted_give >= 0 ? -1 : 0; best < beta; ++j) {
+                std::uint8_t g;
+                if (j < 0) {
+                    g = static_cast<std::uint8_t>(hinted_give);
+                } else {
+                    if (!gives) break;
+                    g = static_cast<std::uint8_t>(std::countr_zero(gives));
+                    gives &= static_cast<piece_set>(gives - 1);
+                }
+                const int score = -search(next.without(g), g, -beta, -alpha, depth - 1);
+                if (score > best) {
+                    best = score;
+                    best_move = static_cast<std::uint8_t>(sq << 4 | g);
+                    alpha = std::max(alpha, best);
+                }
+            }
+        }
+        const auto kind = best <= alpha_in ? detail::bound_kind::upper : best >= beta ? detail::bound_kind::lower : detail::bound_kind::exact;
+        table.store(key, static_cast<std::int8_t>(best), kind, static_cast<std::uint8_t>(needed), best_move);
+        return best;
+    }
+
+    // The score of root move `m` within (alpha, beta), fail-soft. Throws `stopped` when the
+    // budget ends.
+    int score_of(const detail::node& root, const position& p, const move& m, int alpha, int beta, int depth)
+    {
+        const int placed = std::popcount(root.occupied);
+        if (m.call) return max_score - (m.place ? placed + 1 : placed); // the Quarto now on the board
+        if (!m.place && p.callable && patterns.rules.quarto_through(p.placed, *p.callable))
+            return -(max_score - placed); // a Quarto left uncalled: they claim it
+        if (!m.place) {
+            if (patterns.deadly(root) & bit(*m.give)) return -(max_score - (placed + 1));
+            return -search(root.without(m.give->code()), m.give->code(), -beta, -alpha, depth);
+        }
+        board after_placing = p.placed;
+        after_placing.put(*m.place, *p.hand);
+        if (patterns.rules.quarto_through(after_placing, *m.place)) return -(max_score - (placed + 1)); // uncalled: claimed
+        if (!m.give) return 0;                                                             // the last square
+        const detail::node next = root.with(*m.place, p.hand->code());
+        if (patterns.deadly(next) & bit(*m.give)) return -(max_score - (placed + 2));
+        return -search(next.without(m.give->code()), m.give->code(), -beta, -alpha, depth - 1);
+    }
+
+    // A move's exact score (within the depth): first only its sign, which is what most of the
+    // search time goes to and which a window of (-1, 1) settles with the most cut-offs; then,
+    // for a win or a loss, its distance.
+    int exact_score(const detail::node& root, const position& p, const move& m, int depth)
+    {
+        const int sign = score_of(root, p, m, -1, 1, depth);
+        if (sign > 0) return score_of(root, p, m, 0, infinity, depth);
+        if (sign < 0) return score_of(root, p, m, -infinity, 0, depth);
+        return 0;
+    }
+
+    // The best move's exact score in `scores` (the others: bounds at most the best), the same
+    // two steps over all the moves: the value first, then the distance among the moves that
+    // reach it.
+    void best_scores(const detail::node& root, const position& p, const std::vector<move>& moves,
+                     std::vector<int>& scores, int depth)
+    {
+        std::fill(scores.begin(), scores.end(), -infinity);
+        int best = -infinity;
+        for (std::size_t i = 0; i < moves.size(); ++i) {
+            scores[i] = score_of(root, p, moves[i], std::max(best, -1), 1, depth);
+            best = std::max(best, scores[i]);
+            if (best >= 1) break; // a win: its distance is next
+        }
+        if (best == 0) return;
+        const bool winning = best > 0;
+        int alpha = winning ? 0 : -infinity;
+        const int beta = winning ? infinity : 0;
+        for (std::size_t i = 0; i < moves.size(); ++i) {
+            scores[i] = score_of(root, p, moves[i], alpha, beta, depth);
+            alpha = std::max(alpha, scores[i]);
+        }
+    }
+
+    // Iterative deepening over the root moves; `all` scores every move exactly (within the
+    // depth reached) instead of only finding the best.
+    result run(const rules& r, const position& p, const limits& l, std::vector<move_value>* all)
+    {
+        begin(r, l);
+        std::vector<move> moves;
+        legal_moves(r, p, moves);
+        const detail::node root = detail::node::of(p);
+        const int placed = p.placed.pieces_placed();
+        const int empties = board_squares - placed;
+        const int deepest = std::min(l.depth, empties);
+
+        result out;
+        std::vector<int> scores(moves.size(), -infinity), finished_scores;
+        // With no budget, one exact search; with one, deeper and deeper until it runs out.
+        const bool budgeted = l.max_nodes != UINT64_MAX || l.should_stop;
+        for (int depth = budgeted ? 1 : deepest; depth <= deepest; ++depth) {
+            try {
+                if (all) {
+                    for (std::size_t i = 0; i < moves.size(); ++i) scores[i] = exact_score(root, p, moves[i], depth);
+                } else {
+                    best_scores(root, p, moves, scores, depth);
+                }
+            } catch (const stopped&) {
+                break;
+            }
+            out.depth_reached = depth;
+            // Search the best move of this depth first at the next one.
+            const auto at = static_cast<std::ptrdiff_t>(std::max_element(scores.begin(), scores.end()) - scores.begin());
+            std::rotate(moves.begin(), moves.begin() + at, moves.begin() + at + 1);
+            std::rotate(scores.begin(), scores.begin() + at, scores.begin() + at + 1);
+            finished_scores = scores;
+            if (scores.front() != 0 && !all) break; // a forced result is exact at any depth
+        }
+        out.nodes = nodes;
+        if (finished_scores.empty()) {
+            // Not even one placement ahead: the first move that does not lose at once.
+            out.best = moves.front();
+            out.value = evaluation_of(0, placed);
+            return out;
+        }
+        const auto best = std::max_element(finished_scores.begin(), finished_scores.end());
+        out.best = moves[static_cast<std::size_t>(best - finished_scores.begin())];
+        out.value = evaluation_of(*best, placed);
+        out.exact = out.depth_reached >= empties || *best != 0;
+        if (all) {
+            all->clear();
+            for (std::size_t i = 0; i < moves.size(); ++i)
+                all->push_back(move_value{moves[i], evaluation_of(finished_scores[i], placed),
+                                          out.depth_reached >= empties || finished_scores[i] != 0});
+        }
+        return out;
+    }
+};
+
+solver::solver(std::size_t table_bytes) : impl_{std::make_unique<impl>(table_bytes)} {}
+solver::~solver() = default;
+
+result solver::solve(const rules& r, const position& p, const limits& l) { return impl_->run(r, p, l, nullptr); }
+
+std::vector<move_value> solver::evaluate_moves(const rules& r, const position& p, const limits& l)
+{
+    std::vector<move_value> all;
+    impl_->run(r, p, l, &all);
+    return all;
+}
+
+void solver::clear_table() { impl_->table.clear(); }
+std::size_t solver::table_bytes() const { return impl_->table.bytes(); }
+
+void legal_moves(const rules& r, const position& p, std::vector<move>& out)
+{
+    out.clear();
+    if (p.callable && r.quarto_through(p.placed, *p.callable)) out.push_back(move{std::nullopt, std::nullopt, true});
+    const piece_set available = p.available();
+    if (!p.hand) {
+        for (int g = 0; g < piece::count; ++g)
+            if (available & (1u << g)) out.push_back(move{std::nullopt, piece{static_cast<std::uint8_t>(g)}, false});
+        return;
+    }
+    for (square s = 0; s < board_squares; ++s) {
+        if (p.placed.occupied(s)) continue;
+        board next = p.placed;
+        next.put(s, *p.hand);
+        if (r.quarto_through(next, s)) out.push_back(move{s, std::nullopt, true});
+        if (next.full()) {
+            out.push_back(move{s, std::nullopt, false});
+            continue;
+        }
+        for (int g = 0; g < piece::count; ++g)
+            if (available & (1u << g)) out.push_back(move{s, piece{static_cast<std::uint8_t>(g)}, false});
+    }
+}
+
+} // namespace quarto::solver

@@ -1,0 +1,38 @@
+// The board permutations that map the winning patterns onto themselves, as tables that move a
+// whole 16-bit mask at once, and the canonical form of a position under them and the piece
+// relabellings (flip any attributes, permute the counted ones among themselves).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "quarto/core/square.hpp"
+
+namespace quarto::solver::detail {
+
+// A permutation of the 16 squares, with lookup tables for moving masks.
+struct square_permutation {
+    std::array<square, 16> to{};
+    std::array<square_mask, 256> low{}, high{};
+    constexpr square_mask apply(square_mask m) const { return static_cast<square_mask>(low[m & 0xFF] | high[m >> 8]); }
+};
+
+// 32 permutations for the lines, 8 (the square's symmetries) when 2x2 squares count; the
+// identity first.
+std::span<const square_permutation> symmetries(bool squares);
+
+// A position with the piece in hand relabelled to 0 (the attribute masks flipped by its bits)
+// and the attribute masks in a canonical order: what the transposition table stores.
+struct table_key {
+    std::uint64_t attributes = 0; // four 16-bit masks
+    square_mask occupied = 0;
+    friend constexpr bool operator==(const table_key&, const table_key&) = default;
+};
+
+// Attribute masks are sorted within the counted attributes and within the others (counted
+// first); `all_symmetries` also minimizes over the board permutations of `symmetry_group`.
+table_key key_of(square_mask occupied, const std::array<square_mask, 4>& with_bit, std::uint8_t hand,
+                 std::uint8_t counted, std::span<const square_permutation> symmetry_group);
+
+} // namespace quarto::solver::detail

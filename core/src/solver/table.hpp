@@ -1,0 +1,87 @@
+// The transposition table: a fixed array of two-entry buckets, allocated once. The first
+// entry of a bucket keeps the deeper result (or any result of an older search), the second
+// always takes the newest.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "symmetry.hpp"
+
+namespace quarto::solver::detail {
+
+enum class bound_kind : std::uint8_t { exact, lower, upper };
+
+struct table_hit {
+    std::int8_t score;
+    bound_kind bound;
+    std::uint8_t depth; // placements looked ahead (all the empty squares: exact)
+    std::uint8_t best;  // square << 4 | piece given, as the storing search saw them; no_best: none
+};
+
+// A hint for move ordering only: a position equal to this one under a symmetry may have stored
+// it in its own frame, which costs a worse order here, never a wrong value.
+inline constexpr std::uint8_t no_best = 0xFF;
+
+class table {
+public:
+    explicit table(std::size_t bytes)
+    {
+        std::size_t buckets = 1024;
+        while (buckets * 2 * sizeof(bucket) <= bytes) buckets *= 2;
+        mask_ = buckets - 1;
+        buckets_ = std::make_unique<bucket[]>(buckets);
+    }
+
+    std::size_t bytes() const { return (mask_ + 1) * sizeof(bucket); }
+    void clear() { std::fill_n(buckets_.get(), mask_ + 1, bucket{}); }
+    void new_search() { generation_ = static_cast<std::uint8_t>(generation_ + 1); }
+
+    std::optional<table_hit> probe(const table_key& k) const
+    {
+        const bucket& b = buckets_[index(k)];
+        for (const entry& e : b.entries)
+            if (e.used && e.occupied == k.occupied && e.attributes == k.attributes)
+                return table_hit{e.score, static_cast<bound_kind>(e.bound), e.depth, e.best};
+        return std::nullopt;
+    }
+
+    void store(const table_key& k, std::int8_t score, bound_kind kind, std::uint8_t depth, std::uint8_t best)
+    {
+        bucket& b = buckets_[index(k)];
+        entry fresh{k.attributes, k.occupied, score, static_cast<std::uint8_t>(kind), depth, generation_, 1, best};
+        entry& keeper = b.entries[0];
+        const bool same = keeper.used && keeper.occupied == k.occupied && keeper.attributes == k.attributes;
+        if (!keeper.used || same || keeper.generation != generation_ || depth >= keeper.depth) keeper = fresh;
+        else b.entries[1] = fresh;
+    }
+
+private:
+    struct entry {
+        std::uint64_t attributes = 0;
+        std::uint16_t occupied = 0;
+        std::int8_t score = 0;
+        std::uint8_t bound = 0;
+        std::uint8_t depth = 0;
+        std::uint8_t generation = 0;
+        std::uint8_t used = 0;
+        std::uint8_t best = no_best;
+    };
+    struct bucket {
+        entry entries[2];
+    };
+
+    std::size_t index(const table_key& k) const
+    {
+        std::uint64_t h = k.attributes * 0x9E3779B97F4A7C15ull ^ (std::uint64_t{k.occupied} * 0xC2B2AE3D27D4EB4Full);
+        h ^= h >> 29;
+        return static_cast<std::size_t>(h) & mask_;
+    }
+
+    std::unique_ptr<bucket[]> buckets_;
+    std::size_t mask_ = 0;
+    std::uint8_t generation_ = 0;
+};
+
+} // namespace quarto::solver::detail

@@ -1,0 +1,82 @@
+// The search's view of a board: bitboards, and the pieces that would complete a pattern now.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+
+#include "quarto/core/rules.hpp"
+#include "quarto/core/solver/position.hpp"
+
+namespace quarto::solver::detail {
+
+// A board and the pieces still to give (the one in hand excluded), as the search copies them.
+struct node {
+    square_mask occupied = 0;
+    std::array<square_mask, 4> with_bit{}; // squares whose piece has attribute bit a
+    piece_set available = 0;
+
+    static node of(const position& p)
+    {
+        node n;
+        n.occupied = p.placed.occupied();
+        for (square s = 0; s < board_squares; ++s)
+            if (const auto pc = p.placed.at(s); pc)
+                for (int a = 0; a < 4; ++a)
+                    if (pc->code() & (1u << a)) n.with_bit[a] = static_cast<square_mask>(n.with_bit[a] | bit(s));
+        n.available = p.available();
+        return n;
+    }
+    node with(square s, std::uint8_t piece_code) const
+    {
+        node n = *this;
+        n.occupied = static_cast<square_mask>(occupied | bit(s));
+        for (int a = 0; a < 4; ++a)
+            if (piece_code & (1u << a)) n.with_bit[a] = static_cast<square_mask>(with_bit[a] | bit(s));
+        return n;
+    }
+    node without(std::uint8_t piece_code) const
+    {
+        node n = *this;
+        n.available = static_cast<piece_set>(available & ~(1u << piece_code));
+        return n;
+    }
+};
+
+// The pieces with attribute bit a set, one bit per piece code.
+inline constexpr std::array<piece_set, 4> pieces_with_bit{0xAAAA, 0xCCCC, 0xF0F0, 0xFF00};
+
+// The rules' patterns and counted attributes, ready for the search.
+struct pattern_set {
+    struct rules rules {};
+    std::array<square_mask, 19> masks{};
+    int count = 0;
+
+    pattern_set() = default;
+    explicit pattern_set(const struct rules& r) : rules{r}
+    {
+        for (square_mask m : r.winning_patterns()) masks[static_cast<std::size_t>(count++)] = m;
+    }
+
+    // Every piece that, placed on some empty square of `n`, completes an aligned pattern: the
+    // pieces the player to move must not give.
+    piece_set deadly(const node& n) const
+    {
+        const std::uint8_t counted = rules.attributes.bits();
+        unsigned out = 0;
+        for (int i = 0; i < count; ++i) {
+            const square_mask p = masks[static_cast<std::size_t>(i)];
+            const square_mask filled = static_cast<square_mask>(p & n.occupied);
+            if (std::popcount(static_cast<unsigned>(p ^ filled)) != 1) continue;
+            for (int a = 0; a < 4; ++a) {
+                if (!(counted & (1u << a))) continue;
+                const square_mask with = static_cast<square_mask>(n.with_bit[a] & p);
+                if (with == filled) out |= pieces_with_bit[a];
+                else if (with == 0) out |= static_cast<piece_set>(~pieces_with_bit[a]);
+            }
+        }
+        return static_cast<piece_set>(out);
+    }
+};
+
+} // namespace quarto::solver::detail

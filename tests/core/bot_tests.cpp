@@ -1,0 +1,77 @@
+// The computer opponent's levels: every move legal, the weakest still careful with the piece
+// it gives, and the stronger ones taking the wins they see.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "quarto/core/solver/bot.hpp"
+
+using namespace quarto;
+using namespace quarto::solver;
+
+namespace {
+
+position random_position(std::mt19937_64& random, int empties)
+{
+    std::array<int, 16> pieces{}, squares{};
+    for (int i = 0; i < 16; ++i) pieces[i] = squares[i] = i;
+    std::shuffle(pieces.begin(), pieces.end(), random);
+    std::shuffle(squares.begin(), squares.end(), random);
+    position p;
+    for (int i = 0; i < 16 - empties; ++i)
+        p.placed.put(static_cast<square>(squares[i]), piece{static_cast<std::uint8_t>(pieces[i])});
+    p.hand = piece{static_cast<std::uint8_t>(pieces[15])};
+    return p;
+}
+
+bool wins_at_once(const rules& r, const position& p)
+{
+    if (!p.hand) return false;
+    for (square s = 0; s < board_squares; ++s) {
+        if (p.placed.occupied(s)) continue;
+        board b = p.placed;
+        b.put(s, *p.hand);
+        if (r.quarto_through(b, s)) return true;
+    }
+    return false;
+}
+
+} // namespace
+
+TEST_CASE("bot: every level plays legal moves, calls a Quarto it can make from level 2 on, and never hands over a win it could avoid")
+{
+    std::mt19937_64 random{5};
+    quarto::solver::solver s{std::size_t{4} << 20};
+    const rules r{};
+    for (int level = min_bot_level; level <= max_bot_level; ++level) {
+        for (int n = 0; n < 40; ++n) {
+            const position p = random_position(random, 3 + n % 6);
+            std::vector<move> legal;
+            legal_moves(r, p, legal);
+            const move m = bot_move(level, r, p, s, random);
+            REQUIRE(std::find(legal.begin(), legal.end(), m) != legal.end());
+            if (level >= 2 && level != 3 && level != 4 && wins_at_once(r, p)) CHECK(m.call);
+            // A piece that wins at once for the opponent only when every piece does.
+            const auto next = after(p, m);
+            if (next && next->hand && wins_at_once(r, *next)) {
+                for (const move& other : legal) {
+                    const auto alt = after(p, other);
+                    if (other.place == m.place && alt && alt->hand) CHECK_MESSAGE(wins_at_once(r, *alt), "level " << level << " " << board_text(p.placed) << " hand " << int(p.hand->code()) << " played " << int(*m.place) << "/" << int(m.give->code()));
+                }
+            }
+        }
+    }
+    CHECK(bot_name(4) == "Computer (level 4)");
+}
+
+TEST_CASE("bot: level 5 always calls or claims a Quarto on the board")
+{
+    std::mt19937_64 random{9};
+    quarto::solver::solver s{std::size_t{1} << 20};
+    position claimable;
+    claimable.placed = *board_from_text("1357............");
+    claimable.hand = piece{0};
+    claimable.callable = square{3};
+    for (int n = 0; n < 20; ++n) CHECK(bot_move(5, rules{}, claimable, s, random) == move{std::nullopt, std::nullopt, true});
+}

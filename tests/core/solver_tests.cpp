@@ -1,0 +1,233 @@
+// The solver against plain minimax (no table, no symmetry, no pruning but the rules' own end
+// at a Quarto), on random positions of both rule sets and a beginner subset; its values under
+// every symmetry; its budget; and the position helpers.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "quarto/core/solver/solver.hpp"
+#include "../../core/src/solver/symmetry.hpp"
+#include "minimax.hpp"
+
+using namespace quarto;
+using namespace quarto::solver;
+using solver_t = quarto::solver::solver;
+
+namespace {
+
+evaluation as_evaluation(int score, int placed)
+{
+    if (score > 0) return {game_value::win, static_cast<std::uint8_t>(17 - score - placed)};
+    if (score < 0) return {game_value::loss, static_cast<std::uint8_t>(17 + score - placed)};
+    return {game_value::draw, static_cast<std::uint8_t>(16 - placed)};
+}
+
+// A random position with `empties` empty squares and a piece in hand; pieces may already be
+// aligned (an uncalled Quarto loses its value, so real games have such boards).
+position random_position(std::mt19937& random, int empties)
+{
+    std::array<int, 16> pieces{}, squares{};
+    for (int i = 0; i < 16; ++i) pieces[i] = squares[i] = i;
+    std::shuffle(pieces.begin(), pieces.end(), random);
+    std::shuffle(squares.begin(), squares.end(), random);
+    position p;
+    for (int i = 0; i < 16 - empties; ++i)
+        p.placed.put(static_cast<square>(squares[i]), piece{static_cast<std::uint8_t>(pieces[i])});
+    p.hand = piece{static_cast<std::uint8_t>(pieces[15])};
+    return p;
+}
+
+std::string describe(const rules& r, const position& p)
+{
+    return board_text(p.placed) + " hand " + std::to_string(p.hand->code()) + (r.squares ? " squares" : " lines") +
+           " attributes " + std::to_string(r.attributes.bits());
+}
+
+const rules lines_rules{};
+const rules squares_rules{true, attribute_set::all(), false_claim_policy::reject};
+const rules beginner_rules{false, *attribute_set::from_bits(0x3), false_claim_policy::reject};
+
+} // namespace
+
+TEST_CASE("solver: the symmetry groups keep the patterns: 32 permutations for the lines, 8 with the 2x2 squares")
+{
+    CHECK(detail::symmetries(false).size() == 32);
+    CHECK(detail::symmetries(true).size() == 8);
+    for (bool squares : {false, true})
+        for (const auto& sym : detail::symmetries(squares))
+            for (square_mask m : patterns(squares)) CHECK(rules{squares}.is_pattern(sym.apply(m)));
+    // The identity comes first: keys below the symmetric depth use it alone.
+    for (int s = 0; s < 16; ++s) CHECK(detail::symmetries(false)[0].to[s] == s);
+}
+
+TEST_CASE("solver: values and distances agree with plain minimax on random positions of up to 8 empty squares")
+{
+    std::mt19937 random{20261127};
+    solver_t s{std::size_t{8} << 20};
+    int compared = 0, wins = 0, losses = 0, draws = 0;
+    for (const rules* r : {&lines_rules, &squares_rules, &beginner_rules}) {
+        for (int n = 0; n < 600; ++n) {
+            // Mostly small positions: plain minimax takes seconds on 7 empty squares and a
+            // minute on some of 8 in this build (sanitizers, no optimization); bench/solver_bench
+            // --check compares thousands of 8 in a release build.
+            const int empties = n == 0 && r == &lines_rules ? 8 : n % 75 == 0 ? 7 : 2 + n % 5;
+            const position p = random_position(random, empties);
+            const int expected = quarto::test::minimax(*r, p.placed, p.available(), *p.hand);
+            const result got = s.solve(*r, p);
+            REQUIRE_MESSAGE(got.exact, describe(*r, p));
+            CHECK_MESSAGE(got.value == as_evaluation(expected, p.placed.pieces_placed()), describe(*r, p));
+            // The best move reaches the value: its own minimax agrees.
+            const auto next = after(p, got.best);
+            if (got.best.call) {
+                CHECK(got.value.value == game_value::win);
+                CHECK(got.value.distance == 1);
+            } else if (next && next->hand) {
+                const int reply = quarto::test::minimax(*r, next->placed, next->available(), *next->hand);
+                CHECK_MESSAGE(-reply == expected, describe(*r, p));
+            }
+            ++compared;
+            (expected > 0 ? wins : expected < 0 ? losses : draws)++;
+        }
+    }
+    MESSAGE("compared " << compared << ": " << wins << " wins, " << losses << " losses, " << draws << " draws");
+    CHECK(wins > 100);
+    CHECK(losses > 30);
+    CHECK(draws > 20);
+}
+
+TEST_CASE("solver: every legal move's value agrees with plain minimax")
+{
+    std::mt19937 random{7};
+    solver_t s{std::size_t{4} << 20};
+    for (int n = 0; n < 60; ++n) {
+        const rules& r = n % 2 ? squares_rules : lines_rules;
+        const position p = random_position(random, 3 + n % 4);
+        std::vector<move> legal;
+        legal_moves(r, p, legal);
+        const auto values = s.evaluate_moves(r, p);
+        REQUIRE(values.size() == legal.size());
+        for (const move_value& v : values) {
+            CHECK(v.exact);
+            CHECK(std::find(legal.begin(), legal.end(), v.m) != legal.end());
+            const int placed = p.placed.pieces_placed();
+            board next = p.placed;
+            next.put(*v.m.place, *p.hand);
+            int expected = 0;
+            if (v.m.call) expected = 17 - (placed + 1);
+            else if (r.quarto_through(next, *v.m.place)) expected = -(17 - (placed + 1)); // uncalled: claimed
+            else if (v.m.give) {
+                position after_move{next, v.m.give, std::nullopt};
+                expected = -quarto::test::minimax(r, next, after_move.available(), *v.m.give);
+            }
+            CHECK_MESSAGE(v.value == as_evaluation(expected, placed), describe(r, p));
+        }
+    }
+}
+
+TEST_CASE("solver: a position and its images under the board symmetries and piece relabellings have one value")
+{
+    std::mt19937 random{11};
+    solver_t s{std::size_t{16} << 20};
+    for (int n = 0; n < 40; ++n) {
+        const bool squares = n % 2 == 1;
+        const rules r{squares};
+        const position p = random_position(random, 9);
+        const evaluation value = s.solve(r, p).value;
+        const auto group = detail::symmetries(squares);
+        for (int t = 0; t < 4; ++t) {
+            const auto& sym = group[std::uniform_int_distribution<std::size_t>{0, group.size() - 1}(random)];
+            std::array<int, 4> attributes{0, 1, 2, 3};
+            std::shuffle(attributes.begin(), attributes.end(), random);
+            const int flip = std::uniform_int_distribution<int>{0, 15}(random);
+            const auto relabel = [&](piece x) {
+                int code = 0;
+                for (int a = 0; a < 4; ++a)
+                    if ((x.code() ^ flip) & (1 << a)) code |= 1 << attributes[a];
+                return piece{static_cast<std::uint8_t>(code)};
+            };
+            position image;
+            for (square q = 0; q < board_squares; ++q)
+                if (const auto pc = p.placed.at(q)) image.placed.put(sym.to[q], relabel(*pc));
+            image.hand = relabel(*p.hand);
+            s.clear_table(); // the image's value from scratch, not from the first one's entries
+            CHECK_MESSAGE(s.solve(r, image).value == value, describe(r, p));
+        }
+    }
+}
+
+TEST_CASE("solver: a node budget stops the search with a legal best move and an inexact value")
+{
+    std::mt19937 random{3};
+    solver_t s{std::size_t{4} << 20};
+    position p;
+    p.hand = piece{0};
+    limits l;
+    l.max_nodes = 20'000;
+    const result r = s.solve(lines_rules, p, l);
+    CHECK_FALSE(r.exact);
+    CHECK(r.nodes < 30'000);
+    std::vector<move> legal;
+    legal_moves(lines_rules, p, legal);
+    CHECK(std::find(legal.begin(), legal.end(), r.best) != legal.end());
+    // A stop flag from the caller: nothing is searched past it.
+    limits stop_now;
+    stop_now.should_stop = [] { return true; };
+    const result stopped = s.solve(lines_rules, random_position(random, 12), stop_now);
+    CHECK_FALSE(stopped.exact);
+    CHECK(stopped.best.place.has_value());
+}
+
+TEST_CASE("solver: a Quarto on the board may be called, and a give that allows one loses at once")
+{
+    // Row 0 holds three dark pieces (codes 1, 3, 5): any dark piece on square 3 completes it.
+    position p;
+    p.placed = *board_from_text("135.............");
+    p.hand = piece{7};
+    solver_t s{std::size_t{1} << 20};
+    const result r = s.solve(lines_rules, p);
+    CHECK(r.value == evaluation{game_value::win, 1});
+    CHECK(r.best == move{square{3}, std::nullopt, true});
+
+    // The placer gives instead: the opponent may claim it (distance 0 for them).
+    position claimable;
+    claimable.placed = *board_from_text("1357............");
+    claimable.hand = piece{0};
+    claimable.callable = square{3};
+    CHECK(s.solve(lines_rules, claimable).value == evaluation{game_value::win, 0});
+
+    // The player to give, with only dark pieces left apart from the light ones already placed.
+    position give;
+    give.placed = *board_from_text("135.02468ace....");
+    const result g = s.solve(lines_rules, give);
+    CHECK(g.value.value == game_value::loss);
+    CHECK(g.value.distance == 1); // whatever is given is placed on square 3 and called
+}
+
+TEST_CASE("solver: the position helpers: the board's text, a game's position and impossible positions")
+{
+    const auto b = board_from_text("0..f.....a......");
+    REQUIRE(b);
+    CHECK(board_text(*b) == "0..f.....a......");
+    CHECK_FALSE(board_from_text("0..f"));
+    CHECK_FALSE(board_from_text("0..g............"));
+
+    CHECK(check(position{*board_from_text("00.............."), std::nullopt, std::nullopt}) == position_problem::piece_twice);
+    CHECK(check(position{*board_from_text("0..............."), piece{0}, std::nullopt}) == position_problem::piece_twice);
+    CHECK(check(position{*board_from_text("0123456789abcdef"), std::nullopt, std::nullopt}) == position_problem::board_full);
+    CHECK(check(position{*board_from_text("0..............."), piece{1}, square{5}}) == position_problem::callable_empty);
+    CHECK(check(position{*board_from_text("0..............."), piece{1}, square{0}}) == position_problem::none);
+
+    game g{lines_rules, clock_settings{}, 0, instant{}};
+    REQUIRE(g.give(0, piece{5}, instant{}));
+    const auto at_place = position_of(g);
+    REQUIRE(at_place);
+    CHECK(at_place->hand == piece{5});
+    REQUIRE(g.place(1, 6, instant{}));
+    const auto at_give = position_of(g);
+    REQUIRE(at_give);
+    CHECK_FALSE(at_give->hand);
+    CHECK(at_give->callable == square{6});
+    CHECK(at_give->available() == static_cast<piece_set>(all_pieces & ~bit(piece{5})));
+}
