@@ -1664,6 +1664,13 @@ scenario('a replay shows who was winning after each move, marks the moves that t
   assertEqual(marked, [7, 9], 'the give of the fourth dark piece and the thrown-away win are marked, nothing else');
   assert((await second.locator('[data-replay-move="9"]').textContent()).includes('??'), 'the mark shows in the move list');
 
+  // The timeline: one cell per move chosen, in the colour of who was winning after it.
+  const cells = await second.locator('[data-role="analysis-timeline"] [data-step]').evaluateAll((els) => els.map((e) => ({
+    step: Number(e.dataset.step), leader: e.dataset.leader, marked: e.classList.contains('marked') })));
+  assertEqual(cells.map((c) => c.step), [1, 3, 5, 7, 9, 11], 'a cell per move, at the step it ended');
+  assertEqual(cells.filter((c) => c.marked).map((c) => c.step), [7, 9], 'the two marked moves');
+  assertEqual(cells.slice(3).map((c) => c.leader), [firstSeat, secondSeat, secondSeat], 'who was winning after moves 7, 9 and 11');
+
   // The bar: who was winning after each move.
   const bar = async () => second.locator('[data-role="analysis-bar"]').evaluate((e) => ({ ...e.dataset }));
   await second.locator('[data-replay-move="7"] button').click();

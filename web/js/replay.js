@@ -23,6 +23,8 @@
 //                                (data-seat), action show-best-move, [data-role="best-move"]
 //                                (data-square, data-give) once shown, action retry-analysis
 //                                after a failure
+//   [data-role="analysis-timeline"]  one cell per move chosen in the game ([data-step]: the
+//                                step its move ended at; data-leader as the bar's)
 //   [data-analysis-mark="blunder"]  on a move of the list that changed the result ("??")
 //   [data-best="true"]           the best move's square on the board and its piece among the
 //                                pieces left, while it is shown
@@ -364,6 +366,26 @@ export class ReplayView {
     return p && p.step === this.step && p.best.length ? p.best[0] : null;
   }
 
+  /**
+   * Who was winning after each move of the game, at a glance: one cell per move, in the bar's
+   * colours, the moves that changed the result underlined. For the eyes only: the move list and
+   * the summary say the same to everyone.
+   */
+  buildTimeline() {
+    const a = this.analysis;
+    const marked = new Set(a.marks().map((m) => m.step));
+    const cells = a.positions.map((p, i) => {
+      const end = a.endOf(i);
+      const standing = a.standingAt(end);
+      const leader = standing && standing.leader !== null ? String(standing.leader) : 'none';
+      const classes = ['tick', `leader-${leader}`];
+      if (marked.has(end)) classes.push('marked');
+      if (p.step < this.step && this.step <= end) classes.push('current');
+      return h('span', { class: classes.join(' '), dataset: { step: end, leader }, title: `Move ${end}: ${standingWords(standing, (s) => this.seatName(s))}` });
+    });
+    return h('div', { class: 'analysis-timeline', 'aria-hidden': 'true', dataset: { role: 'analysis-timeline' } }, cells);
+  }
+
   /** The bar and the panel for this step. */
   drawAnalysis() {
     if (!this.bar) return;
@@ -395,6 +417,7 @@ export class ReplayView {
       exact: standing ? String(standing.exact) : '',
     });
     const parts = [heading, h('p', { dataset: { role: 'analysis-summary' } }, standingWords(standing, (s) => this.seatName(s))),
+      this.buildTimeline(),
       h('p', { class: 'muted small' }, `The bar beside the board: ${this.seatName(0)} light, from the bottom; ${this.seatName(1)} dark, from the top.`)];
     if (standing && !standing.exact) {
       parts.push(h('p', { class: 'muted small' }, 'Early positions are searched for a limited time: a win found is certain, an even position may not be.'));
