@@ -9,14 +9,6 @@
 #include <spdlog/spdlog.h>
 
 namespace quarto::server::analysis {
-namespace {
-
-// Below the event loops (nice 0) and beside the archive (10): a search may take every cycle it
-// is given, but never those a loop needs to answer a move.
-constexpr int analysis_nice = 10;
-
-} // namespace
-
 solver::solver& analysis_worker::context::solver_for(const rules& r)
 {
     // Made on first use: a server nobody asks for an analysis spends no memory on the table.
@@ -71,7 +63,7 @@ void analysis_worker::stop()
 void analysis_worker::run()
 {
     pthread_setname_np(pthread_self(), "quarto-analysis");
-    setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), analysis_nice);
+    setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), settings_.nice);
     std::unique_ptr<solver::solver> solver; // this thread's, made by the first job that needs it
     std::optional<rules> last_rules;
     for (;;) {

@@ -22,6 +22,10 @@ struct worker_settings {
     unsigned threads = 2;
     std::size_t queue_capacity = 16; // jobs waiting, besides those running
     std::size_t table_bytes = std::size_t{64} << 20; // each thread's transposition table
+    // Below the event loops (nice 0) and beside the archive: a search may take every cycle it
+    // is given, but never those a loop needs to answer a move. On a loaded machine that makes
+    // the answers late rather than the games.
+    int nice = 10;
 };
 
 class analysis_worker {
