@@ -53,7 +53,7 @@ struct solver::impl {
         budget = &l;
         nodes = 0;
         next_poll = poll_every;
-        table.new_search();
+        table.new_search(r.squares, counted);
     }
 
     void count_node()

@@ -36,13 +36,19 @@ public:
 
     std::size_t bytes() const { return (mask_ + 1) * sizeof(bucket); }
     void clear() { std::fill_n(buckets_.get(), mask_ + 1, bucket{}); }
-    void new_search() { generation_ = static_cast<std::uint8_t>(generation_ + 1); }
+    // Entries of other rules (2x2 squares or not, the counted attributes) never match: one
+    // table serves rooms of every variant.
+    void new_search(bool squares, std::uint8_t counted)
+    {
+        generation_ = static_cast<std::uint8_t>(generation_ + 1);
+        tag_ = static_cast<std::uint8_t>(1 | (squares ? 2 : 0) | counted << 2);
+    }
 
     std::optional<table_hit> probe(const table_key& k) const
     {
         const bucket& b = buckets_[index(k)];
         for (const entry& e : b.entries)
-            if (e.used && e.occupied == k.occupied && e.attributes == k.attributes)
+            if (e.used == tag_ && e.occupied == k.occupied && e.attributes == k.attributes)
                 return table_hit{e.score, static_cast<bound_kind>(e.bound), e.depth, e.best};
         return std::nullopt;
     }
@@ -50,9 +56,9 @@ public:
     void store(const table_key& k, std::int8_t score, bound_kind kind, std::uint8_t depth, std::uint8_t best)
     {
         bucket& b = buckets_[index(k)];
-        entry fresh{k.attributes, k.occupied, score, static_cast<std::uint8_t>(kind), depth, generation_, 1, best};
+        entry fresh{k.attributes, k.occupied, score, static_cast<std::uint8_t>(kind), depth, generation_, tag_, best};
         entry& keeper = b.entries[0];
-        const bool same = keeper.used && keeper.occupied == k.occupied && keeper.attributes == k.attributes;
+        const bool same = keeper.used == tag_ && keeper.occupied == k.occupied && keeper.attributes == k.attributes;
         if (!keeper.used || same || keeper.generation != generation_ || depth >= keeper.depth) keeper = fresh;
         else b.entries[1] = fresh;
     }
@@ -65,7 +71,7 @@ private:
         std::uint8_t bound = 0;
         std::uint8_t depth = 0;
         std::uint8_t generation = 0;
-        std::uint8_t used = 0;
+        std::uint8_t used = 0; // 0: empty; else the rules' tag
         std::uint8_t best = no_best;
     };
     struct bucket {
@@ -82,6 +88,7 @@ private:
     std::unique_ptr<bucket[]> buckets_;
     std::size_t mask_ = 0;
     std::uint8_t generation_ = 0;
+    std::uint8_t tag_ = 1;
 };
 
 } // namespace quarto::solver::detail
