@@ -177,6 +177,12 @@ TEST_CASE("solver: a node budget stops the search with a legal best move and an 
     const result stopped = s.solve(lines_rules, random_position(random, 12), stop_now);
     CHECK_FALSE(stopped.exact);
     CHECK(stopped.best.place.has_value());
+    CHECK(stopped.depth_reached >= 1); // the first ply always finishes
+    // evaluate_moves too: a value for every legal move, even stopped at once.
+    const position twelve = random_position(random, 12);
+    std::vector<move> legal12;
+    legal_moves(lines_rules, twelve, legal12);
+    CHECK(s.evaluate_moves(lines_rules, twelve, stop_now).size() == legal12.size());
 }
 
 TEST_CASE("solver: a Quarto on the board may be called, and a give that allows one loses at once")

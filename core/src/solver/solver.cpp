@@ -44,6 +44,7 @@ struct solver::impl {
     const limits* budget = nullptr;
     std::uint64_t nodes = 0;
     std::uint64_t next_poll = 0;
+    bool stoppable = true; // the first ply (a few hundred nodes) always finishes: there is a move
 
     void begin(const rules& r, const limits& l)
     {
@@ -60,6 +61,7 @@ struct solver::impl {
     {
         if (++nodes < next_poll) return;
         next_poll = nodes + poll_every;
+        if (!stoppable) return;
         if (nodes >= budget->max_nodes || (budget->should_stop && budget->should_stop())) throw stopped{};
     }
 
@@ -221,6 +223,7 @@ struct solver::impl {
         // With no budget, one exact search; with one, deeper and deeper until it runs out.
         const bool budgeted = l.max_nodes != UINT64_MAX || l.should_stop;
         for (int depth = budgeted ? 1 : deepest; depth <= deepest; ++depth) {
+            stoppable = depth > 1;
             try {
                 if (all) {
                     for (std::size_t i = 0; i < moves.size(); ++i) scores[i] = exact_score(root, p, moves[i], depth);

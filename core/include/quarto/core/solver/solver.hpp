@@ -20,7 +20,9 @@ struct limits {
     // anything at least the empty squares) is an exact search.
     int depth = board_squares;
     std::uint64_t max_nodes = UINT64_MAX;
-    // Polled every few thousand nodes; true stops the search (the caller's clock, a flag).
+    // Polled every 4096 nodes; true stops the search (the caller's clock, a flag). Neither it
+    // nor max_nodes stops the first ply, which always finishes: every result has a best move
+    // and evaluate_moves a value for every move.
     std::function<bool()> should_stop;
 };
 
