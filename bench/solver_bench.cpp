@@ -1,6 +1,6 @@
 // The solver's speed and strength (issue 17's targets), on positions from real-looking games:
 //   solver_bench check [N]        N positions of 8 empty squares per rule set against plain minimax
-//   solver_bench exact [N]        exact values of N positions per count of empty squares (8..12)
+//   solver_bench exact [N [E]]    exact values of N positions per count of empty squares, 8..E (11)
 //   solver_bench play [GAMES]     level 5 against itself from the empty board: time per move
 // Prints one line per measure; bench/RESULTS-solver.md records them with the machine.
 #include <algorithm>
@@ -104,13 +104,13 @@ int check(int count)
     return failures == 0 ? 0 : 1;
 }
 
-int exact(int count)
+int exact(int count, int most_empty)
 {
     std::mt19937_64 random{2};
     quarto::solver::solver s{std::size_t{64} << 20};
     std::printf("table: %zu MiB\n", s.table_bytes() >> 20);
     for (const auto& [name, r] : all_rules) {
-        for (int empties = 8; empties <= 12; ++empties) {
+        for (int empties = 8; empties <= most_empty; ++empties) {
             std::vector<double> times;
             std::uint64_t nodes = 0;
             double total_ms = 0;
@@ -136,6 +136,55 @@ int exact(int count)
     return 0;
 }
 
+// Level 5 against itself from the empty board under a 1 s budget a move, as a bot in a room
+// thinks: the time of every move, by empty squares, and whether its search was exact.
+int play(int games)
+{
+    std::mt19937_64 random{3};
+    quarto::solver::solver s{std::size_t{64} << 20};
+    for (const auto& [name, r] : all_rules) {
+        std::vector<std::vector<double>> times(17);
+        std::vector<int> exact_count(17), total(17);
+        std::vector<double> every;
+        int draws = 0, decided = 0;
+        for (int g = 0; g < games; ++g) {
+            position p;
+            std::optional<position> current = p;
+            while (current) {
+                const auto start = clock_type::now();
+                const auto deadline = start + std::chrono::seconds{1};
+                limits l;
+                l.should_stop = [&] { return clock_type::now() >= deadline; };
+                const result got = s.solve(*r, *current, l);
+                const double ms = ms_since(start);
+                const int empties = current->empty_squares();
+                times[static_cast<std::size_t>(empties)].push_back(ms);
+                every.push_back(ms);
+                exact_count[static_cast<std::size_t>(empties)] += got.exact ? 1 : 0;
+                ++total[static_cast<std::size_t>(empties)];
+                if (got.best.call) {
+                    ++decided;
+                    break;
+                }
+                current = after(*current, got.best);
+                if (current->placed.full()) {
+                    ++draws;
+                    break;
+                }
+            }
+        }
+        std::printf("play %s: %d games level 5 against itself, %d draws, %d won; move time median %.1f ms, max %.1f ms\n",
+                    name, games, draws, decided, percentile(every, 0.5), percentile(every, 1.0));
+        for (int e = 16; e >= 1; --e) {
+            const auto& t = times[static_cast<std::size_t>(e)];
+            if (t.empty()) continue;
+            std::printf("  %2d empty: median %7.1f ms, max %7.1f ms, exact %d of %d\n", e, percentile(t, 0.5),
+                        percentile(t, 1.0), exact_count[static_cast<std::size_t>(e)], total[static_cast<std::size_t>(e)]);
+        }
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -144,7 +193,8 @@ int main(int argc, char** argv)
     const std::string mode = argc > 1 ? argv[1] : "exact";
     const int n = argc > 2 ? std::atoi(argv[2]) : 0;
     if (mode == "check") return check(n > 0 ? n : 200);
-    if (mode == "exact") return exact(n > 0 ? n : 20);
-    std::fprintf(stderr, "usage: solver_bench check|exact [N]\n");
+    if (mode == "exact") return exact(n > 0 ? n : 20, argc > 3 ? std::atoi(argv[3]) : 11);
+    if (mode == "play") return play(n > 0 ? n : 4);
+    std::fprintf(stderr, "usage: solver_bench check [N] | exact [N [MOST_EMPTY]] | play [GAMES]\n");
     return 2;
 }

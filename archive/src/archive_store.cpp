@@ -211,6 +211,18 @@ CREATE TABLE journal_cuts (
   below_n INTEGER NOT NULL
 ) WITHOUT ROWID;
 )sql"},
+    // game_analysis (from version 5): a cache of each game's analysis, computed on demand. No
+    // foreign key to games: a cache need not hold a later migration that rebuilds games to its
+    // rows (dropping games would cascade into it, or fail).
+    {R"sql(
+CREATE TABLE game_analysis (
+  game_id     TEXT PRIMARY KEY,
+  version     INTEGER NOT NULL,
+  exact       INTEGER NOT NULL CHECK (exact IN (0, 1)),
+  document    TEXT NOT NULL,
+  computed_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+)sql"},
 }};
 
 constexpr const char* game_columns =
@@ -244,6 +256,7 @@ struct archive_store::impl {
     sqlite::database db; // declared before the statements: they are finalized first
     statement insert_game, select_game, select_by_player;
     statement upsert_tournament, select_tournaments, select_tournament, delete_tournament;
+    statement upsert_analysis, select_analysis;
     sqlite::savepoint_statements game_savepoint; // around each game of a batch
     std::atomic<std::uint64_t> commits{0}; // read by other threads (game_archive::commits)
 
@@ -404,6 +417,11 @@ std::variant<archive_store, open_error> archive_store::open(const std::string& p
         {&i->select_tournaments, "SELECT id, name, status, state FROM tournaments ORDER BY id"},
         {&i->select_tournament, "SELECT id, name, status, state FROM tournaments WHERE id = ?1"},
         {&i->delete_tournament, "DELETE FROM tournaments WHERE id = ?1"},
+        {&i->upsert_analysis,
+         "INSERT INTO game_analysis (game_id, version, exact, document, computed_ms) VALUES (?1, ?2, ?3, ?4, ?5) "
+         "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, exact = excluded.exact, "
+         "document = excluded.document, computed_ms = excluded.computed_ms"},
+        {&i->select_analysis, "SELECT game_id, version, exact, document FROM game_analysis WHERE game_id = ?1"},
     };
     for (const auto& q : queries) {
         auto s = i->db.prepare(q.sql);
@@ -545,6 +563,33 @@ archive_result<std::optional<stored_tournament>> archive_store::find_tournament(
     case step::error: break;
     }
     impl_->log_failure("reading tournament " + std::string{id});
+    return {{}, true};
+}
+
+bool archive_store::save_analysis(const stored_analysis& a)
+{
+    sqlite::in_use s{impl_->upsert_analysis};
+    s->bind(1, a.game).bind(2, std::int64_t{a.version}).bind(3, std::int64_t{a.exact ? 1 : 0}).bind(4, a.document);
+    s->bind(5, now_ms());
+    if (s->step() == step::done) {
+        impl_->commits.fetch_add(1, std::memory_order_relaxed); // autocommit, as for tournaments
+        return true;
+    }
+    impl_->log_failure("storing the analysis of game " + a.game);
+    return false;
+}
+
+archive_result<std::optional<stored_analysis>> archive_store::find_analysis(std::string_view game)
+{
+    sqlite::in_use s{impl_->select_analysis};
+    s->bind(1, game);
+    switch (s->step()) {
+    case step::row:
+        return {stored_analysis{s->text_at(0), static_cast<int>(s->int_at(1)), s->int_at(2) != 0, s->text_at(3)}, false};
+    case step::done: return {};
+    case step::error: break;
+    }
+    impl_->log_failure("reading the analysis of game " + std::string{game});
     return {{}, true};
 }
 

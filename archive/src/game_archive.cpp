@@ -191,6 +191,23 @@ void game_archive::find_tournament(std::string id, callback<std::optional<stored
     if (!enqueue([id = std::move(id), done](archive_store& s) { done(s.find_tournament(id)); })) done({{}, true});
 }
 
+void game_archive::save_analysis(stored_analysis analysis, std::function<void(bool)> done)
+{
+    const std::string shown = analysis.game;
+    if (!enqueue([analysis = std::move(analysis), done](archive_store& s) {
+            const bool stored = s.save_analysis(analysis);
+            if (done) done(stored);
+        })) {
+        spdlog::error("archive {}: closed; the analysis of game {} not stored", path_, shown);
+        if (done) done(false);
+    }
+}
+
+void game_archive::find_analysis(std::string game, callback<std::optional<stored_analysis>> done)
+{
+    if (!enqueue([game = std::move(game), done](archive_store& s) { done(s.find_analysis(game)); })) done({{}, true});
+}
+
 void game_archive::flush()
 {
     run_and_wait([](archive_store&) {});

@@ -152,6 +152,8 @@ int app::run()
         return 2;
     }
     if (!restore()) return 1;
+    analysis_worker_ = std::make_unique<analysis::analysis_worker>();
+    game_analyses_ = std::make_unique<analysis::game_analyses>(*state_.archive, *analysis_worker_);
 
     listener_ = std::make_shared<net::listener>(front_, state_.connections_per_address, !s.trust_proxy,
                                                 [this](loop_socket socket, std::shared_ptr<void> ticket) {
@@ -197,6 +199,8 @@ int app::run()
     for (auto& shard : state_.shards) shard->stop();
     for (auto& t : threads_) t.join();
     threads_.clear();
+    // Searches under way end at once; the analyses they were for are not stored.
+    analysis_worker_->stop();
     // Every game that finished is on disk before the process reports success, and every
     // room change journaled.
     if (state_.journal) state_.journal->close();

@@ -1,6 +1,6 @@
 // The whole server: the front (on the main thread, an Asio io_context: the listener, every HTTP
 // request and WebSocket handshake, signals and the shutdown), the shards (one thread each) that
-// every handshaken WebSocket is dealt to in turn, and the archive.
+// every handshaken WebSocket is dealt to in turn, the archive, and the analysis worker.
 #pragma once
 
 #include <chrono>
@@ -36,6 +36,8 @@ public:
     std::shared_ptr<const std::string> tournament_json(const std::string& id) override;
     std::string metrics_text() override;
     archive::game_archive* archive() override { return state_.archive.get(); }
+    analysis::analysis_worker* analysis_worker() override { return analysis_worker_.get(); }
+    analysis::game_analyses* game_analyses() override { return game_analyses_.get(); }
     net::address_limiter& connections_per_address() override { return *state_.connections_per_address; }
     void open_websocket(loop_socket socket, std::shared_ptr<void> ticket, std::string address,
                         std::string remote) override;
@@ -49,6 +51,10 @@ private:
     void wait_for_clients();
 
     shards::server_state state_;
+    // Made once the archive is open. The worker is declared last of the two so that it is
+    // destroyed first: its threads run game_analyses' jobs until they are joined.
+    std::unique_ptr<analysis::game_analyses> game_analyses_;
+    std::unique_ptr<analysis::analysis_worker> analysis_worker_;
     const http::settings http_settings_;
     http::static_cache files_;
     asio::io_context front_{1};

@@ -60,9 +60,14 @@ std::optional<games_request> route_games_api(std::string_view path, std::string_
     if (rest.empty() || rest == "/") return list_request(query);
     if (rest.front() != '/') return std::nullopt; // e.g. /api/gamesx: not this API
     rest.remove_prefix(1);
+    // /api/games/{id}/analysis: the id is what comes before the first '/' (an id never has one).
+    constexpr std::string_view analysis_suffix = "/analysis";
+    const bool analysis = rest.ends_with(analysis_suffix) && rest.find('/') == rest.size() - analysis_suffix.size();
+    if (analysis) rest.remove_suffix(analysis_suffix.size());
     const auto id = percent_decode(rest, false);
     if (!id || id->empty() || id->size() > max_id_length || id->find('/') != std::string::npos)
         return api_refusal{beast::http::status::not_found, "not_found", "No such game."};
+    if (analysis) return game_analysis_lookup{*id};
     return game_lookup{*id};
 }
 

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "analysis/evaluate.hpp"
 #include "http/client_address.hpp"
 #include "http/origin_policy.hpp"
 #include "http/query_string.hpp"
@@ -9,6 +10,7 @@
 #include "http/static_cache.hpp"
 #include "net/ws_handshake.hpp"
 #include "quarto/archive/game_json.hpp"
+#include "quarto/protocol/analysis.hpp"
 #include "quarto/protocol/encode.hpp"
 
 namespace quarto::server::http {
@@ -104,6 +106,8 @@ void http_session::serve()
         return send_json(bh::status::ok, version, keep_alive, path == "/api/rooms" ? site_.rooms_json(p) : site_.tournaments_json(p));
     }
     if (auto games = route_games_api(path, query)) return serve_games(std::move(*games), version, keep_alive);
+    if (auto analysis = route_analysis_api(path, query))
+        return serve_position_analysis(std::move(*analysis), version, keep_alive);
     // One room by id, for an invitation's page before its visitor has a name (private rooms too:
     // the id in the link is what lets them in).
     if (constexpr std::string_view prefix = "/api/rooms/"; path.starts_with(prefix)) {
@@ -186,6 +190,8 @@ void http_session::serve_games(games_request request, unsigned version, bool kee
 {
     if (const auto* refusal = std::get_if<api_refusal>(&request))
         return send_json(refusal->status, version, keep_alive, api_error_body(refusal->code, refusal->message));
+    if (const auto* analysis = std::get_if<game_analysis_lookup>(&request))
+        return serve_game_analysis(analysis->id, version, keep_alive);
     archive::game_archive* archive = site_.archive();
     if (!archive)
         return send_json(bh::status::service_unavailable, version, keep_alive,
@@ -215,6 +221,68 @@ void http_session::serve_games(games_request request, unsigned version, bool kee
         if (found.failed) return reply(bh::status::internal_server_error, unavailable());
         reply(bh::status::ok, dump(archive::games_list_json(player, found.value)));
     });
+}
+
+namespace {
+
+std::string analysis_busy()
+{
+    return api_error_body("analysis_busy", "Too many analyses are under way; please try again in a few seconds.");
+}
+
+std::string analysis_unavailable()
+{
+    return api_error_body("analysis_unavailable", "This server runs no analysis.");
+}
+
+} // namespace
+
+void http_session::serve_game_analysis(const std::string& id, unsigned version, bool keep_alive)
+{
+    auto* analyses = site_.game_analyses();
+    if (!analyses) return send_json(bh::status::service_unavailable, version, keep_alive, analysis_unavailable());
+    // Runs on the archive's thread or the worker's: the answer goes back to this connection.
+    analyses->find(id, [self = shared_from_this(), version, keep_alive, id](analysis::game_analyses::answer a) {
+        using outcome = analysis::game_analyses::outcome;
+        bh::status status = bh::status::ok;
+        std::string body;
+        switch (a.result) {
+        case outcome::ready: body = std::move(a.body); break;
+        case outcome::no_such_game:
+            status = bh::status::not_found;
+            body = api_error_body("not_found", "No game with id \"" + id + "\".");
+            break;
+        case outcome::archive_failed:
+            status = bh::status::internal_server_error;
+            body = api_error_body("archive_unavailable", "The game archive could not be read; please try again later.");
+            break;
+        case outcome::busy:
+            status = bh::status::service_unavailable;
+            body = analysis_busy();
+            break;
+        }
+        asio::post(self->stream_.get_executor(), [self, status, body = std::move(body), version, keep_alive]() mutable {
+            self->send_json(status, version, keep_alive, std::move(body));
+        });
+    });
+}
+
+void http_session::serve_position_analysis(analysis_request request, unsigned version, bool keep_alive)
+{
+    if (const auto* refusal = std::get_if<api_refusal>(&request))
+        return send_json(refusal->status, version, keep_alive, api_error_body(refusal->code, refusal->message));
+    auto* worker = site_.analysis_worker();
+    if (!worker) return send_json(bh::status::service_unavailable, version, keep_alive, analysis_unavailable());
+    const auto& wanted = std::get<position_analysis_request>(request);
+    const bool queued = worker->try_submit([self = shared_from_this(), wanted, version, keep_alive](analysis::analysis_worker::context& c) {
+        const auto moves = analysis::evaluate_position(c, wanted.game_rules, wanted.at,
+                                                       std::chrono::steady_clock::now() + analysis::position_budget);
+        std::string body = protocol::position_analysis_json(wanted.game_rules, wanted.at, moves).dump();
+        asio::post(self->stream_.get_executor(), [self, body = std::move(body), version, keep_alive]() mutable {
+            self->send_json(bh::status::ok, version, keep_alive, std::move(body));
+        });
+    });
+    if (!queued) send_json(bh::status::service_unavailable, version, keep_alive, analysis_busy());
 }
 
 // A WebSocket handshake on /ws becomes a client of this loop, unless it is refused: the wrong

@@ -1,13 +1,15 @@
 // One HTTP connection: serves the browser client, /healthz, /metrics and the /api documents,
 // and takes a WebSocket upgrade on /ws through its opening handshake before handing the socket
-// to its loop's site. /api/games is answered by the archive's thread; the answer comes back to
-// this connection's loop, so no loop waits on the disk.
+// to its loop's site. /api/games is answered by the archive's thread, /api/analysis and
+// /api/games/{id}/analysis by the analysis worker's; the answer comes back to this connection's
+// loop, so no loop waits on the disk or on a search.
 #pragma once
 
 #include <memory>
 #include <optional>
 #include <string_view>
 
+#include "http/analysis_api.hpp"
 #include "http/games_api.hpp"
 #include "http/site.hpp"
 #include "net/asio.hpp"
@@ -34,6 +36,9 @@ private:
     void send(Response&& response);
     // Asks the archive; answers from this connection's loop when it replies.
     void serve_games(games_request request, unsigned version, bool keep_alive);
+    // The analysis worker's; answers from this connection's loop when it is done.
+    void serve_game_analysis(const std::string& id, unsigned version, bool keep_alive);
+    void serve_position_analysis(analysis_request request, unsigned version, bool keep_alive);
     void send_json(beast::http::status status, unsigned version, bool keep_alive, std::string body);
     void serve_static(std::string_view target, unsigned version, bool keep_alive);
 

@@ -1,5 +1,5 @@
 // What the HTTP side needs of the rest of the server: the settings it serves by, the documents
-// of the API, the archive, and where a WebSocket goes once its handshake is done. The shard
+// of the API, the archive and the analysis, and where a WebSocket goes once its handshake is done. The shard
 // that accepted the connection implements it.
 #pragma once
 
@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/analysis_worker.hpp"
+#include "analysis/game_analyses.hpp"
 #include "http/static_cache.hpp"
 #include "net/address_limiter.hpp"
 #include "net/asio.hpp"
@@ -37,6 +39,10 @@ public:
     virtual std::shared_ptr<const std::string> tournament_json(const std::string& id) = 0;
     virtual std::string metrics_text() = 0; // GET /metrics
     virtual archive::game_archive* archive() = 0;
+    // The solver's threads for GET /api/analysis, and the games' analyses
+    // (GET /api/games/{id}/analysis); null when this server runs none.
+    virtual analysis::analysis_worker* analysis_worker() = 0;
+    virtual analysis::game_analyses* game_analyses() = 0;
     virtual static_cache& files() = 0; // the web root's files
     virtual net::address_limiter& connections_per_address() = 0;
 

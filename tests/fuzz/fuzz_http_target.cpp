@@ -1,6 +1,7 @@
 // An HTTP request as http_session::serve reads it from outside: the target, routed to the
-// paging of /api/rooms and /api/tournaments (page_of), to /api/games (route_games_api) and to
-// the web root's files (static_path, static_cache::find); and the same bytes as the
+// paging of /api/rooms and /api/tournaments (page_of), to /api/games (route_games_api), to
+// /api/analysis (route_analysis_api: whatever it accepts is a position the solver may be given)
+// and to the web root's files (static_path, static_cache::find); and the same bytes as the
 // Accept-Encoding and If-None-Match values a static file's answer depends on.
 // The files are served from a small web root made in /tmp at start, beside a file that must
 // never be served; a file found is checked by its bytes, so the check does not repeat the
@@ -18,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "check.hpp"
+#include "http/analysis_api.hpp"
 #include "http/content_negotiation.hpp"
 #include "http/games_api.hpp"
 #include "http/query_string.hpp"
@@ -54,6 +56,8 @@ void check_games_request(const http::games_request& request)
 {
     if (const auto* g = std::get_if<http::game_lookup>(&request))
         FUZZ_CHECK(!g->id.empty() && g->id.size() <= 64 && g->id.find('/') == std::string::npos);
+    if (const auto* a = std::get_if<http::game_analysis_lookup>(&request))
+        FUZZ_CHECK(!a->id.empty() && a->id.size() <= 64 && a->id.find('/') == std::string::npos);
     if (const auto* p = std::get_if<http::player_games>(&request)) {
         FUZZ_CHECK(!p->player.empty() && p->player.size() <= 32 && p->player.front() != ' ' && p->player.back() != ' ');
         FUZZ_CHECK(p->limit >= 1 && p->limit <= quarto::archive::max_games_per_query);
@@ -61,6 +65,19 @@ void check_games_request(const http::games_request& request)
     }
     if (const auto* refusal = std::get_if<http::api_refusal>(&request))
         FUZZ_CHECK(nlohmann::json::accept(http::api_error_body(refusal->code, refusal->message)));
+}
+
+// The solver's precondition holds for every position let through, and a refusal is JSON.
+void check_analysis_request(const http::analysis_request& request)
+{
+    if (const auto* p = std::get_if<http::position_analysis_request>(&request)) {
+        FUZZ_CHECK(quarto::solver::check(p->at) == quarto::solver::position_problem::none);
+        FUZZ_CHECK(!p->game_rules.attributes.empty() && !p->at.callable);
+        return;
+    }
+    const auto& refusal = std::get<http::api_refusal>(request);
+    FUZZ_CHECK(refusal.code == "bad_request" && !refusal.message.empty());
+    FUZZ_CHECK(nlohmann::json::accept(http::api_error_body(refusal.code, refusal.message)));
 }
 
 void check_static(std::string_view target)
@@ -111,6 +128,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     else
         FUZZ_CHECK(nlohmann::json::accept(http::api_error_body("bad_request", std::get<std::string>(page))));
     if (const auto games = http::route_games_api(path, query)) check_games_request(*games);
+    if (const auto analysis = http::route_analysis_api(path, query)) check_analysis_request(*analysis);
+    // Any query at /api/analysis, whatever the path said.
+    const auto at_analysis = http::route_analysis_api("/api/analysis", query);
+    FUZZ_CHECK(at_analysis.has_value());
+    check_analysis_request(*at_analysis);
     check_static(target);
 
     // The same bytes as header values; a list that ends with the tag matches it, whatever

@@ -54,6 +54,23 @@ struct bot {
     bool rematch_asked = false;
 };
 
+// What a bot knows, for a failure's message: where its game stands and the last events it got.
+std::string describe(const bot& b)
+{
+    std::ostringstream out;
+    out << b.name << " (seat " << b.seat << ", room " << b.room << ", connection "
+        << (b.ws->closed() ? "closed" : "open") << ")";
+    if (b.replica)
+        out << ": replica in phase " << quarto::to_string(b.replica->phase()) << ", turn " << int(b.replica->turn())
+            << ", " << b.replica->moves().size() << " moves, acted at " << b.moves_when_sent;
+    else
+        out << ": no game";
+    int shown = 0;
+    for (auto it = b.events.rbegin(); it != b.events.rend() && shown < 4; ++it, ++shown)
+        out << "\n  seq " << it->first << ": " << it->second;
+    return out.str();
+}
+
 void rebuild_from_snapshot(bot& b, const json& snapshot)
 {
     b.replica.reset();
@@ -74,6 +91,11 @@ void rebuild_from_snapshot(bot& b, const json& snapshot)
         else continue; // a call or a resignation: the game is over, as `result` says
         REQUIRE_MESSAGE(r.ok(), "snapshot move " << m.dump());
     }
+    // A game that ended on the server's clock after the events the bot saw (a final claim
+    // window that ran out while the bots reconnected): its game_over is older than this
+    // snapshot, so the replica ends here, as the room says.
+    if (snapshot.value("status", "") == "finished" && !b.replica->finished())
+        (void)b.replica->expire(no_time + std::chrono::hours{1});
 }
 
 // One message for bot `b`: events go to the record and the replica.
@@ -88,7 +110,7 @@ void take(bot& b, const json& m, const std::string& raw, totals& t)
             return;
         }
         ++t.errors;
-        MESSAGE(b.name << " got " << raw);
+        MESSAGE(b.name << " got " << raw << "\n" << describe(b));
         return;
     }
     if (type == "room" && m["room"] == b.room) return rebuild_from_snapshot(b, m);
@@ -162,23 +184,6 @@ void act(bot& b, std::mt19937& rng, bool rematch)
     else b.ws->send(action("pass", b.room));
     b.moves_when_sent = b.replica->moves().size();
     b.act_after = steady::now() + milliseconds{std::uniform_int_distribution<int>{0, 15}(rng)};
-}
-
-// What a bot knows, for a failure's message: where its game stands and the last events it got.
-std::string describe(const bot& b)
-{
-    std::ostringstream out;
-    out << b.name << " (seat " << b.seat << ", room " << b.room << ", connection "
-        << (b.ws->closed() ? "closed" : "open") << ")";
-    if (b.replica)
-        out << ": replica in phase " << quarto::to_string(b.replica->phase()) << ", turn " << int(b.replica->turn())
-            << ", " << b.replica->moves().size() << " moves, acted at " << b.moves_when_sent;
-    else
-        out << ": no game";
-    int shown = 0;
-    for (auto it = b.events.rbegin(); it != b.events.rend() && shown < 4; ++it, ++shown)
-        out << "\n  seq " << it->first << ": " << it->second;
-    return out.str();
 }
 
 void run_for(std::vector<bot>& bots, milliseconds d, std::mt19937& rng, totals& t, bool rematch = true)

@@ -783,7 +783,13 @@ scenario('axe finds no accessibility problem in the lobby, a game, a replay and 
   await replayAt(second, 0);
   await second.locator('[data-replay-next]').click();
   await replayAt(second, 1);
+  await second.locator('[data-role="analysis"][data-state="ready"]').waitFor({ timeout: 30000 });
   problems.push(...await axeBothThemes(second, 'a replay', 'axe-replay'));
+  // The move that missed the Quarto is marked, and its best move can be asked for.
+  await second.locator('[data-replay-move="9"] button').click();
+  await replayAt(second, 9);
+  await second.locator('[data-action="show-best-move"]').waitFor();
+  problems.push(...await axeBothThemes(second, 'a replay with a marked move', 'axe-replay-mark'));
   // The previous-move button is named by its text.
   const prevName = await second.locator('[data-replay-prev]').evaluate((b) => b.getAttribute('aria-label') ?? b.textContent);
   assert(/prev/i.test(prevName), `"‹ Prev" is named by its text: "${prevName}"`);
@@ -1660,6 +1666,81 @@ scenario('a finished game replays move by move, from its screen and from Recent 
   await second.evaluate(() => { window.location.hash = '#/game/nosuchgame'; });
   await second.locator('[data-role="replay"][data-state="error"]').waitFor();
   assert(/no game/i.test(await second.locator('[data-role="replay-error"]').textContent()), 'an unknown game is explained');
+});
+
+scenario('a replay shows who was winning after each move, marks the moves that threw the game away, and the best move on request', async () => {
+  const [ana, ari] = await Promise.all([newPage('Ana'), newPage('Ari')]);
+  await Promise.all([enter(ana, 'Ana'), enter(ari, 'Ari')]);
+  const id = await createRoom(ana);
+  await joinAsPlayer(ari, id);
+  const { first, second } = await started(ana, ari);
+  const firstSeat = String((await gameData(first)).you);
+  const secondSeat = String((await gameData(second)).you);
+  // Row 0 gets the dark 1, 3, 5. The second player then gives the dark 7, which wins on square 3
+  // (move 7: a loss); the first places it on square 8 instead and gives the dark 9 (move 9: a
+  // win thrown away), which the second places on square 3 and calls.
+  await give(first, 1);
+  await place(second, 0);
+  await give(second, 3);
+  await place(first, 1);
+  await give(first, 5);
+  await place(second, 2);
+  await give(second, 7);
+  await place(first, 8);
+  await give(first, 9);
+  await place(second, 3);
+  await callQuarto(second, [0, 1, 2, 3]);
+  assertEqual((await resultOf(second)).reason, 'quarto', 'the second player won');
+
+  await second.locator('[data-action="replay"]').click();
+  await replayAt(second, 0);
+  // The analysis comes after the record: the replay works meanwhile.
+  await second.locator('[data-role="analysis-bar"][data-state="ready"]').waitFor({ timeout: 30000 });
+  await second.locator('[data-role="analysis"][data-state="ready"]').waitFor();
+  const marked = await second.locator('[data-analysis-mark="blunder"]').evaluateAll((els) => els.map((e) => Number(e.dataset.replayMove)));
+  assertEqual(marked, [7, 9], 'the give of the fourth dark piece and the thrown-away win are marked, nothing else');
+  assert((await second.locator('[data-replay-move="9"]').textContent()).includes('??'), 'the mark shows in the move list');
+
+  // The timeline: one cell per move chosen, in the colour of who was winning after it.
+  const cells = await second.locator('[data-role="analysis-timeline"] [data-step]').evaluateAll((els) => els.map((e) => ({
+    step: Number(e.dataset.step), leader: e.dataset.leader, marked: e.classList.contains('marked') })));
+  assertEqual(cells.map((c) => c.step), [1, 3, 5, 7, 9, 11], 'a cell per move, at the step it ended');
+  assertEqual(cells.filter((c) => c.marked).map((c) => c.step), [7, 9], 'the two marked moves');
+  assertEqual(cells.slice(3).map((c) => c.leader), [firstSeat, secondSeat, secondSeat], 'who was winning after moves 7, 9 and 11');
+
+  // The bar: who was winning after each move.
+  const bar = async () => second.locator('[data-role="analysis-bar"]').evaluate((e) => ({ ...e.dataset }));
+  await second.locator('[data-replay-move="7"] button').click();
+  await replayAt(second, 7);
+  assertEqual((await bar()).leader, firstSeat, 'after the fourth dark piece was given, its receiver wins');
+  assertEqual((await bar()).distance, '2', 'in two placements: the opponent\'s, then theirs');
+  await second.keyboard.press('ArrowRight');
+  await second.keyboard.press('ArrowRight');
+  await replayAt(second, 9);
+  assertEqual((await bar()).leader, secondSeat, 'after the win was thrown away, the other player wins');
+  const summary = await second.locator('[data-role="analysis-summary"]').textContent();
+  assert(summary.includes(second.label) && /wins/.test(summary), `the panel says who wins: "${summary}"`);
+  const mark = second.locator('[data-role="analysis-mark"]');
+  assertEqual(await mark.getAttribute('data-seat'), firstSeat, 'the mark names who threw the win away');
+  assert(/threw away a win with move 9/.test(await mark.textContent()), `the mark says what happened: "${await mark.textContent()}"`);
+  await shot(second, 'replay-analysis-mark');
+
+  // The best move, on request: at the position where it could have been played.
+  assertEqual(await second.locator('[data-best="true"]').count(), 0, 'no best move before it is asked for');
+  await second.locator('[data-action="show-best-move"]').click();
+  await replayAt(second, 7);
+  await second.locator('[data-square="3"][data-best="true"]').waitFor();
+  const best = second.locator('[data-role="best-move"]');
+  assertEqual(await best.getAttribute('data-square'), '3', 'the best move places on D1');
+  assert(/D1/.test(await best.textContent()) && /call Quarto/.test(await best.textContent()), `the best move in words: "${await best.textContent()}"`);
+  await shot(second, 'replay-analysis-best');
+  // Stepping on hides it again; the end shows the result.
+  await second.keyboard.press('ArrowRight');
+  await replayAt(second, 8);
+  assertEqual(await second.locator('[data-best="true"]').count(), 0, 'the best move is shown only at its position');
+  await second.keyboard.press('End');
+  await replayAt(second, 11);
+  assertEqual((await bar()).leader, secondSeat, 'at the end, the winner');
 });
 
 /** The text zbarimg reads in a screenshot of `locator`, or null when zbarimg is not installed. */

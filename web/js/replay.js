@@ -13,11 +13,27 @@
 //   [data-replay-available]      the pieces not yet given, each [data-piece]
 //   [data-replay-result]         the result, shown at the last step (data-reason, data-winner)
 //   [data-replay-status]         what the current step did, in words
+// The analysis (GET /api/games/ID/analysis, loaded after the record):
+//   [data-role="analysis-bar"]   the bar beside the board: who was winning at this step;
+//                                data-state (loading | ready | error), data-leader (0, 1, or
+//                                none when even), data-distance, data-exact
+//   [data-role="analysis"]       the panel beside it (data-state), with
+//                                [data-role="analysis-summary"] (the standing in words),
+//                                [data-role="analysis-mark"] at a move that changed the result
+//                                (data-seat), action show-best-move, [data-role="best-move"]
+//                                (data-square, data-give) once shown, action retry-analysis
+//                                after a failure
+//   [data-role="analysis-timeline"]  one cell per move chosen in the game ([data-step]: the
+//                                step its move ended at; data-leader as the bar's)
+//   [data-analysis-mark="blunder"]  on a move of the list that changed the result ("??")
+//   [data-best="true"]           the best move's square on the board and its piece among the
+//                                pieces left, while it is shown
 
 import { h } from './dom.js';
 import { pieceSvg, pieceName } from './pieces.js';
 import { rulesSummary, resultText, moveText, squareName } from './words.js';
 import { formatMs } from './clock.js';
+import { fetchAnalysis, GameAnalysis, moveWords, standingWords } from './analysis.js';
 
 /** Positions before the first move and after each one, from the archived moves. */
 export function replayPositions(moves) {
@@ -60,6 +76,9 @@ export class ReplayView {
     this.record = null;
     this.steps = null;
     this.step = 0;
+    this.analysis = null; // a GameAnalysis once loaded
+    this.analysisError = null;
+    this.bestShown = null; // the analysed position whose best move is on the board
     this.root = h('section', { class: 'replay', 'aria-label': 'Replay', dataset: { role: 'replay', game: id, state: 'loading' } });
     this.onKey = (e) => this.keydown(e);
   }
@@ -104,6 +123,37 @@ export class ReplayView {
     this.steps = replayPositions(body.moves);
     this.step = parseStep(this.wantedStep, this.steps.length - 1) ?? 0;
     this.build();
+    this.loadAnalysis();
+  }
+
+  /** The solver's analysis: the replay works without it, and shows it once it comes. */
+  async loadAnalysis() {
+    this.analysis = null;
+    this.analysisError = null;
+    this.bestShown = null;
+    this.drawAnalysis();
+    const answer = await fetchAnalysis(this.id);
+    if (this.gone) return;
+    if (answer.ok) this.analysis = new GameAnalysis(answer.body, this.last, this.record.result);
+    else this.analysisError = answer.message;
+    this.markMoves();
+    this.draw();
+  }
+
+  /** "??" on the moves that changed the result. */
+  markMoves() {
+    const marks = this.analysis ? this.analysis.marks() : [];
+    for (const li of this.moveList.children) {
+      const mark = marks.find((m) => m.step === Number(li.dataset.replayMove));
+      li.querySelector('.blunder-mark')?.remove();
+      li.classList.toggle('blunder', Boolean(mark));
+      if (mark) {
+        li.dataset.analysisMark = 'blunder';
+        li.appendChild(h('span', { class: 'blunder-mark', title: `${this.seatName(mark.seat)} ${mark.words}` }, ' ??'));
+      } else {
+        delete li.dataset.analysisMark;
+      }
+    }
   }
 
   showError(text, retry) {
@@ -157,6 +207,10 @@ export class ReplayView {
     this.status = h('p', { class: 'status', dataset: { replayStatus: '' } });
     this.resultBox = h('div');
     this.play = h('div', { class: 'play-area' });
+    this.barFill = h('div', { class: 'eval-fill' });
+    // The panel says the same in words, so the bar itself is left to the eyes.
+    this.bar = h('div', { class: 'eval-bar', 'aria-hidden': 'true', dataset: { role: 'analysis-bar', state: 'loading' } }, this.barFill);
+    this.analysisBox = h('div', { class: 'analysis', dataset: { role: 'analysis', state: 'loading' } });
     this.moveList = h('ol', { class: 'moves replay-moves', dataset: { role: 'replay-moves' } });
 
     this.root.replaceChildren(
@@ -187,10 +241,12 @@ export class ReplayView {
     this.draw();
   }
 
-  go(step, remember = true) {
+  go(step, remember = true, best = null) {
     if (!this.steps) return;
     const next = Math.min(Math.max(step, 0), this.last);
-    if (next === this.step && this.root.dataset.replayStep === String(next)) return;
+    const changed = best !== this.bestShown;
+    this.bestShown = best;
+    if (next === this.step && this.root.dataset.replayStep === String(next) && !changed) return;
     this.step = next;
     if (remember) {
       // The address names the step, so a link (or a reload) comes back to it.
@@ -247,7 +303,8 @@ export class ReplayView {
       this.resultBox.replaceWith(this.resultBox = h('div', { hidden: true }));
     }
 
-    this.play.replaceChildren(this.buildBoard(pos, atEnd), this.buildSide(pos));
+    this.play.replaceChildren(h('div', { class: 'replay-board-row' }, this.bar, this.buildBoard(pos, atEnd)), this.buildSide(pos));
+    this.drawAnalysis();
 
     for (const li of this.moveList.children) {
       const current = Number(li.dataset.replayMove) === this.step;
@@ -269,9 +326,12 @@ export class ReplayView {
       if (line.includes(sq)) classes.push('win');
       if (pos.lastSquare === sq) classes.push('last');
       if (occupied) classes.push('occupied');
+      const best = this.shownBest();
+      const isBest = best !== null && best.square === sq;
+      if (isBest) classes.push('best');
       const cell = h('div', {
-        class: classes.join(' '), role: 'img', dataset: { square: sq, piece: occupied ? p : null },
-        'aria-label': `${squareName(sq)}: ${occupied ? pieceName(p) : 'empty'}${line.includes(sq) ? ', part of the winning line' : ''}`,
+        class: classes.join(' '), role: 'img', dataset: { square: sq, piece: occupied ? p : null, best: isBest ? 'true' : null },
+        'aria-label': `${squareName(sq)}: ${occupied ? pieceName(p) : 'empty'}${line.includes(sq) ? ', part of the winning line' : ''}${isBest ? ', the best move' : ''}`,
       });
       if (occupied) cell.appendChild(pieceSvg(p));
       board.appendChild(cell);
@@ -289,12 +349,99 @@ export class ReplayView {
     }
     const left = new Set(pos.available);
     const avail = h('div', { class: 'available', dataset: { replayAvailable: '' }, role: 'group', 'aria-label': 'Pieces not yet given' });
+    const best = this.shownBest();
     for (let p = 0; p < 16; p++) {
+      const isBest = best !== null && best.give === p;
       avail.appendChild(left.has(p)
-        ? h('span', { class: 'piece-slot', dataset: { piece: p }, title: pieceName(p) }, pieceSvg(p, { label: true }))
+        ? h('span', { class: `piece-slot${isBest ? ' best' : ''}`, dataset: { piece: p, best: isBest ? 'true' : null }, title: pieceName(p) }, pieceSvg(p, { label: true }))
         : h('span', { class: 'piece-slot used', 'aria-hidden': 'true' }));
     }
-    return h('div', { class: 'side' }, hand, h('h3', { class: 'side-title' }, `Pieces left (${pos.available.length})`), avail);
+    return h('div', { class: 'side' }, this.analysisBox, hand, h('h3', { class: 'side-title' }, `Pieces left (${pos.available.length})`), avail);
+  }
+
+  /** The best move being shown on the board (at the step where it could have been made), or null. */
+  shownBest() {
+    if (this.bestShown === null || !this.analysis) return null;
+    const p = this.analysis.positions[this.bestShown];
+    return p && p.step === this.step && p.best.length ? p.best[0] : null;
+  }
+
+  /**
+   * Who was winning after each move of the game, at a glance: one cell per move, in the bar's
+   * colours, the moves that changed the result underlined. For the eyes only: the move list and
+   * the summary say the same to everyone.
+   */
+  buildTimeline() {
+    const a = this.analysis;
+    const marked = new Set(a.marks().map((m) => m.step));
+    const cells = a.positions.map((p, i) => {
+      const end = a.endOf(i);
+      const standing = a.standingAt(end);
+      const leader = standing && standing.leader !== null ? String(standing.leader) : 'none';
+      const classes = ['tick', `leader-${leader}`];
+      if (marked.has(end)) classes.push('marked');
+      if (p.step < this.step && this.step <= end) classes.push('current');
+      return h('span', { class: classes.join(' '), dataset: { step: end, leader }, title: `Move ${end}: ${standingWords(standing, (s) => this.seatName(s))}` });
+    });
+    return h('div', { class: 'analysis-timeline', 'aria-hidden': 'true', dataset: { role: 'analysis-timeline' } }, cells);
+  }
+
+  /** The bar and the panel for this step. */
+  drawAnalysis() {
+    if (!this.bar) return;
+    const state = this.analysis ? 'ready' : this.analysisError ? 'error' : 'loading';
+    this.bar.dataset.state = state;
+    this.analysisBox.dataset.state = state;
+    const heading = h('h3', { class: 'side-title' }, 'Analysis');
+    if (state === 'loading') {
+      delete this.bar.dataset.leader;
+      this.barFill.style.height = '50%';
+      this.analysisBox.replaceChildren(heading, h('p', { class: 'muted', dataset: { role: 'analysis-summary' } }, 'Analysing the game…'));
+      return;
+    }
+    if (state === 'error') {
+      delete this.bar.dataset.leader;
+      this.barFill.style.height = '50%';
+      this.analysisBox.replaceChildren(heading, h('p', { dataset: { role: 'analysis-summary' } }, this.analysisError),
+        h('button', { type: 'button', class: 'secondary', dataset: { action: 'retry-analysis' }, onclick: () => this.loadAnalysis() }, 'Try again'));
+      return;
+    }
+    const standing = this.analysis.standingAt(this.step);
+    // Seat 0's share of the bar, from the bottom: all of it when seat 0 wins, half when even.
+    const share = !standing || standing.leader === null ? 50 : standing.leader === 0 ? 100 : 0;
+    this.barFill.style.height = `${share}%`;
+    Object.assign(this.bar.dataset, {
+      step: String(this.step),
+      leader: standing && standing.leader !== null ? String(standing.leader) : 'none',
+      distance: standing ? String(standing.distance) : '',
+      exact: standing ? String(standing.exact) : '',
+    });
+    const parts = [heading, h('p', { dataset: { role: 'analysis-summary' } }, standingWords(standing, (s) => this.seatName(s))),
+      this.buildTimeline(),
+      h('p', { class: 'muted small' }, `The bar beside the board: ${this.seatName(0)} light, from the bottom; ${this.seatName(1)} dark, from the top.`)];
+    if (standing && !standing.exact) {
+      parts.push(h('p', { class: 'muted small' }, 'Early positions are searched for a limited time: a win found is certain, an even position may not be.'));
+    }
+    // The move being looked at; or, while its best move is shown, the one that was played instead.
+    const showing = this.analysis.marks().find((m) => m.position === this.bestShown);
+    const mark = showing && this.analysis.positions[showing.position].step === this.step ? showing : this.analysis.markAround(this.step);
+    if (mark) {
+      const position = this.analysis.positions[mark.position];
+      parts.push(h('p', { class: 'analysis-mark', dataset: { role: 'analysis-mark', seat: mark.seat } },
+        h('strong', {}, '?? '), `${this.seatName(mark.seat)} ${mark.words} with move ${mark.step}.`));
+      if (position.best.length) {
+        const shown = this.bestShown === mark.position && this.step === position.step;
+        if (shown) {
+          const best = position.best[0];
+          parts.push(h('p', { class: 'best-move', dataset: { role: 'best-move', square: best.square, give: best.give } },
+            `Best: ${moveWords(best)}.`));
+        } else {
+          parts.push(h('button', { type: 'button', class: 'secondary', dataset: { action: 'show-best-move' },
+            onclick: () => this.go(position.step, true, mark.position) }, 'Show best move'));
+        }
+      }
+    }
+    this.analysisBox.replaceChildren(...parts);
   }
 
   async copyLink() {

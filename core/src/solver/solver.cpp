@@ -18,7 +18,9 @@ constexpr int infinity = 100;
 constexpr std::uint64_t poll_every = 4096;
 // Below this many empty squares the table's key skips the board symmetries: the search below
 // is cheap, and the 32 permutations would cost more than the transpositions they find.
-constexpr int symmetric_keys_from = 9;
+constexpr int symmetric_keys_from = 8;
+// Below this, no table at all: a few placements are searched faster than a cache miss.
+constexpr int table_from = 7;
 
 struct stopped {};
 
@@ -67,8 +69,8 @@ struct solver::impl {
     {
         count_node();
         const int placed = std::popcount(s.occupied);
-        const piece_set deadly = patterns.deadly(s);
-        if (deadly & (1u << hand)) return max_score - (placed + 1);
+        const auto threats = patterns.threats_of(s);
+        if (threats.all & (1u << hand)) return max_score - (placed + 1);
         if (placed == board_squares - 1) return 0; // the last square, and no Quarto: a draw
         // No win now: the best left is a win at our next placement, the worst a loss at theirs.
         const int most = max_score - (placed + 3);
@@ -79,10 +81,12 @@ struct solver::impl {
 
         const int empties = board_squares - placed;
         const int needed = std::min(depth, empties);
-        const auto key = detail::key_of(s.occupied, s.with_bit, hand, counted,
-                                        empties >= symmetric_keys_from ? group : group.first(1));
+        const bool use_table = empties >= table_from;
+        const auto key = use_table ? detail::key_of(s.occupied, s.with_bit, hand, counted,
+                                                    empties >= symmetric_keys_from ? group : group.first(1))
+                                   : detail::table_key{};
         std::uint8_t hint = detail::no_best;
-        if (const auto hit = table.probe(key)) {
+        if (const auto hit = use_table ? table.probe(key) : std::nullopt) {
             const bool deep_enough = hit->depth >= needed;
             if (hit->bound != detail::bound_kind::upper && (deep_enough || hit->score > 0)) alpha = std::max(alpha, int{hit->score});
             if (hit->bound != detail::bound_kind::lower && (deep_enough || hit->score < 0)) beta = std::min(beta, int{hit->score});
@@ -108,7 +112,7 @@ struct solver::impl {
                 todo &= static_cast<square_mask>(todo - 1);
             }
             const detail::node next = s.with(sq, hand);
-            const piece_set safe = static_cast<piece_set>(s.available & ~patterns.deadly(next));
+            const piece_set safe = static_cast<piece_set>(s.available & ~patterns.deadly_after(threats, next, sq));
             if (!safe) {
                 if (least > best) {
                     best = least; // every piece we could give wins for them
@@ -141,7 +145,7 @@ struct solver::impl {
             }
         }
         const auto kind = best <= alpha_in ? detail::bound_kind::upper : best >= beta ? detail::bound_kind::lower : detail::bound_kind::exact;
-        table.store(key, static_cast<std::int8_t>(best), kind, static_cast<std::uint8_t>(needed), best_move);
+        if (use_table) table.store(key, static_cast<std::int8_t>(best), kind, static_cast<std::uint8_t>(needed), best_move);
         return best;
     }
 

@@ -18,7 +18,7 @@ namespace quarto::archive {
 
 // The schema version this build writes (PRAGMA user_version). Older files are migrated on
 // open; newer ones are refused.
-inline constexpr int schema_version = 4;
+inline constexpr int schema_version = 5;
 
 // Answers up to this many games per player query.
 inline constexpr int max_games_per_query = 100;
@@ -32,6 +32,17 @@ struct stored_tournament {
     std::string status;
     std::string state;
     friend bool operator==(const stored_tournament&, const stored_tournament&) = default;
+};
+
+// A game's analysis as computed once (GET /api/games/{id}/analysis): the document the analysis
+// code defines, kept as text, with the version of that code (a newer analysis replaces an older
+// one) and whether every value in it is exact.
+struct stored_analysis {
+    std::string game;
+    int version = 0;
+    bool exact = false;
+    std::string document;
+    friend bool operator==(const stored_analysis&, const stored_analysis&) = default;
 };
 
 // An answer from the store. `failed`: the database could not answer (the reason has been
@@ -79,6 +90,10 @@ public:
     bool delete_tournament(std::string_view id);
     archive_result<std::vector<stored_tournament>> load_tournaments();
     archive_result<std::optional<stored_tournament>> find_tournament(std::string_view id);
+
+    // Insert or replace by game id.
+    bool save_analysis(const stored_analysis& a);
+    archive_result<std::optional<stored_analysis>> find_analysis(std::string_view game);
 
     // Write transactions committed since open: each one is an fsync (synchronous=FULL), which
     // is what save_games saves. Unlike the rest, it may be read from any thread.

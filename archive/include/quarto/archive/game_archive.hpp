@@ -65,6 +65,11 @@ public:
     archive_result<std::vector<stored_tournament>> load_tournaments();
     void find_tournament(std::string id, callback<std::optional<stored_tournament>> done);
 
+    // The cache of games' analyses (GET /api/games/{id}/analysis). Insert or replace by game id;
+    // `done` as for save_game.
+    void save_analysis(stored_analysis analysis, std::function<void(bool stored)> done = {});
+    void find_analysis(std::string game, callback<std::optional<stored_analysis>> done);
+
     // Blocks until everything enqueued before the call has been carried out.
     void flush();
     // Carries out everything enqueued, then stops the thread. Idempotent; later requests are

@@ -1,0 +1,69 @@
+#include "analysis/game_analysis.hpp"
+
+#include <algorithm>
+
+#include <spdlog/spdlog.h>
+
+#include "analysis/game_turns.hpp"
+
+namespace quarto::server::analysis {
+namespace {
+
+protocol::analysed_position analyse_turn(analysis_worker::context& c, const rules& r, const game_turn& t, deadline until)
+{
+    protocol::analysed_position a;
+    a.step = t.step;
+    a.mover = t.mover;
+    a.at = t.at;
+    a.played = t.played;
+    a.ended_by = t.ended_by;
+    const auto moves = evaluate_position(c, r, t.at, until);
+    const solver::move_value value = protocol::value_of(moves);
+    a.before = value.value;
+    a.before_exact = value.exact;
+    if (t.played) {
+        const auto it = std::find_if(moves.begin(), moves.end(), [&](const auto& m) { return m.m == *t.played; });
+        if (it != moves.end()) {
+            a.after = it->value;
+            a.after_exact = it->exact;
+        }
+    } else if (t.lost_by_mover) {
+        a.after = solver::evaluation{solver::game_value::loss, 0};
+        a.after_exact = true;
+    }
+    // Only the result counts: a win taken in 5 plies instead of 3 is still the win.
+    a.changed = a.after && a.after->value < a.before.value;
+    if (a.changed)
+        for (const auto& m : moves) {
+            if (m.value != moves.front().value || a.best.size() == protocol::max_best_moves) break;
+            a.best.push_back(m.m);
+        }
+    return a;
+}
+
+} // namespace
+
+protocol::game_analysis analyse_game(analysis_worker::context& c, const archive::game_record& record, deadline until)
+{
+    const auto started = std::chrono::steady_clock::now();
+    protocol::game_analysis out;
+    out.game = record.id;
+    auto turns = turns_of(record);
+    std::erase_if(turns, [&](const game_turn& t) {
+        const auto problem = solver::check(t.at);
+        if (problem != solver::position_problem::none)
+            spdlog::error("analysis: game {}: the position at move {} is impossible ({}); skipped", record.id, t.step,
+                          solver::to_string(problem));
+        return problem != solver::position_problem::none;
+    });
+    out.positions.resize(turns.size());
+    for (std::size_t k = turns.size(); k-- > 0;) {
+        const auto now = std::chrono::steady_clock::now();
+        const auto left = until > now ? until - now : std::chrono::steady_clock::duration::zero();
+        out.positions[k] = analyse_turn(c, record.game_rules, turns[k], now + left / static_cast<long>(k + 1));
+    }
+    out.ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+    return out;
+}
+
+} // namespace quarto::server::analysis
