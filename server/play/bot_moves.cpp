@@ -10,10 +10,11 @@ std::string bot_player_id(int level) { return std::string{bot_id_prefix} + std::
 
 bool is_bot_player_id(std::string_view id) { return id.starts_with(bot_id_prefix); }
 
-solver::move end_of_board_move(const game& g)
+solver::move end_of_board_move(const game& g, bool sees)
 {
     solver::move m;
-    if (const auto last = g.last_placement()) m.call = g.rules().quarto_through(g.board(), last->where).has_value();
+    if (const auto last = g.last_placement(); last && sees)
+        m.call = g.rules().quarto_through(g.board(), last->where).has_value();
     return m;
 }
 

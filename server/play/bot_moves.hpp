@@ -21,9 +21,10 @@ std::string bot_player_id(int level);
 bool is_bot_player_id(std::string_view id);
 
 // The decision at the end of the board (the 16th piece placed), where the solver has no
-// position to search: call or claim the last placement when it completes a pattern, else pass.
+// position to search: call or claim the last placement when it completes a pattern and the
+// bot `sees` it (levels 3 and 4 sometimes do not: solver::bot_miss_rate), else pass.
 // Precondition: g.board().full(), the game not finished.
-solver::move end_of_board_move(const game& g);
+solver::move end_of_board_move(const game& g, bool sees);
 
 // The messages that play `m` for the seat to act in `g`: a placement (when `m` places), then a
 // call on the judged placement (the one just made, or without a placement the opponent's last:

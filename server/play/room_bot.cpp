@@ -128,7 +128,11 @@ void room::bot_ask()
     const std::uint64_t serial = ++b.serial;
     b.asked = serial;
     const game& g = *game_;
-    if (g.board().full()) return bot_answered(serial, end_of_board_move(g)); // nothing to search
+    if (g.board().full()) {
+        // Nothing to search: call or pass, as the level sees the Quarto or not.
+        const bool sees = std::uniform_real_distribution<double>{0, 1}(coin_) >= solver::bot_miss_rate(b.opponent.level);
+        return bot_answered(serial, end_of_board_move(g, sees));
+    }
     const auto position = solver::position_of(g);
     if (!position) {
         spdlog::error("room {}: no position for the bot in phase {}", id_, to_string(g.phase()));

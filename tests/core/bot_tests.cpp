@@ -63,6 +63,10 @@ TEST_CASE("bot: every level plays legal moves, calls a Quarto it can make from l
         }
     }
     CHECK(bot_name(4) == "Computer (level 4)");
+    // Levels 3 and 4 miss Quartos, 3 more often; the others never.
+    CHECK(bot_miss_rate(3) > bot_miss_rate(4));
+    CHECK(bot_miss_rate(4) > 0);
+    for (int level : {1, 2, 5}) CHECK(bot_miss_rate(level) == 0);
 }
 
 TEST_CASE("bot: level 5 always calls or claims a Quarto on the board")

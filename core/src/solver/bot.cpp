@@ -132,6 +132,8 @@ move bot_move(int level, const rules& r, const position& p, solver& s, std::mt19
     return best;
 }
 
+double bot_miss_rate(int level) { return traits_of(level).misses; }
+
 std::string bot_name(int level) { return "Computer (level " + std::to_string(level) + ")"; }
 
 } // namespace quarto::solver

@@ -23,6 +23,10 @@ inline constexpr int max_bot_level = 5;
 move bot_move(int level, const rules& r, const position& p, solver& s, std::mt19937_64& random,
               const std::function<bool()>& should_stop = {});
 
+// How often a bot of `level` misses a Quarto it could call or claim (0 for 1, 2 and 5). For
+// the decisions bot_move does not make: after the 16th placement, the caller calls or passes.
+double bot_miss_rate(int level);
+
 // The name a bot plays under: "Computer (level 4)".
 std::string bot_name(int level);
 
