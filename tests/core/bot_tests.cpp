@@ -5,25 +5,14 @@
 #include <algorithm>
 #include <random>
 
+#include "random_position.hpp"
 #include "quarto/core/solver/bot.hpp"
 
 using namespace quarto;
 using namespace quarto::solver;
+using quarto::test::random_position;
 
 namespace {
-
-position random_position(std::mt19937_64& random, int empties)
-{
-    std::array<int, 16> pieces{}, squares{};
-    for (int i = 0; i < 16; ++i) pieces[i] = squares[i] = i;
-    std::shuffle(pieces.begin(), pieces.end(), random);
-    std::shuffle(squares.begin(), squares.end(), random);
-    position p;
-    for (int i = 0; i < 16 - empties; ++i)
-        p.placed.put(static_cast<square>(squares[i]), piece{static_cast<std::uint8_t>(pieces[i])});
-    p.hand = piece{static_cast<std::uint8_t>(pieces[15])};
-    return p;
-}
 
 bool wins_at_once(const rules& r, const position& p)
 {

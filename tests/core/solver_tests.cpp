@@ -7,12 +7,14 @@
 #include <random>
 #include <vector>
 
+#include "random_position.hpp"
 #include "quarto/core/solver/solver.hpp"
 #include "../../core/src/solver/symmetry.hpp"
 #include "minimax.hpp"
 
 using namespace quarto;
 using namespace quarto::solver;
+using quarto::test::random_position;
 using solver_t = quarto::solver::solver;
 
 namespace {
@@ -22,21 +24,6 @@ evaluation as_evaluation(int score, int placed)
     if (score > 0) return {game_value::win, static_cast<std::uint8_t>(17 - score - placed)};
     if (score < 0) return {game_value::loss, static_cast<std::uint8_t>(17 + score - placed)};
     return {game_value::draw, static_cast<std::uint8_t>(16 - placed)};
-}
-
-// A random position with `empties` empty squares and a piece in hand; pieces may already be
-// aligned (an uncalled Quarto loses its value, so real games have such boards).
-position random_position(std::mt19937& random, int empties)
-{
-    std::array<int, 16> pieces{}, squares{};
-    for (int i = 0; i < 16; ++i) pieces[i] = squares[i] = i;
-    std::shuffle(pieces.begin(), pieces.end(), random);
-    std::shuffle(squares.begin(), squares.end(), random);
-    position p;
-    for (int i = 0; i < 16 - empties; ++i)
-        p.placed.put(static_cast<square>(squares[i]), piece{static_cast<std::uint8_t>(pieces[i])});
-    p.hand = piece{static_cast<std::uint8_t>(pieces[15])};
-    return p;
 }
 
 std::string describe(const rules& r, const position& p)
