@@ -9,12 +9,10 @@
 #include <spdlog/spdlog.h>
 
 namespace quarto::server::analysis {
-solver::solver& analysis_worker::context::solver_for(const rules& r)
+solver::solver& analysis_worker::context::solver()
 {
     // Made on first use: a server nobody asks for an analysis spends no memory on the table.
     if (!solver_) solver_ = std::make_unique<solver::solver>(table_bytes_);
-    else if (last_rules_ && !(*last_rules_ == r)) solver_->clear_table();
-    last_rules_ = r;
     return *solver_;
 }
 
@@ -65,7 +63,6 @@ void analysis_worker::run()
     pthread_setname_np(pthread_self(), "quarto-analysis");
     setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), settings_.nice);
     std::unique_ptr<solver::solver> solver; // this thread's, made by the first job that needs it
-    std::optional<rules> last_rules;
     for (;;) {
         job next;
         {
@@ -76,7 +73,7 @@ void analysis_worker::run()
             queue_.pop_front();
         }
         try {
-            context c{solver, last_rules, settings_.table_bytes, stopping_};
+            context c{solver, settings_.table_bytes, stopping_};
             next(c);
         } catch (const std::exception& e) { // a bug in one job must not take the others' thread
             spdlog::error("analysis: {}", e.what());

@@ -34,19 +34,16 @@ public:
     // it with its clock, and ends early when it turns true).
     class context {
     public:
-        context(std::unique_ptr<solver::solver>& s, std::optional<rules>& last_rules, std::size_t table_bytes,
-                const std::atomic<bool>& stopping)
-            : solver_{s}, last_rules_{last_rules}, table_bytes_{table_bytes}, stopping_{stopping}
+        context(std::unique_ptr<solver::solver>& s, std::size_t table_bytes, const std::atomic<bool>& stopping)
+            : solver_{s}, table_bytes_{table_bytes}, stopping_{stopping}
         {
         }
-        // The thread's solver, for searches under `r`. Its table is emptied when the rules
-        // differ from the last job's: what it holds was worked out under other patterns.
-        solver::solver& solver_for(const rules& r);
+        // The thread's solver. One table serves every rule set (its entries carry their rules).
+        solver::solver& solver();
         bool stopping() const { return stopping_.load(std::memory_order_relaxed); }
 
     private:
         std::unique_ptr<solver::solver>& solver_;
-        std::optional<rules>& last_rules_;
         std::size_t table_bytes_;
         const std::atomic<bool>& stopping_;
     };

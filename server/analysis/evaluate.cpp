@@ -13,7 +13,7 @@ constexpr std::chrono::milliseconds minimum_search{10};
 std::vector<solver::move_value> evaluate_position(analysis_worker::context& c, const rules& r,
                                                   const solver::position& p, deadline until)
 {
-    solver::solver& s = c.solver_for(r);
+    solver::solver& s = c.solver();
     std::vector<solver::move_value> moves;
     // The solver reads the clock only every few thousand nodes: with no time left, even the
     // first poll would come late. One ply ahead costs next to nothing and still tells the

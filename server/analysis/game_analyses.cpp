@@ -46,7 +46,7 @@ void game_analyses::look_up_game(const std::string& game)
         const bool queued = worker_.try_submit([this, game, record](analysis_worker::context& c) {
             // The budget starts now, not when the request came: time in the queue is not the
             // search's; nor is making the thread's table on its first search.
-            (void)c.solver_for(record->game_rules);
+            (void)c.solver();
             const auto analysis = analyse_game(c, *record, std::chrono::steady_clock::now() + game_budget);
             std::string document = protocol::game_analysis_json(analysis).dump(
                 -1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -138,7 +138,7 @@ TEST_CASE("game analysis: the move that threw a win away is marked, with the win
     // At the loops' priority: this checks the budget, not how a loaded machine treats nice 10.
     analysis_worker worker{{.threads = 1, .queue_capacity = 1, .table_bytes = std::size_t{16} << 20, .nice = 0}};
     const auto analysis = on_worker(worker, [](analysis_worker::context& c) {
-        (void)c.solver_for(rules{});
+        (void)c.solver();
         return analyse_game(c, thrown_away_win(), std::chrono::steady_clock::now() + game_budget);
     });
     CHECK(analysis.game == "g1");
