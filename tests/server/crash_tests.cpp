@@ -377,6 +377,7 @@ void switch_room(bot& b, const std::string& room)
 struct tournament_watch {
     std::set<std::string> rooms;                 // every room a bot was paired or seated in
     std::map<std::string, std::string> game_ids; // room -> game id, from the bots' game_over
+    std::map<std::string, std::string> seen;     // room -> what the bots got of it, for a failure's message
     json last = json::object();                  // the director's latest snapshot
     int paused_seen = 0;
 };
@@ -389,6 +390,8 @@ void read_tournament(bot& b, totals& t, tournament_watch& w)
         const std::string raw = b.ws->raw_history()[index];
         const json m = *b.ws->next(in(milliseconds{0}));
         const std::string type = m.value("type", "");
+        if (m.contains("room") && m["room"].is_string() && type != "given" && type != "placed" && type != "passed")
+            w.seen[m["room"].get<std::string>()] += b.name + ":" + type + (type == "room" ? "/" + m.value("status", "") : "") + " ";
         if (type == "tournament_pairing") {
             switch_room(b, m["room"]);
         } else if (type == "room" && m["tournament"].is_string() && m["status"] == "playing") {
@@ -408,6 +411,16 @@ void read_tournament(bot& b, totals& t, tournament_watch& w)
         if (!b.room.empty()) w.rooms.insert(b.room);
         take(b, m, raw, t);
     }
+}
+
+// The server's log lines that name `what`: a failure's story.
+std::string lines_about(const std::string& what, const std::string& log)
+{
+    std::istringstream in{log};
+    std::string line, found;
+    while (std::getline(in, line))
+        if (line.find(what) != std::string::npos || line.find("listening on") != std::string::npos) found += line + '\n';
+    return found;
 }
 
 void read_director(ws_client& director, tournament_watch& w)
@@ -448,6 +461,7 @@ TEST_CASE("crash: a tournament's rounds go on through kill -9, each game played 
     totals t;
     tournament_watch w;
     std::vector<bot> bots(players);
+    std::string logs; // every server's, for a failure's message
 
     auto server = std::make_unique<server_process>(args);
     auto director = std::make_unique<ws_client>(server->port());
@@ -478,6 +492,7 @@ TEST_CASE("crash: a tournament's rounds go on through kill -9, each game played 
         ::kill(server->pid(), SIGKILL);
         REQUIRE(server->wait_exit().has_value());
         ++kills;
+        logs += server->log();
         for (auto& b : bots) read_tournament(b, t, w); // what reached the bots before the kill
         server = std::make_unique<server_process>(args);
         CHECK(server->log().find("could not be restored") == std::string::npos);
@@ -502,6 +517,19 @@ TEST_CASE("crash: a tournament's rounds go on through kill -9, each game played 
             director->send({{"type", "start_tournament"}, {"tournament", id}});
     }
     REQUIRE_MESSAGE(w.last.value("status", "") == "finished", "the tournament did not finish: " << w.last.dump());
+    // The director's connection may have read the finished tournament before the two players'
+    // read the last game's game_over, sent in the same instant: the bots read on until they have.
+    const auto known = [&] {
+        for (const json& round : w.last["rounds"])
+            for (const json& p : round["pairings"])
+                for (const json& r : p["results"])
+                    if (!w.game_ids.contains(r["room"].get<std::string>())) return false;
+        return true;
+    };
+    for (const auto until = in(milliseconds{10'000}); !known() && steady::now() < until;) {
+        for (auto& b : bots) read_tournament(b, t, w);
+        std::this_thread::sleep_for(milliseconds{1});
+    }
 
     // Every game of every pairing is there once, in a room a bot played in, with the result the
     // bots saw; no game was started again and the tournament never stopped.
@@ -516,7 +544,8 @@ TEST_CASE("crash: a tournament's rounds go on through kill -9, each game played 
                 const std::string room = r["room"];
                 listed.insert(room);
                 CHECK(r["reason"] == "board_full"); // the bots never call
-                CHECK_MESSAGE(w.game_ids[room] == r["game"], "room " << room);
+                CHECK_MESSAGE(w.game_ids[room] == r["game"], "room " << room << ": " << r.dump() << "\nthe bots got: " << w.seen[room] << "\n"
+                                                                      << lines_about(room, logs + server->log()));
             }
         }
     CHECK(games == 30);
