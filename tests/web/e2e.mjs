@@ -911,13 +911,14 @@ async function inFirstScreen(page, selector) {
   });
 }
 
-scenario('on a phone, the lobby starts with starting a game: presets and Create room in the first screen', async () => {
+scenario('on a phone, the lobby starts with starting a game: presets, Create room and Play the computer in the first screen', async () => {
   const page = await newPage('Phone', { width: 390, height: 844 });
   await enter(page, 'Phoebe');
   await page.locator('[data-role="rooms"]').waitFor();
   await page.waitForTimeout(300); // the lists have come in
   assertEqual(await page.evaluate(() => window.scrollY), 0, 'not scrolled');
-  for (const sel of ['[data-action="preset-standard"]', '[data-action="clock-60"]', '[data-action="create-room"]']) {
+  for (const sel of ['[data-action="preset-standard"]', '[data-action="clock-60"]', '[data-action="create-room"]',
+    '[data-role="bot-level"]', '[data-action="play-computer"]']) {
     assert(await inFirstScreen(page, sel), `${sel} is in the first screen`);
   }
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

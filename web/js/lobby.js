@@ -203,7 +203,7 @@ export class LobbyView {
       return h('li', { class: 'room-item', dataset: { gameId: g.id } },
         h('div', { class: 'room-main' },
           h('strong', {}, recentGameText(g)),
-          h('div', { class: 'muted small' }, [when, `${g.move_count} moves`, g.room_name ? `in “${g.room_name}”` : null].filter(Boolean).join(' · '))),
+          h('div', { class: 'muted small' }, [when, `${g.move_count} ${g.move_count === 1 ? 'move' : 'moves'}`, g.room_name ? `in “${g.room_name}”` : null].filter(Boolean).join(' · '))),
         h('div', { class: 'room-buttons' },
           h('a', { class: 'button secondary', href: `#/game/${encodeURIComponent(g.id)}`, dataset: { action: 'replay', game: g.id } }, 'Replay')));
     })));
