@@ -81,6 +81,7 @@ json position_analysis_json(const rules& r, const solver::position& p, std::span
     out["rules"] = analysis_rules_json(r);
     out["board"] = solver::board_text(p.placed);
     out["hand"] = piece_or_null(p.hand);
+    out["callable"] = p.callable ? json(int{*p.callable}) : json(nullptr);
     json list = json::array();
     for (const auto& m : moves) {
         json entry = move_json(m.m);
@@ -109,6 +110,7 @@ json game_analysis_json(const game_analysis& a)
             {"seat", int{p.mover}},
             {"board", solver::board_text(p.at.placed)},
             {"hand", piece_or_null(p.at.hand)},
+            {"callable", p.at.callable ? json(int{*p.at.callable}) : json(nullptr)},
             {"before", evaluation_json(p.before, p.before_exact)},
             {"played", p.played ? move_json(*p.played) : json(nullptr)},
             {"ended_by", p.ended_by ? json(to_string(*p.ended_by)) : json(nullptr)},

@@ -10,7 +10,7 @@ namespace quarto::server::analysis {
 
 // Bumped when the analysis of the same game would come out different (a stronger search, a
 // new field): an analysis cached by an older version is computed again.
-inline constexpr int analysis_version = 1;
+inline constexpr int analysis_version = 2; // 2: positions say `callable`
 
 // Searches until `until` in all: the positions from the last to the first, each given an equal
 // share of the time left. The late positions are solved exactly in next to no time, so the

@@ -1,6 +1,7 @@
 #include "http/analysis_api.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 #include <string>
 
@@ -111,6 +112,19 @@ std::optional<analysis_request> route_analysis_api(std::string_view path, std::s
             if (p.placed.at(s) == p.hand)
                 return bad_query("The piece in hand, " + std::to_string(code) + ", is already on the board (square " +
                                    std::to_string(s) + ").");
+    }
+    // A placement whose Quarto may still be called: by the player who made it, before giving
+    // (hand=-), or claimed by the opponent (hand=N).
+    if (const std::string* callable = find(*params, "callable"); callable && *callable != "-") {
+        int sq = -1;
+        if (callable->size() == 1 && std::isdigit(static_cast<unsigned char>((*callable)[0]))) sq = (*callable)[0] - '0';
+        else if (callable->size() == 2 && (*callable)[0] == '1' && (*callable)[1] >= '0' && (*callable)[1] <= '5')
+            sq = 10 + ((*callable)[1] - '0');
+        if (sq < 0) return bad_query("\"callable\" must be a square, 0 to 15, or - for none.");
+        if (!p.placed.occupied(static_cast<square>(sq)))
+            return bad_query("\"callable\" names square " + std::to_string(sq) +
+                             ", which is empty: it must be the square of the last placement.");
+        p.callable = static_cast<square>(sq);
     }
     // Everything check() knows has been refused above, each with its own words; this keeps a
     // problem the solver may learn to see from ever reaching it.

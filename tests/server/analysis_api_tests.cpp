@@ -108,6 +108,34 @@ TEST_CASE("analysis: a position with an immediate win is a win in 1, and every l
     CHECK(losing_gives == 12 * 8); // 0, 2, 4, 6 (solid) and 9, 11, 13, 15 (dark)
 }
 
+TEST_CASE("analysis: a Quarto on the board counts only while `callable` says it may still be called or claimed")
+{
+    server_process server;
+    // Row 0 holds the dark 1, 3, 5 and 7, the last placed on square 3.
+    const std::string board = "1357............";
+    const json call = analysis_json(server, "/api/analysis?rules=lines&board=" + board + "&hand=-&callable=3", 200);
+    CHECK(call["callable"] == 3);
+    CHECK(call["value"] == "win");
+    CHECK(call["distance"] == 0);
+    CHECK(call["exact"] == true);
+    CHECK(call["moves"][0]["quarto"] == true);
+    CHECK(call["moves"][0]["value"] == "win");
+    CHECK(call["moves"][0]["distance"] == 0);
+    // The opponent placed there and gave 8 without calling: a claim wins at once.
+    const json claim = analysis_json(server, "/api/analysis?rules=lines&board=" + board + "&hand=8&callable=3", 200);
+    CHECK(claim["value"] == "win");
+    CHECK(claim["distance"] == 0);
+    CHECK(claim["moves"][0]["quarto"] == true);
+    CHECK(claim["moves"][0]["square"].is_null());
+    // Without it the line counts for nothing: no move is a call, and no win is at distance 0.
+    const json gone = analysis_json(server, "/api/analysis?rules=lines&board=" + board + "&hand=8", 200);
+    CHECK(gone["callable"].is_null());
+    CHECK(gone["distance"] != 0);
+    for (const json& m : gone["moves"]) CHECK(m["quarto"] == false);
+    // An empty square cannot be the last placement.
+    check_bad(server, "rules=lines&board=" + board + "&hand=8&callable=9", "square 9, which is empty");
+}
+
 TEST_CASE("analysis: the last empty square is a draw in 1, and a give that every piece loses is a loss in 1")
 {
     server_process server;

@@ -71,6 +71,12 @@ TEST_CASE("analysis api: a position with its rules, board and piece in hand")
     // Fifteen pieces and the last in hand.
     const auto last = accepted("rules=lines&board=0123456789abcde.&hand=f");
     CHECK(last.at.empty_squares() == 1);
+
+    // A placement whose Quarto may still be called (before the give) or claimed (with a piece
+    // in hand); `-` is none, as leaving it out is.
+    CHECK(accepted("rules=lines&board=1357............&hand=-&callable=3").at.callable == square{3});
+    CHECK(accepted("rules=lines&board=.......a.......3&hand=9&callable=15").at.callable == square{15});
+    CHECK_FALSE(accepted("rules=lines&board=1357............&hand=-&callable=-").at.callable.has_value());
 }
 
 TEST_CASE("analysis api: every malformed query is refused with its reason")
@@ -96,6 +102,12 @@ TEST_CASE("analysis api: every malformed query is refused with its reason")
     CHECK(mentions(refused(with("rules=lines&hand=")), "one hex digit"));
     CHECK(mentions(refused(with("rules=lines&hand=10")), "one hex digit"));
     CHECK(mentions(refused(with("rules=lines&hand=g")), "one hex digit"));
+    for (const char* bad : {"", "16", "-1", "3a", "03", "x", "1.5"}) {
+        CAPTURE(bad);
+        CHECK(mentions(refused(std::string{"rules=lines&board=1357............&hand=-&callable="} + bad),
+                       "\"callable\" must be a square, 0 to 15"));
+    }
+    CHECK(mentions(refused("rules=lines&board=1357............&hand=-&callable=4"), "square 4, which is empty"));
 }
 
 TEST_CASE("analysis api: impossible positions are refused with their reason")
