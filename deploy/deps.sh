@@ -13,6 +13,8 @@ set -euo pipefail
 
 packages=(g++ cmake make pkg-config libboost1.81-dev nlohmann-json3-dev libspdlog-dev doctest-dev
           libsqlite3-dev libssl-dev zlib1g-dev ca-certificates
+          libpq-dev   # the archive's PostgreSQL engine (--db postgresql://...)
+          postgresql  # a server of the tests' own, started in a scratch directory (tests/postgres)
           systemd) # its systemd-socket-activate, for the socket-activation test
 browser=0
 bench=0

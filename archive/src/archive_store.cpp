@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
-#include "quarto/archive/move_text.hpp"
 #include "quarto/archive/token_hash.hpp"
+#include "game_row.hpp"
 #include "sqlite_db.hpp"
 
 namespace quarto::archive {
@@ -225,24 +225,6 @@ CREATE TABLE game_analysis (
 )sql"},
 }};
 
-constexpr const char* game_columns =
-    "id, room, room_name, player0_id, player0_name, player1_id, player1_name, squares, attributes, "
-    "false_claim, move_ms, claim_ms, first_seat, winner, reason, line, started_ms, ended_ms, moves";
-constexpr int moves_column = 18; // in game_columns
-
-constexpr std::array all_end_reasons{end_reason::quarto,      end_reason::missed_quarto, end_reason::timeout,
-                                     end_reason::resign,      end_reason::false_claim,   end_reason::board_full,
-                                     end_reason::abandoned};
-
-// Names are stored as core spells them, so the file reads well in the sqlite3 shell.
-template <class Enum, std::size_t N>
-std::optional<Enum> from_name(const std::array<Enum, N>& all, std::string_view name)
-{
-    for (Enum e : all)
-        if (to_string(e) == name) return e;
-    return std::nullopt;
-}
-
 std::int64_t now_ms()
 {
     using namespace std::chrono;
@@ -266,18 +248,18 @@ struct archive_store::impl {
     // fails; the caller undoes what was written.
     bool insert_game_row(const game_record& r)
     {
+        const detail::game_row row = detail::row_of(r);
         sqlite::in_use s{insert_game};
-        s->bind(1, r.id).bind(2, r.room).bind(3, r.room_name);
-        s->bind(4, r.players[0].id).bind(5, r.players[0].name).bind(6, r.players[1].id).bind(7, r.players[1].name);
-        s->bind(8, r.game_rules.squares ? 1 : 0).bind(9, r.game_rules.attributes.bits());
-        s->bind(10, r.game_rules.false_claim == false_claim_policy::lose ? "lose" : "reject");
-        if (r.clock.move) s->bind(11, r.clock.move->count());
+        s->bind(1, row.id).bind(2, row.room).bind(3, row.room_name);
+        s->bind(4, row.player0_id).bind(5, row.player0_name).bind(6, row.player1_id).bind(7, row.player1_name);
+        s->bind(8, row.squares ? 1 : 0).bind(9, row.attributes).bind(10, row.false_claim);
+        if (row.move_ms) s->bind(11, *row.move_ms);
         else s->bind_null(11);
-        s->bind(12, r.clock.claim.count()).bind(13, r.first);
-        if (r.result.winner) s->bind(14, *r.result.winner);
+        s->bind(12, row.claim_ms).bind(13, row.first_seat);
+        if (row.winner) s->bind(14, *row.winner);
         else s->bind_null(14);
-        s->bind(15, to_string(r.result.reason)).bind(16, r.result.line).bind(17, r.started_ms).bind(18, r.ended_ms);
-        s->bind(19, moves_to_text(r.moves));
+        s->bind(15, row.reason).bind(16, row.line).bind(17, row.started_ms).bind(18, row.ended_ms);
+        s->bind(19, row.moves);
         if (s->step() != step::done) {
             log_failure("storing game " + r.id);
             return false;
@@ -289,39 +271,27 @@ struct archive_store::impl {
     // when it holds something this server cannot read.
     std::optional<game_record> game_from_row(const statement& s) const
     {
-        game_record r;
-        r.id = s.text_at(0);
-        r.room = s.text_at(1);
-        r.room_name = s.text_at(2);
-        r.players[0] = {s.text_at(3), s.text_at(4)};
-        r.players[1] = {s.text_at(5), s.text_at(6)};
-        r.game_rules.squares = s.int_at(7) != 0;
-        const auto attributes = attribute_set::from_bits(static_cast<unsigned>(s.int_at(8)));
-        r.game_rules.attributes = attributes.value_or(attribute_set::all());
-        r.game_rules.false_claim = s.text_at(9) == "lose" ? false_claim_policy::lose : false_claim_policy::reject;
-        r.clock.move = s.null_at(10) ? std::nullopt : std::optional<milliseconds>{milliseconds{s.int_at(10)}};
-        r.clock.claim = milliseconds{s.int_at(11)};
-        r.first = static_cast<seat>(s.int_at(12));
-        r.result.winner = s.null_at(13) ? std::nullopt : std::optional<seat>{static_cast<seat>(s.int_at(13))};
-        const auto reason = from_name(all_end_reasons, s.text_at(14));
-        r.result.reason = reason.value_or(end_reason::board_full);
-        r.result.line = static_cast<square_mask>(s.int_at(15));
-        r.started_ms = s.int_at(16);
-        r.ended_ms = s.int_at(17);
-        if (!attributes || attributes->empty() || !reason) {
-            spdlog::error("archive {}: game {} has values this server does not know", path, r.id);
-            return std::nullopt;
-        }
-        const std::string text = s.text_at(moves_column);
-        auto moves = moves_from_text(text);
-        if (!moves) {
-            constexpr std::size_t shown = 120;
-            spdlog::error("archive {}: game {} has moves this server cannot read: '{}{}'", path, r.id,
-                          text.substr(0, shown), text.size() > shown ? "..." : "");
-            return std::nullopt;
-        }
-        r.moves = std::move(*moves);
-        return r;
+        detail::game_row row;
+        row.id = s.text_at(0);
+        row.room = s.text_at(1);
+        row.room_name = s.text_at(2);
+        row.player0_id = s.text_at(3);
+        row.player0_name = s.text_at(4);
+        row.player1_id = s.text_at(5);
+        row.player1_name = s.text_at(6);
+        row.squares = s.int_at(7) != 0;
+        row.attributes = s.int_at(8);
+        row.false_claim = s.text_at(9);
+        if (!s.null_at(10)) row.move_ms = s.int_at(10);
+        row.claim_ms = s.int_at(11);
+        row.first_seat = s.int_at(12);
+        if (!s.null_at(13)) row.winner = s.int_at(13);
+        row.reason = s.text_at(14);
+        row.line = s.int_at(15);
+        row.started_ms = s.int_at(16);
+        row.ended_ms = s.int_at(17);
+        row.moves = s.text_at(18);
+        return detail::record_of(std::move(row), path);
     }
 
     // Reads every row of a games query, each with its moves; failed if any row cannot be read.
@@ -397,7 +367,7 @@ std::variant<archive_store, open_error> archive_store::open(const std::string& p
     auto i = std::make_unique<impl>();
     i->path = path;
     i->db = std::move(*db);
-    const std::string columns = game_columns;
+    const std::string columns = detail::game_columns;
     struct query {
         statement* target;
         std::string sql;
@@ -490,11 +460,6 @@ std::vector<bool> archive_store::save_games(std::span<const game_record> records
     }
     m.commits.fetch_add(1, std::memory_order_relaxed);
     return stored;
-}
-
-bool archive_store::save_game(const game_record& r)
-{
-    return save_games({&r, 1}).front();
 }
 
 archive_result<std::optional<game_record>> archive_store::find_game(std::string_view id)

@@ -12,14 +12,14 @@
 
 namespace quarto::archive {
 
-std::variant<std::unique_ptr<game_archive>, open_error> game_archive::open(const std::string& path)
+std::variant<std::unique_ptr<game_archive>, open_error> game_archive::open(const std::string& where)
 {
-    auto opened = archive_store::open(path);
+    auto opened = open_store(where);
     if (auto* error = std::get_if<open_error>(&opened)) return std::move(*error);
-    return std::unique_ptr<game_archive>{new game_archive{std::move(std::get<archive_store>(opened))}};
+    return std::unique_ptr<game_archive>{new game_archive{std::move(std::get<std::unique_ptr<store>>(opened))}};
 }
 
-game_archive::game_archive(archive_store store) : store_{std::move(store)}, path_{store_.path()}
+game_archive::game_archive(std::unique_ptr<store> opened) : store_{std::move(opened)}, path_{store_->location()}
 {
     thread_ = std::thread{[this] { run(); }};
 }
@@ -58,7 +58,7 @@ void game_archive::carry_out(std::deque<request>& taken)
     while (!taken.empty()) {
         if (auto* next = std::get_if<job>(&taken.front())) {
             try {
-                (*next)(store_);
+                (*next)(*store_);
             } catch (const std::exception& e) { // a bug in a job or its callback: keep the archive alive
                 spdlog::error("archive {}: {}", path_, e.what());
             }
@@ -82,7 +82,7 @@ void game_archive::save_batch(std::span<const game_record> records, std::span<co
 {
     std::vector<bool> stored;
     try {
-        stored = store_.save_games(records);
+        stored = store_->save_games(records);
     } catch (const std::exception& e) { // thrown before COMMIT, so the transaction was rolled back
         spdlog::error("archive {}: {}", path_, e.what());
         stored.assign(records.size(), false);
@@ -118,10 +118,10 @@ bool game_archive::enqueue(request&& r)
 
 void game_archive::run_and_wait(job j)
 {
-    if (std::this_thread::get_id() == thread_.get_id()) return j(store_);
+    if (std::this_thread::get_id() == thread_.get_id()) return j(*store_);
     std::promise<void> finished;
     auto done = finished.get_future();
-    if (!enqueue([&](archive_store& s) {
+    if (!enqueue([&](store& s) {
             j(s);
             finished.set_value();
         }))
@@ -142,12 +142,12 @@ void game_archive::save_game(game_record record, std::function<void(bool)> done)
 
 void game_archive::find_game(std::string id, callback<std::optional<game_record>> done)
 {
-    if (!enqueue([id = std::move(id), done](archive_store& s) { done(s.find_game(id)); })) done({{}, true});
+    if (!enqueue([id = std::move(id), done](store& s) { done(s.find_game(id)); })) done({{}, true});
 }
 
 void game_archive::games_of_player(std::string name, int limit, callback<std::vector<game_record>> done)
 {
-    if (!enqueue([name = std::move(name), limit, done](archive_store& s) { done(s.games_of_player(name, limit)); }))
+    if (!enqueue([name = std::move(name), limit, done](store& s) { done(s.games_of_player(name, limit)); }))
         done({{}, true});
 }
 
@@ -156,7 +156,7 @@ void game_archive::save_tournament(std::string id, std::string name, std::string
 {
     stored_tournament t{std::move(id), std::move(name), std::move(status), std::move(json_state)};
     const std::string shown = t.id;
-    if (!enqueue([t = std::move(t), done](archive_store& s) {
+    if (!enqueue([t = std::move(t), done](store& s) {
             const bool stored = s.save_tournament(t);
             // The id only: the state holds its people's token hashes, which stay out of logs.
             if (!stored) spdlog::error("archive: tournament {} NOT stored", t.id);
@@ -170,7 +170,7 @@ void game_archive::save_tournament(std::string id, std::string name, std::string
 void game_archive::delete_tournament(std::string id, std::function<void(bool)> done)
 {
     const std::string shown = id;
-    if (!enqueue([id = std::move(id), done](archive_store& s) {
+    if (!enqueue([id = std::move(id), done](store& s) {
             const bool deleted = s.delete_tournament(id);
             if (done) done(deleted);
         })) {
@@ -182,19 +182,19 @@ void game_archive::delete_tournament(std::string id, std::function<void(bool)> d
 archive_result<std::vector<stored_tournament>> game_archive::load_tournaments()
 {
     archive_result<std::vector<stored_tournament>> out{{}, true};
-    run_and_wait([&](archive_store& s) { out = s.load_tournaments(); });
+    run_and_wait([&](store& s) { out = s.load_tournaments(); });
     return out;
 }
 
 void game_archive::find_tournament(std::string id, callback<std::optional<stored_tournament>> done)
 {
-    if (!enqueue([id = std::move(id), done](archive_store& s) { done(s.find_tournament(id)); })) done({{}, true});
+    if (!enqueue([id = std::move(id), done](store& s) { done(s.find_tournament(id)); })) done({{}, true});
 }
 
 void game_archive::save_analysis(stored_analysis analysis, std::function<void(bool)> done)
 {
     const std::string shown = analysis.game;
-    if (!enqueue([analysis = std::move(analysis), done](archive_store& s) {
+    if (!enqueue([analysis = std::move(analysis), done](store& s) {
             const bool stored = s.save_analysis(analysis);
             if (done) done(stored);
         })) {
@@ -205,12 +205,12 @@ void game_archive::save_analysis(stored_analysis analysis, std::function<void(bo
 
 void game_archive::find_analysis(std::string game, callback<std::optional<stored_analysis>> done)
 {
-    if (!enqueue([game = std::move(game), done](archive_store& s) { done(s.find_analysis(game)); })) done({{}, true});
+    if (!enqueue([game = std::move(game), done](store& s) { done(s.find_analysis(game)); })) done({{}, true});
 }
 
 void game_archive::flush()
 {
-    run_and_wait([](archive_store&) {});
+    run_and_wait([](store&) {});
 }
 
 void game_archive::close()

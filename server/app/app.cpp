@@ -10,6 +10,7 @@
 
 #include "http/http_session.hpp"
 #include "net/socket_activation.hpp"
+#include "quarto/archive/postgres_store.hpp"
 #include "quarto/protocol/encode.hpp"
 #include "quarto/protocol/encode_tournament.hpp"
 #include "quarto/protocol/stored_tournament.hpp"
@@ -47,18 +48,26 @@ app::~app()
 bool app::restore()
 {
     const auto& s = state_.settings;
+    const std::string db = archive::without_password(s.db_path); // what the log may show
+    if (s.journal && archive::is_postgres_address(s.db_path)) {
+        spdlog::critical("--db {}: the journal of live rooms is kept in an SQLite file only, so far; with "
+                         "--journal off the archive is kept in PostgreSQL (but games in progress do not "
+                         "survive a restart)",
+                         db);
+        return false;
+    }
     // The archive first: a server that cannot keep its games should not start taking them.
     auto opened = archive::game_archive::open(s.db_path);
     if (const auto* error = std::get_if<archive::open_error>(&opened)) {
-        spdlog::critical("cannot open the game archive (--db {}): {}", s.db_path, error->message);
+        spdlog::critical("cannot open the game archive (--db {}): {}", db, error->message);
         return false;
     }
     state_.archive = std::move(std::get<std::unique_ptr<archive::game_archive>>(opened));
-    spdlog::info("archive {}", s.db_path);
+    spdlog::info("archive {}", db);
     // Tournaments come back before anyone can connect: their players' tokens work at once.
     auto stored = state_.archive->load_tournaments();
     if (stored.failed) {
-        spdlog::critical("cannot read the tournaments from the archive (--db {})", s.db_path);
+        spdlog::critical("cannot read the tournaments from the archive (--db {})", db);
         return false;
     }
     std::vector<protocol::tournament_record> records;

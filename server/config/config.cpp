@@ -121,7 +121,7 @@ flag_result apply(config& c, const std::string& flag, const std::string& value, 
         if (!n) return bad("a count is required (0: no cap)");
         **cap = *n;
     } else if (flag == "--db") {
-        if (value.empty()) return bad("a file path is required");
+        if (value.empty()) return bad("a file path or a postgresql:// address is required");
         c.db_path = std::string{value};
     } else if (flag == "--shutdown-grace") {
         const auto n = number<double>(value);
@@ -193,8 +193,10 @@ std::string usage_text()
   --max-tournaments-per-address N  unfinished tournaments created from one address (default 50)
   --max-guests-per-address N   guests remembered per address: past it, a new guest makes the
                                address's longest-idle guest forgotten at once (default 200)
-  --db PATH                    the SQLite file that archives finished games; it and its
-                               directory are created if missing (default data/quarto.db)
+  --db PATH|URL                 the SQLite file that archives finished games; it and its
+                               directory are created if missing (default data/quarto.db).
+                               Or a PostgreSQL database, postgresql://user:password@host/db,
+                               which needs --journal off so far
   --shutdown-grace SECONDS     on SIGTERM, how long to let clients receive what is queued
                                and close before exiting anyway (default 5)
   --allowed-origin ORIGIN      a web page origin (https://host[:port]) allowed to open a

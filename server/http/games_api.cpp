@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "quarto/archive/archive_store.hpp"
+#include "quarto/archive/store.hpp"
 #include "http/query_string.hpp"
 #include "quarto/protocol/messages.hpp"
 

@@ -17,7 +17,7 @@ namespace {
 void write_v4_file(const std::string& path)
 {
     {
-        archive_store store = open_store(path);
+        archive_store store = open_sqlite(path);
         REQUIRE(store.save_game(quarto_game("v4-game")));
     }
     sql_exec(path, "DROP TABLE game_analysis; PRAGMA user_version = 4");
@@ -31,7 +31,7 @@ TEST_CASE("an analysis is read back by game id as it was stored, and a second on
 {
     scratch_dir dir;
     const std::string path = dir.file("quarto.db");
-    archive_store store = open_store(path);
+    archive_store store = open_sqlite(path);
     REQUIRE(store.save_game(quarto_game("g1")));
 
     const auto none = store.find_analysis("g1");
@@ -87,7 +87,7 @@ TEST_CASE("a version 4 file opens at version 5 with its games, and an empty anal
     write_v4_file(path);
     REQUIRE(sql_text(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'game_analysis'") == "0");
 
-    archive_store store = open_store(path);
+    archive_store store = open_sqlite(path);
     CHECK(store.version() == 5);
     CHECK(store.find_game("v4-game").value == quarto_game("v4-game"));
     CHECK(sql_text(path, "SELECT count(*) FROM game_analysis") == "0");

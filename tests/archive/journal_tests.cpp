@@ -109,7 +109,7 @@ TEST_CASE("journal: entries read back by room and order, cuts drop a room's olde
 {
     scratch_dir dir;
     const std::string path = dir.file("quarto.db");
-    open_store(path);
+    open_sqlite(path);
     auto j = open_journal(path);
     CHECK(j->load().value.empty());
 
@@ -134,7 +134,7 @@ TEST_CASE("journal: a batch is acknowledged only once it is committed, and a fai
 {
     scratch_dir dir;
     const std::string path = dir.file("quarto.db");
-    open_store(path);
+    open_sqlite(path);
     auto j = open_journal(path);
     std::promise<std::string> seen;
     // Another connection, from inside the acknowledgement: the batch is there already.
@@ -155,7 +155,7 @@ TEST_CASE("journal: batches from several threads: each acknowledged once, each r
 {
     scratch_dir dir;
     const std::string path = dir.file("quarto.db");
-    open_store(path);
+    open_sqlite(path);
     auto j = open_journal(path);
     constexpr int writers = 4, batches = 300;
     std::atomic<int> acks{0}, failures{0};
@@ -190,7 +190,7 @@ TEST_CASE("journal: the log reaches the disk within sync_interval of a commit, a
 {
     scratch_dir dir;
     const std::string path = dir.file("quarto.db");
-    open_store(path);
+    open_sqlite(path);
     auto j = open_journal(path);
     const auto before = j->syncs();
     REQUIRE(write_now(*j, {entry("r", 1)}));
@@ -209,7 +209,7 @@ TEST_CASE("journal: every acknowledged batch survives kill -9")
 {
     scratch_dir dir;
     const std::string path = dir.file("quarto.db");
-    open_store(path);
+    open_sqlite(path);
     int acks[2];
     REQUIRE(::pipe(acks) == 0);
     const pid_t child = ::fork();
@@ -248,7 +248,7 @@ TEST_CASE("journal: a row whose entries cuts have all hidden is deleted by a lat
 {
     scratch_dir dir;
     const std::string path = dir.file("quarto.db");
-    open_store(path);
+    open_sqlite(path);
     auto j = open_journal(path);
     const auto rows = [&] { return sql_text(path, "SELECT count(*) FROM journal"); };
     const auto cuts = [&] { return sql_text(path, "SELECT count(*) FROM journal_cuts"); };

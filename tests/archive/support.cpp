@@ -105,7 +105,7 @@ archive::game_record timed_out_game(const std::string& id)
     return archive::make_game_record(std::move(origin), g);
 }
 
-archive::archive_store open_store(const std::string& path)
+archive::archive_store open_sqlite(const std::string& path)
 {
     auto opened = archive::archive_store::open(path);
     if (const auto* e = std::get_if<archive::open_error>(&opened)) FAIL("open " << path << ": " << e->message);

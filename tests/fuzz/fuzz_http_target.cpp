@@ -25,7 +25,7 @@
 #include "http/query_string.hpp"
 #include "http/static_cache.hpp"
 #include "http/static_files.hpp"
-#include "quarto/archive/archive_store.hpp"
+#include "quarto/archive/store.hpp"
 
 using namespace quarto::server;
 namespace fs = std::filesystem;

@@ -1,4 +1,4 @@
-// The archive as the server uses it: an archive_store on a dedicated thread, fed through a
+// The archive as the server uses it: a store (store.hpp) on a dedicated thread, fed through a
 // queue. Network threads only enqueue (a finished game, a lookup) and never wait on the disk.
 // Requests are carried out in the order they were enqueued; games saved one after another
 // while the thread was busy are committed together, in one transaction (one fsync).
@@ -21,7 +21,7 @@
 #include <variant>
 #include <vector>
 
-#include "quarto/archive/archive_store.hpp"
+#include "quarto/archive/store.hpp"
 
 namespace quarto::archive {
 
@@ -40,8 +40,9 @@ public:
     template <class T>
     using callback = std::function<void(archive_result<T>)>;
 
-    // Opens the store (see archive_store::open) and starts the archive thread.
-    static std::variant<std::unique_ptr<game_archive>, open_error> open(const std::string& path);
+    // Opens the store (open_store: an SQLite file's path or a PostgreSQL address) and starts the
+    // archive thread.
+    static std::variant<std::unique_ptr<game_archive>, open_error> open(const std::string& where);
 
     // close()s.
     ~game_archive();
@@ -77,8 +78,8 @@ public:
     void close();
 
     const std::string& path() const { return path_; }
-    // Write transactions committed so far (see archive_store::commits), from any thread.
-    std::uint64_t commits() const { return store_.commits(); }
+    // Write transactions committed so far (see store::commits), from any thread.
+    std::uint64_t commits() const { return store_->commits(); }
 
 private:
     // Saves are kept apart from the other requests so that consecutive ones can share a
@@ -87,10 +88,10 @@ private:
         game_record record;
         std::function<void(bool stored)> done;
     };
-    using job = std::function<void(archive_store&)>;
+    using job = std::function<void(store&)>;
     using request = std::variant<game_save, job>;
 
-    explicit game_archive(archive_store store);
+    explicit game_archive(std::unique_ptr<store> opened);
     void run();
     // Carries out `taken` in order; runs of consecutive saves become save_games batches.
     void carry_out(std::deque<request>& taken);
@@ -101,8 +102,8 @@ private:
     // Runs `j` on the archive thread and waits for it (inline when already on that thread).
     void run_and_wait(job j);
 
-    archive_store store_;
-    const std::string path_;
+    std::unique_ptr<store> store_;
+    const std::string path_; // its location, for the logs
     std::mutex mutex_;
     std::condition_variable wake_;
     std::deque<request> queue_;

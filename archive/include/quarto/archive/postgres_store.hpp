@@ -1,0 +1,54 @@
+// The archive's PostgreSQL engine (store.hpp), through libpq: one connection, used
+// synchronously from one thread, with the same schema versions as the SQLite file (the
+// version in the table quarto_schema) and one prepared statement per query. A connection that
+// broke (the server restarted) is opened again before the next request; the request that met
+// the break fails (logged), as a write to a full disk does.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <variant>
+
+#include "quarto/archive/store.hpp"
+
+namespace quarto::archive {
+
+class postgres_store final : public store {
+public:
+    // `address`: a libpq connection URI (postgresql://user:password@host:port/database?…).
+    // Creates the tables in an empty database and migrates an older schema; a newer one is
+    // refused.
+    static std::variant<std::unique_ptr<postgres_store>, open_error> open(const std::string& address);
+
+    ~postgres_store() override;
+    postgres_store(const postgres_store&) = delete;
+    postgres_store& operator=(const postgres_store&) = delete;
+
+    // The address without its password.
+    const std::string& location() const override;
+    int version() override;
+
+    std::vector<bool> save_games(std::span<const game_record> records) override;
+    archive_result<std::optional<game_record>> find_game(std::string_view id) override;
+    archive_result<std::vector<game_record>> games_of_player(std::string_view name, int limit) override;
+
+    bool save_tournament(const stored_tournament& t) override;
+    bool delete_tournament(std::string_view id) override;
+    archive_result<std::vector<stored_tournament>> load_tournaments() override;
+    archive_result<std::optional<stored_tournament>> find_tournament(std::string_view id) override;
+
+    bool save_analysis(const stored_analysis& a) override;
+    archive_result<std::optional<stored_analysis>> find_analysis(std::string_view game) override;
+
+    std::uint64_t commits() const override;
+
+private:
+    struct impl;
+    explicit postgres_store(std::unique_ptr<impl> i);
+    std::unique_ptr<impl> impl_;
+};
+
+// `address` with the password (if any) shown as ***: what logs and errors may carry.
+std::string without_password(std::string_view address);
+
+} // namespace quarto::archive

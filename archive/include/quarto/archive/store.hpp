@@ -1,0 +1,103 @@
+// What the archive keeps, whatever keeps it: finished games, the tournaments' stored state and
+// games' analyses, behind one interface with two engines: an SQLite file (archive_store, the
+// default) and a PostgreSQL database (postgres_store). Each is used synchronously from one
+// thread (game_archive's); `open_store` picks the engine from what --db names.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "quarto/archive/game_record.hpp"
+
+namespace quarto::archive {
+
+// The schema version this build writes (SQLite: PRAGMA user_version; PostgreSQL: the
+// quarto_schema table). Older stores are migrated on open; newer ones are refused.
+inline constexpr int schema_version = 5;
+
+// Answers up to this many games per player query.
+inline constexpr int max_games_per_query = 100;
+
+// A tournament's stored state. The archive does not read `state`: it is the JSON document the
+// tournament code defines, stored and returned as text (only the migration to schema version 3
+// rewrote it once, to hash its people's tokens).
+struct stored_tournament {
+    std::string id;
+    std::string name;
+    std::string status;
+    std::string state;
+    friend bool operator==(const stored_tournament&, const stored_tournament&) = default;
+};
+
+// A game's analysis as computed once (GET /api/games/{id}/analysis): the document the analysis
+// code defines, kept as text, with the version of that code (a newer analysis replaces an older
+// one) and whether every value in it is exact.
+struct stored_analysis {
+    std::string game;
+    int version = 0;
+    bool exact = false;
+    std::string document;
+    friend bool operator==(const stored_analysis&, const stored_analysis&) = default;
+};
+
+// An answer from the store. `failed`: the database could not answer (the reason has been
+// logged) and `value` is empty; otherwise `value` is the answer (an empty optional or list is
+// "nothing stored", not a failure).
+template <class T>
+struct archive_result {
+    T value{};
+    bool failed = false;
+};
+
+struct open_error {
+    std::string message;
+};
+
+class store {
+public:
+    virtual ~store() = default;
+
+    // Where the store is: the file's path, or the database's address without its password.
+    virtual const std::string& location() const = 0;
+    // The schema version the store holds now.
+    virtual int version() = 0;
+
+    // One transaction for all the games, each game with all its moves or nothing: a game that
+    // cannot be stored (e.g. its id is taken) is undone alone and the others are kept. The
+    // answer says, by position, which games are stored; failures are logged. If the
+    // transaction itself cannot begin or commit, no game is stored.
+    virtual std::vector<bool> save_games(std::span<const game_record> records) = 0;
+    // save_games of one game.
+    bool save_game(const game_record& record) { return save_games({&record, 1}).front(); }
+    virtual archive_result<std::optional<game_record>> find_game(std::string_view id) = 0;
+    // The games `name` played (either seat; ASCII letters compared without case), the most
+    // recently finished first; `limit` 1..max_games_per_query.
+    virtual archive_result<std::vector<game_record>> games_of_player(std::string_view name, int limit) = 0;
+
+    // Insert or replace by id.
+    virtual bool save_tournament(const stored_tournament& t) = 0;
+    // True also when there was none.
+    virtual bool delete_tournament(std::string_view id) = 0;
+    virtual archive_result<std::vector<stored_tournament>> load_tournaments() = 0;
+    virtual archive_result<std::optional<stored_tournament>> find_tournament(std::string_view id) = 0;
+
+    // Insert or replace by game id.
+    virtual bool save_analysis(const stored_analysis& a) = 0;
+    virtual archive_result<std::optional<stored_analysis>> find_analysis(std::string_view game) = 0;
+
+    // Write transactions committed since open. Unlike the rest, it may be read from any thread.
+    virtual std::uint64_t commits() const = 0;
+};
+
+// A PostgreSQL address (postgresql://… or postgres://…) opens a postgres_store; anything else
+// is an SQLite file's path.
+bool is_postgres_address(std::string_view where);
+std::variant<std::unique_ptr<store>, open_error> open_store(const std::string& where);
+
+} // namespace quarto::archive

@@ -1,0 +1,497 @@
+#include "quarto/archive/postgres_store.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <charconv>
+#include <chrono>
+
+#include <libpq-fe.h>
+#include <spdlog/spdlog.h>
+
+#include "game_row.hpp"
+
+namespace quarto::archive {
+namespace {
+
+// The tables of schema version 5, the first this engine has: the SQLite file's, in
+// PostgreSQL's types. Later versions add steps to `migrations`, as the SQLite file does.
+//
+// games.seq orders the games as they were stored; player names are compared as SQLite's
+// NOCASE does, ASCII letters only (`ascii_lower`), through an index each. journal and
+// journal_cuts are the live rooms' log (journal.hpp), as in the file.
+constexpr const char* ascii_lower_player0 = "translate(player0_name, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')";
+constexpr const char* ascii_lower_player1 = "translate(player1_name, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')";
+constexpr const char* ascii_lower_param = "translate($1, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')";
+
+constexpr int first_version = 5;
+
+std::string version_5_schema()
+{
+    return std::string{R"sql(
+CREATE TABLE games (
+  seq          BIGSERIAL PRIMARY KEY,
+  id           TEXT NOT NULL UNIQUE,
+  room         TEXT NOT NULL,
+  room_name    TEXT NOT NULL,
+  player0_id   TEXT NOT NULL,
+  player0_name TEXT NOT NULL,
+  player1_id   TEXT NOT NULL,
+  player1_name TEXT NOT NULL,
+  squares      BOOLEAN NOT NULL,
+  attributes   SMALLINT NOT NULL CHECK (attributes BETWEEN 1 AND 15),
+  false_claim  TEXT NOT NULL CHECK (false_claim IN ('reject', 'lose')),
+  move_ms      BIGINT,
+  claim_ms     BIGINT NOT NULL,
+  first_seat   SMALLINT NOT NULL CHECK (first_seat IN (0, 1)),
+  winner       SMALLINT CHECK (winner IN (0, 1)),
+  reason       TEXT NOT NULL,
+  line         INTEGER NOT NULL,
+  started_ms   BIGINT NOT NULL,
+  ended_ms     BIGINT NOT NULL,
+  moves        TEXT NOT NULL
+);
+CREATE INDEX games_by_player0 ON games ()sql"} +
+           ascii_lower_player0 + ", seq);\nCREATE INDEX games_by_player1 ON games (" + ascii_lower_player1 + R"sql(, seq);
+CREATE TABLE tournaments (
+  id         TEXT PRIMARY KEY,
+  name       TEXT NOT NULL,
+  status     TEXT NOT NULL,
+  state      TEXT NOT NULL,
+  updated_ms BIGINT NOT NULL
+);
+CREATE TABLE journal (
+  seq     BIGSERIAL PRIMARY KEY,
+  entries BYTEA NOT NULL
+);
+CREATE TABLE journal_cuts (
+  room    TEXT PRIMARY KEY,
+  below_n BIGINT NOT NULL
+);
+CREATE TABLE game_analysis (
+  game_id     TEXT PRIMARY KEY,
+  version     INTEGER NOT NULL,
+  exact       BOOLEAN NOT NULL,
+  document    TEXT NOT NULL,
+  computed_ms BIGINT NOT NULL
+);
+)sql";
+}
+
+// migrations[v - first_version] brings a database from version v to v + 1.
+constexpr std::array<const char*, schema_version - first_version> migrations{};
+
+std::int64_t now_ms()
+{
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+// A result that frees itself.
+struct result {
+    PGresult* r = nullptr;
+    explicit result(PGresult* raw) : r{raw} {}
+    result(const result&) = delete;
+    result& operator=(const result&) = delete;
+    ~result() { PQclear(r); }
+    ExecStatusType status() const { return r ? PQresultStatus(r) : PGRES_FATAL_ERROR; }
+    bool ok() const { return status() == PGRES_COMMAND_OK || status() == PGRES_TUPLES_OK; }
+    int rows() const { return PQntuples(r); }
+    bool null_at(int row, int column) const { return PQgetisnull(r, row, column) != 0; }
+    std::string text_at(int row, int column) const { return {PQgetvalue(r, row, column), static_cast<std::size_t>(PQgetlength(r, row, column))}; }
+    std::int64_t int_at(int row, int column) const
+    {
+        const char* text = PQgetvalue(r, row, column);
+        std::int64_t value = 0;
+        std::from_chars(text, text + PQgetlength(r, row, column), value);
+        return value;
+    }
+    bool bool_at(int row, int column) const { return PQgetvalue(r, row, column)[0] == 't'; }
+};
+
+// Text parameters of one statement: nullopt is SQL NULL.
+class parameters {
+public:
+    parameters& add(std::string text)
+    {
+        values_.push_back(std::move(text));
+        nulls_.push_back(false);
+        return *this;
+    }
+    parameters& add(std::int64_t n) { return add(std::to_string(n)); }
+    parameters& add(std::optional<std::int64_t> n) { return n ? add(*n) : add_null(); }
+    parameters& add_null()
+    {
+        values_.emplace_back();
+        nulls_.push_back(true);
+        return *this;
+    }
+    int count() const { return static_cast<int>(values_.size()); }
+    std::vector<const char*> pointers() const
+    {
+        std::vector<const char*> out;
+        for (std::size_t i = 0; i < values_.size(); ++i) out.push_back(nulls_[i] ? nullptr : values_[i].c_str());
+        return out;
+    }
+
+private:
+    std::vector<std::string> values_;
+    std::vector<bool> nulls_;
+};
+
+} // namespace
+
+// A statement prepared on the connection under its name.
+struct prepared_statement {
+    const char* name;
+    std::string sql;
+};
+
+std::string without_password(std::string_view address)
+{
+    const auto scheme = address.find("://");
+    if (scheme == std::string_view::npos) return std::string{address};
+    const auto at = address.find('@', scheme + 3);
+    const auto slash = address.find('/', scheme + 3);
+    if (at == std::string_view::npos || (slash != std::string_view::npos && slash < at)) return std::string{address};
+    const auto colon = address.find(':', scheme + 3);
+    if (colon == std::string_view::npos || colon > at) return std::string{address};
+    return std::string{address.substr(0, colon + 1)} + "***" + std::string{address.substr(at)};
+}
+
+struct postgres_store::impl {
+    std::string address;
+    std::string location;
+    PGconn* connection = nullptr;
+    std::vector<prepared_statement> statements;
+    std::atomic<std::uint64_t> commits{0};
+
+    ~impl()
+    {
+        if (connection) PQfinish(connection);
+    }
+
+    std::string last_error() const
+    {
+        std::string e = connection ? PQerrorMessage(connection) : "no connection";
+        while (!e.empty() && (e.back() == '\n' || e.back() == ' ')) e.pop_back();
+        return e;
+    }
+    void log_failure(std::string_view what) const { spdlog::error("archive {}: {}: {}", location, what, last_error()); }
+
+    bool exec(const std::string& sql)
+    {
+        const result r{PQexec(connection, sql.c_str())};
+        return r.ok();
+    }
+
+    bool prepare_all()
+    {
+        for (const auto& s : statements) {
+            const result r{PQprepare(connection, s.name, s.sql.c_str(), 0, nullptr)};
+            if (!r.ok()) return false;
+        }
+        return true;
+    }
+
+    // A connection that broke is opened again (and its statements prepared again): the
+    // server may have restarted since the last request.
+    bool connected()
+    {
+        if (PQstatus(connection) == CONNECTION_OK) return true;
+        PQreset(connection);
+        if (PQstatus(connection) != CONNECTION_OK || !prepare_all()) {
+            log_failure("connecting again");
+            return false;
+        }
+        spdlog::warn("archive {}: connected again", location);
+        return true;
+    }
+
+    result run(const char* statement, const parameters& p)
+    {
+        const auto values = p.pointers();
+        return result{PQexecPrepared(connection, statement, p.count(), values.data(), nullptr, nullptr, 0)};
+    }
+
+    bool insert_game_row(const game_record& r)
+    {
+        const detail::game_row row = detail::row_of(r);
+        parameters p;
+        p.add(row.id).add(row.room).add(row.room_name);
+        p.add(row.player0_id).add(row.player0_name).add(row.player1_id).add(row.player1_name);
+        p.add(std::string{row.squares ? "true" : "false"}).add(row.attributes).add(row.false_claim);
+        p.add(row.move_ms).add(row.claim_ms).add(row.first_seat).add(row.winner).add(row.reason).add(row.line);
+        p.add(row.started_ms).add(row.ended_ms).add(row.moves);
+        if (run("insert_game", p).ok()) return true;
+        log_failure("storing game " + r.id);
+        return false;
+    }
+
+    std::optional<game_record> game_at(const result& r, int row) const
+    {
+        detail::game_row g;
+        g.id = r.text_at(row, 0);
+        g.room = r.text_at(row, 1);
+        g.room_name = r.text_at(row, 2);
+        g.player0_id = r.text_at(row, 3);
+        g.player0_name = r.text_at(row, 4);
+        g.player1_id = r.text_at(row, 5);
+        g.player1_name = r.text_at(row, 6);
+        g.squares = r.bool_at(row, 7);
+        g.attributes = r.int_at(row, 8);
+        g.false_claim = r.text_at(row, 9);
+        if (!r.null_at(row, 10)) g.move_ms = r.int_at(row, 10);
+        g.claim_ms = r.int_at(row, 11);
+        g.first_seat = r.int_at(row, 12);
+        if (!r.null_at(row, 13)) g.winner = r.int_at(row, 13);
+        g.reason = r.text_at(row, 14);
+        g.line = r.int_at(row, 15);
+        g.started_ms = r.int_at(row, 16);
+        g.ended_ms = r.int_at(row, 17);
+        g.moves = r.text_at(row, 18);
+        return detail::record_of(std::move(g), location);
+    }
+
+    archive_result<std::vector<game_record>> read_games(const char* statement, const parameters& p)
+    {
+        if (!connected()) return {{}, true};
+        const result r = run(statement, p);
+        if (!r.ok()) {
+            log_failure("reading games");
+            return {{}, true};
+        }
+        archive_result<std::vector<game_record>> out;
+        for (int i = 0; i < r.rows(); ++i) {
+            auto game = game_at(r, i);
+            if (!game) return {{}, true};
+            out.value.push_back(std::move(*game));
+        }
+        return out;
+    }
+
+    // A write of its own (autocommit).
+    bool write(const char* statement, const parameters& p, const std::string& what)
+    {
+        if (connected() && run(statement, p).ok()) {
+            commits.fetch_add(1, std::memory_order_relaxed);
+            return true;
+        }
+        log_failure(what);
+        return false;
+    }
+
+    static stored_tournament tournament_at(const result& r, int row)
+    {
+        return {r.text_at(row, 0), r.text_at(row, 1), r.text_at(row, 2), r.text_at(row, 3)};
+    }
+};
+
+postgres_store::postgres_store(std::unique_ptr<impl> i) : impl_{std::move(i)} {}
+postgres_store::~postgres_store() = default;
+
+std::variant<std::unique_ptr<postgres_store>, open_error> postgres_store::open(const std::string& address)
+{
+    auto i = std::make_unique<impl>();
+    i->address = address;
+    i->location = without_password(address);
+    i->connection = PQconnectdb(address.c_str());
+    if (PQstatus(i->connection) != CONNECTION_OK) return open_error{"cannot connect to " + i->location + ": " + i->last_error()};
+    const auto fail = [&](std::string_view what) { return open_error{std::string{what} + " " + i->location + ": " + i->last_error()}; };
+    // Notices (e.g. "relation already exists, skipping") are not the operator's business.
+    PQsetNoticeProcessor(i->connection, [](void*, const char*) {}, nullptr);
+
+    // The version and the migration in one transaction, under a lock that makes a second
+    // server opening the same database at the same moment wait for this one's instead of
+    // racing it (the key is arbitrary, and the same for every quarto-server).
+    if (!i->exec("BEGIN") || !i->exec("SELECT pg_advisory_xact_lock(1953653359)"))
+        return fail("cannot lock the schema of");
+    if (!i->exec("CREATE TABLE IF NOT EXISTS quarto_schema (version INTEGER NOT NULL)"))
+        return fail("cannot create the schema table in");
+    int version = 0;
+    {
+        const result r{PQexec(i->connection, "SELECT version FROM quarto_schema")};
+        if (!r.ok()) return fail("cannot read the schema version of");
+        if (r.rows() > 0) version = static_cast<int>(r.int_at(0, 0));
+    }
+    if (version > schema_version) {
+        i->exec("ROLLBACK");
+        return open_error{i->location + " has schema version " + std::to_string(version) + ", newer than this server's " +
+                          std::to_string(schema_version) + "; use a newer quarto-server"};
+    }
+    if (version > 0 && version < first_version) {
+        i->exec("ROLLBACK");
+        return open_error{i->location + " has schema version " + std::to_string(version) +
+                          ", older than any this engine wrote: not a quarto-server database"};
+    }
+    if (version == 0) {
+        if (!i->exec(version_5_schema()) || !i->exec("INSERT INTO quarto_schema (version) VALUES (5)"))
+            return fail("cannot create the tables in");
+        version = first_version;
+        spdlog::info("archive {}: schema version {}", i->location, version);
+    }
+    for (int v = version; v < schema_version; ++v) {
+        if (!i->exec(migrations[static_cast<std::size_t>(v - first_version)]) ||
+            !i->exec("UPDATE quarto_schema SET version = " + std::to_string(v + 1)))
+            return fail("cannot migrate the schema to version " + std::to_string(v + 1) + " in");
+        spdlog::info("archive {}: schema version {}", i->location, v + 1);
+    }
+    if (!i->exec("COMMIT")) return fail("cannot commit the schema of");
+
+    const std::string columns = detail::game_columns;
+    i->statements = {
+        {"insert_game", "INSERT INTO games (" + columns +
+                            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"},
+        {"select_game", "SELECT " + columns + " FROM games WHERE id = $1"},
+        {"select_by_player", "SELECT " + columns + " FROM games WHERE " + ascii_lower_player0 + " = " + ascii_lower_param +
+                                 " OR " + ascii_lower_player1 + " = " + ascii_lower_param + " ORDER BY seq DESC LIMIT $2"},
+        {"upsert_tournament",
+         "INSERT INTO tournaments (id, name, status, state, updated_ms) VALUES ($1, $2, $3, $4, $5) "
+         "ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, state = excluded.state, "
+         "updated_ms = excluded.updated_ms"},
+        {"select_tournaments", "SELECT id, name, status, state FROM tournaments ORDER BY id"},
+        {"select_tournament", "SELECT id, name, status, state FROM tournaments WHERE id = $1"},
+        {"delete_tournament", "DELETE FROM tournaments WHERE id = $1"},
+        {"upsert_analysis",
+         "INSERT INTO game_analysis (game_id, version, exact, document, computed_ms) VALUES ($1, $2, $3, $4, $5) "
+         "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, exact = excluded.exact, "
+         "document = excluded.document, computed_ms = excluded.computed_ms"},
+        {"select_analysis", "SELECT game_id, version, exact, document FROM game_analysis WHERE game_id = $1"},
+    };
+    if (!i->prepare_all()) return fail("cannot prepare the queries on");
+    return std::unique_ptr<postgres_store>{new postgres_store{std::move(i)}};
+}
+
+const std::string& postgres_store::location() const
+{
+    return impl_->location;
+}
+
+int postgres_store::version()
+{
+    if (!impl_->connected()) return -1;
+    const result r{PQexec(impl_->connection, "SELECT version FROM quarto_schema")};
+    return r.ok() && r.rows() > 0 ? static_cast<int>(r.int_at(0, 0)) : -1;
+}
+
+std::uint64_t postgres_store::commits() const
+{
+    return impl_->commits.load(std::memory_order_relaxed);
+}
+
+std::vector<bool> postgres_store::save_games(std::span<const game_record> records)
+{
+    impl& m = *impl_;
+    if (records.empty()) return {};
+    const std::vector<bool> none_stored(records.size(), false);
+    const std::string what = records.size() == 1 ? "game " + records.front().id
+                                                 : std::to_string(records.size()) + " games";
+    if (!m.connected() || !m.exec("BEGIN")) {
+        m.log_failure("beginning the transaction of " + what);
+        return none_stored;
+    }
+    std::vector<bool> stored(records.size(), false);
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        if (!m.exec("SAVEPOINT game")) {
+            m.log_failure("setting a savepoint for game " + records[i].id);
+            m.exec("ROLLBACK");
+            return none_stored;
+        }
+        if (m.insert_game_row(records[i])) {
+            if (m.exec("RELEASE SAVEPOINT game")) {
+                stored[i] = true;
+                continue;
+            }
+            m.log_failure("releasing the savepoint of game " + records[i].id);
+        }
+        // A failed statement aborts the transaction up to the savepoint; a broken connection
+        // loses all of it.
+        if (!m.exec("ROLLBACK TO SAVEPOINT game")) {
+            m.log_failure("undoing game " + records[i].id + " alone (the transaction of " + what + " is lost)");
+            m.exec("ROLLBACK");
+            return none_stored;
+        }
+    }
+    if (!m.exec("COMMIT")) {
+        m.log_failure("committing " + what);
+        return none_stored;
+    }
+    m.commits.fetch_add(1, std::memory_order_relaxed);
+    return stored;
+}
+
+archive_result<std::optional<game_record>> postgres_store::find_game(std::string_view id)
+{
+    auto found = impl_->read_games("select_game", parameters{}.add(std::string{id}));
+    if (found.failed) return {{}, true};
+    if (found.value.empty()) return {};
+    return {std::move(found.value.front()), false};
+}
+
+archive_result<std::vector<game_record>> postgres_store::games_of_player(std::string_view name, int limit)
+{
+    return impl_->read_games("select_by_player",
+                             parameters{}.add(std::string{name}).add(std::int64_t{std::clamp(limit, 1, max_games_per_query)}));
+}
+
+bool postgres_store::save_tournament(const stored_tournament& t)
+{
+    return impl_->write("upsert_tournament", parameters{}.add(t.id).add(t.name).add(t.status).add(t.state).add(now_ms()),
+                        "storing tournament " + t.id);
+}
+
+bool postgres_store::delete_tournament(std::string_view id)
+{
+    return impl_->write("delete_tournament", parameters{}.add(std::string{id}), "deleting tournament " + std::string{id});
+}
+
+archive_result<std::vector<stored_tournament>> postgres_store::load_tournaments()
+{
+    if (!impl_->connected()) return {{}, true};
+    const result r = impl_->run("select_tournaments", parameters{});
+    if (!r.ok()) {
+        impl_->log_failure("reading tournaments");
+        return {{}, true};
+    }
+    archive_result<std::vector<stored_tournament>> out;
+    for (int i = 0; i < r.rows(); ++i) out.value.push_back(impl::tournament_at(r, i));
+    return out;
+}
+
+archive_result<std::optional<stored_tournament>> postgres_store::find_tournament(std::string_view id)
+{
+    if (!impl_->connected()) return {{}, true};
+    const result r = impl_->run("select_tournament", parameters{}.add(std::string{id}));
+    if (!r.ok()) {
+        impl_->log_failure("reading tournament " + std::string{id});
+        return {{}, true};
+    }
+    if (r.rows() == 0) return {};
+    return {impl::tournament_at(r, 0), false};
+}
+
+bool postgres_store::save_analysis(const stored_analysis& a)
+{
+    return impl_->write("upsert_analysis",
+                        parameters{}
+                            .add(a.game)
+                            .add(std::int64_t{a.version})
+                            .add(std::string{a.exact ? "true" : "false"})
+                            .add(a.document)
+                            .add(now_ms()),
+                        "storing the analysis of game " + a.game);
+}
+
+archive_result<std::optional<stored_analysis>> postgres_store::find_analysis(std::string_view game)
+{
+    if (!impl_->connected()) return {{}, true};
+    const result r = impl_->run("select_analysis", parameters{}.add(std::string{game}));
+    if (!r.ok()) {
+        impl_->log_failure("reading the analysis of game " + std::string{game});
+        return {{}, true};
+    }
+    if (r.rows() == 0) return {};
+    return {stored_analysis{r.text_at(0, 0), static_cast<int>(r.int_at(0, 1)), r.bool_at(0, 2), r.text_at(0, 3)}, false};
+}
+
+} // namespace quarto::archive

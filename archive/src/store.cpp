@@ -1,0 +1,25 @@
+#include "quarto/archive/store.hpp"
+
+#include "quarto/archive/archive_store.hpp"
+#include "quarto/archive/postgres_store.hpp"
+
+namespace quarto::archive {
+
+bool is_postgres_address(std::string_view where)
+{
+    return where.starts_with("postgresql://") || where.starts_with("postgres://");
+}
+
+std::variant<std::unique_ptr<store>, open_error> open_store(const std::string& where)
+{
+    if (is_postgres_address(where)) {
+        auto opened = postgres_store::open(where);
+        if (auto* error = std::get_if<open_error>(&opened)) return std::move(*error);
+        return std::unique_ptr<store>{std::move(std::get<std::unique_ptr<postgres_store>>(opened))};
+    }
+    auto opened = archive_store::open(where);
+    if (auto* error = std::get_if<open_error>(&opened)) return std::move(*error);
+    return std::unique_ptr<store>{std::make_unique<archive_store>(std::move(std::get<archive_store>(opened)))};
+}
+
+} // namespace quarto::archive
