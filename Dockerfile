@@ -11,7 +11,7 @@
 FROM debian:bookworm AS build
 WORKDIR /src
 COPY deploy/deps.sh deploy/deps.sh
-RUN deploy/deps.sh
+RUN deploy/deps.sh --tests
 COPY . .
 # The tests run against the source tree's web/ (the installed path does not exist yet).
 RUN cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DQUARTO_BROWSER_TESTS=OFF \

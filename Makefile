@@ -15,7 +15,7 @@ deps:
 	deploy/deps.sh
 
 deps-test:
-	deploy/deps.sh --browser
+	deploy/deps.sh --tests --browser
 
 deps-fuzz:
 	deploy/deps.sh --fuzz
@@ -38,6 +38,7 @@ test-deploy:
 	deploy/test.sh
 
 test-tsan: deps
+	deploy/deps.sh --tests
 	cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUARTO_TSAN=ON -DQUARTO_WERROR=ON -DQUARTO_BROWSER_TESTS=OFF
 	cmake --build build/tsan -j $(JOBS) --target quarto-server quarto-load archive_tests server_tests server_unit_tests server_net_tests
 	tests/tsan.sh build/tsan
