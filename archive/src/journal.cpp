@@ -10,31 +10,18 @@
 #include <thread>
 #include <unordered_map>
 
-#include <fcntl.h>
 #include <pthread.h>
-#include <unistd.h>
 
 #include <spdlog/spdlog.h>
 
-#include "sqlite_db.hpp"
+#include "journal_storage.hpp"
 
 namespace quarto::archive {
-
-using sqlite::statement;
-using step_result = sqlite::statement::step_result;
 
 namespace {
 // Batches whose entries a cut has all made dead are deleted a few at a time, in the
 // transactions that write new ones.
 constexpr std::size_t deletes_per_commit = 64;
-
-bool configure(sqlite::database& db)
-{
-    // A commit waits for the archive's write in short steps: the events of its batch wait.
-    db.retry_when_busy(std::chrono::milliseconds{5000}, std::chrono::microseconds{100});
-    return true;
-}
-
 } // namespace
 
 // The maps are keyed by room id; looked up by the views a batch's bytes give.
@@ -49,12 +36,10 @@ struct journal_room_hash {
 // same transaction. A row
 // whose entries are all hidden by cuts is deleted later, a few per transaction; the journal
 // thread knows which from its map of every room's entries (read from the file at load()).
-// Checkpoints and the flushes to the disk run on a second connection and thread, so a commit
-// never waits for the disk.
+// What is SQLite's or PostgreSQL's is in the storage (journal_storage.hpp).
 struct journal::impl {
-    std::string path;
-    sqlite::database db; // before the statements: they are finalized first
-    statement insert, upsert_cut, delete_cut, delete_batch, select_cuts, select_batches;
+    std::string path; // where the journal is, for the logs (no password)
+    std::unique_ptr<detail::journal_storage> storage;
 
     struct room_state {
         std::int64_t cut = 0;                                       // entries below it are dead
@@ -87,14 +72,7 @@ struct journal::impl {
     bool closing = false;
     std::thread thread;
 
-    // The syncer: its own connection, flushing the log and checkpointing.
-    sqlite::database sync_db;
-    std::mutex sync_mutex;
-    std::condition_variable sync_wake;
-    bool sync_closing = false;
-    std::thread syncer;
-
-    std::atomic<std::uint64_t> commits{0}, syncs{0};
+    std::atomic<std::uint64_t> commits{0};
 
     void run();
     bool enqueue(request&& r);
@@ -108,63 +86,21 @@ struct journal::impl {
     void apply(std::span<const request> group, std::size_t deleted);
     void batch_gone(std::int64_t batch);
     archive_result<std::vector<journal_entry>> read_all();
-
-    void run_syncer();
-    void sync_log();
 };
 
-std::variant<std::unique_ptr<journal>, open_error> journal::open(const std::string& path)
+std::variant<std::unique_ptr<journal>, open_error> journal::open(const std::string& where)
 {
-    std::string error;
-    auto db = sqlite::database::open(path, error);
-    if (!db) return open_error{"journal: cannot open " + path + ": " + error};
-    const auto fail = [&](std::string_view what) {
-        return open_error{"journal: " + std::string{what} + " " + path + ": " + db->last_error()};
-    };
-    if (!configure(*db)) return fail("cannot configure");
-    const auto version = db->query_text("PRAGMA user_version");
-    if (!version) return fail("cannot read");
-    if (*version != std::to_string(schema_version))
-        return open_error{"journal: " + path + " has schema version " + *version + ", not " +
-                          std::to_string(schema_version) + " (the archive opens the file first)"};
-    const auto mode = db->query_text("PRAGMA journal_mode = WAL");
-    if (!mode || *mode != "wal") return fail("cannot switch to WAL mode:");
-    // NORMAL: a commit does not wait for the disk (the syncer flushes the log); it survives
-    // the process dying, which is what the journal is for. No checkpoint on commit either: the
-    // syncer runs them.
-    if (!db->exec("PRAGMA synchronous = NORMAL") || !db->exec("PRAGMA wal_autocheckpoint = 0"))
-        return fail("cannot configure");
-
-    auto sync_db = sqlite::database::open(path, error);
-    if (!sync_db || !configure(*sync_db) || !sync_db->exec("PRAGMA synchronous = NORMAL") ||
-        !sync_db->exec("PRAGMA journal_size_limit = 67108864")) // the log file shrinks back to 64 MiB
-        return open_error{"journal: cannot open a second connection to " + path};
-
+    auto opened = is_postgres_address(where) ? detail::open_postgres_journal(where) : detail::open_sqlite_journal(where);
+    if (auto* error = std::get_if<open_error>(&opened)) return std::move(*error);
     auto i = std::make_unique<impl>();
-    i->path = path;
-    i->db = std::move(*db);
-    i->sync_db = std::move(*sync_db);
-    const std::pair<statement*, const char*> queries[] = {
-        {&i->insert, "INSERT INTO journal (entries) VALUES (?1)"},
-        {&i->upsert_cut, "INSERT INTO journal_cuts (room, below_n) VALUES (?1, ?2) "
-                         "ON CONFLICT (room) DO UPDATE SET below_n = max(below_n, excluded.below_n)"},
-        {&i->delete_cut, "DELETE FROM journal_cuts WHERE room = ?1"},
-        {&i->delete_batch, "DELETE FROM journal WHERE seq = ?1"},
-        {&i->select_cuts, "SELECT room, below_n FROM journal_cuts"},
-        {&i->select_batches, "SELECT seq, entries FROM journal ORDER BY seq"},
-    };
-    for (const auto& [target, sql] : queries) {
-        auto s = i->db.prepare(sql);
-        if (!s) return open_error{"journal: cannot prepare a query on " + path + ": " + i->db.last_error()};
-        *target = std::move(*s);
-    }
+    i->storage = std::move(std::get<std::unique_ptr<detail::journal_storage>>(opened));
+    i->path = i->storage->location();
     return std::unique_ptr<journal>{new journal{std::move(i)}};
 }
 
 journal::journal(std::unique_ptr<impl> i) : impl_{std::move(i)}
 {
     impl_->thread = std::thread{[m = impl_.get()] { m->run(); }};
-    impl_->syncer = std::thread{[m = impl_.get()] { m->run_syncer(); }};
 }
 
 journal::~journal() { close(); }
@@ -196,16 +132,11 @@ void journal::close()
     }
     impl_->wake.notify_one();
     if (impl_->thread.joinable()) impl_->thread.join();
-    {
-        std::lock_guard lock{impl_->sync_mutex};
-        impl_->sync_closing = true;
-    }
-    impl_->sync_wake.notify_one();
-    if (impl_->syncer.joinable()) impl_->syncer.join();
+    impl_->storage->close();
 }
 
 std::uint64_t journal::commits() const { return impl_->commits.load(std::memory_order_relaxed); }
-std::uint64_t journal::syncs() const { return impl_->syncs.load(std::memory_order_relaxed); }
+std::uint64_t journal::syncs() const { return impl_->storage->syncs(); }
 
 // ---- the journal thread ----------------------------------------------------------------------
 
@@ -286,8 +217,8 @@ bool journal::impl::write_all(std::span<request> group)
         cuts += r.batch.cuts().size();
     }
     if (entries == 0 && cuts == 0) return true;
-    sqlite::transaction t{db};
-    bool ok = t.began();
+    detail::journal_storage& db = *storage;
+    bool ok = db.begin();
     // One row for the whole transaction: a batch is a shard's turn, and at a few moves a turn
     // a row each would be several rows (inserted, then deleted) a commit.
     const std::string* bytes = nullptr;
@@ -295,9 +226,7 @@ bool journal::impl::write_all(std::span<request> group)
     for (auto& r : group) {
         for (const auto& c : r.batch.cuts()) {
             if (!ok) break;
-            sqlite::in_use u{upsert_cut};
-            u->bind(1, c.room).bind(2, c.below_n);
-            ok = u->step() == step_result::done;
+            ok = db.raise_cut(c.room, c.below_n);
         }
         if (r.batch.entry_count() == 0) continue;
         if (!bytes) bytes = &r.batch.bytes(); // one batch: its bytes as they are
@@ -309,29 +238,24 @@ bool journal::impl::write_all(std::span<request> group)
     }
     std::int64_t row = 0;
     if (ok && bytes) {
-        sqlite::in_use u{insert};
-        u->bind_blob(1, *bytes);
-        ok = u->step() == step_result::done;
-        row = db.last_insert_rowid();
+        const auto appended = db.append_row(*bytes);
+        ok = appended.has_value();
+        row = appended.value_or(0);
     }
     for (auto& r : group) r.row = row;
     std::size_t deleted = 0;
-    for (; ok && deleted < deletes_per_commit && deleted < dead_batches.size(); ++deleted) {
-        sqlite::in_use u{delete_batch};
-        u->bind(1, dead_batches[deleted]);
-        ok = u->step() == step_result::done;
-    }
+    for (; ok && deleted < deletes_per_commit && deleted < dead_batches.size(); ++deleted)
+        ok = db.delete_row(dead_batches[deleted]);
     for (const auto& room : forget_cuts) {
         if (!ok) break;
         if (rooms.contains(room)) continue; // the id is in use again: its cut is the new room's
-        sqlite::in_use u{delete_cut};
-        u->bind(1, room);
-        ok = u->step() == step_result::done;
+        ok = db.delete_cut(room);
     }
-    ok = ok && t.commit();
+    ok = ok && db.commit();
     if (!ok) {
         spdlog::error("journal {}: a transaction of {} entries and {} cuts NOT written: {}", path, entries, cuts,
                       db.last_error());
+        db.roll_back();
         return false;
     }
     forget_cuts.clear();
@@ -421,43 +345,29 @@ archive_result<std::vector<journal_entry>> journal::impl::read_all()
     dead_batches.clear();
     forget_cuts.clear();
     const auto failed = [&] {
-        spdlog::error("journal {}: cannot read: {}", path, db.last_error());
+        spdlog::error("journal {}: cannot read: {}", path, storage->last_error());
         return archive_result<std::vector<journal_entry>>{{}, true};
     };
-    {
-        sqlite::in_use s{select_cuts};
-        for (;;) {
-            const step_result r = s->step();
-            if (r == step_result::done) break;
-            if (r == step_result::error) return failed();
-            room(s->text_at(0)).cut = s->int_at(1);
-        }
-    }
+    if (!storage->read_cuts([&](std::string_view room_id, std::int64_t below_n) { room(room_id).cut = below_n; }))
+        return failed();
     std::unordered_map<std::string, std::vector<journal_entry>> live;
-    {
-        sqlite::in_use s{select_batches};
-        for (;;) {
-            const step_result r = s->step();
-            if (r == step_result::done) break;
-            if (r == step_result::error) return failed();
-            const std::int64_t batch = s->int_at(0);
-            journal_entry_reader reader{s->bytes_at(1)};
-            batches[batch]; // known, even when every entry in it is dead
-            while (!reader.done()) {
-                journal_entry_reader::view e;
-                if (!reader.next(e)) {
-                    spdlog::error("journal {}: row {} is cut short; the rest of it is skipped", path, batch);
-                    break;
-                }
-                const bool is_live = e.n >= room(e.room).cut;
-                note_entry(e.room, e.n, batch, is_live);
-                if (is_live)
-                    live[std::string{e.room}].push_back(
-                        {std::string{e.room}, e.n, std::string{e.change}, std::string{e.event}});
+    const bool read = storage->read_rows([&](std::int64_t batch, std::string_view bytes) {
+        journal_entry_reader reader{bytes};
+        batches[batch]; // known, even when every entry in it is dead
+        while (!reader.done()) {
+            journal_entry_reader::view e;
+            if (!reader.next(e)) {
+                spdlog::error("journal {}: row {} is cut short; the rest of it is skipped", path, batch);
+                break;
             }
-            if (batches[batch].live == 0) dead_batches.push_back(batch);
+            const bool is_live = e.n >= room(e.room).cut;
+            note_entry(e.room, e.n, batch, is_live);
+            if (is_live)
+                live[std::string{e.room}].push_back({std::string{e.room}, e.n, std::string{e.change}, std::string{e.event}});
         }
-    }
+        if (batches[batch].live == 0) dead_batches.push_back(batch);
+    });
+    if (!read) return failed();
     for (auto it = rooms.begin(); it != rooms.end();) { // closed rooms with nothing left
         if (it->second.batches == 0 && it->second.live.empty() && it->second.cut == journal_batch::all_entries) {
             forget_cuts.push_back(it->first);
@@ -477,47 +387,6 @@ archive_result<std::vector<journal_entry>> journal::impl::read_all()
         for (auto& e : entries) out.value.push_back(std::move(e));
     }
     return out;
-}
-
-// ---- the syncer ------------------------------------------------------------------------------
-
-void journal::impl::run_syncer()
-{
-    pthread_setname_np(pthread_self(), "quarto-jsync");
-    // From zero, not the count when this thread starts: a commit made before it got going
-    // must be flushed too.
-    std::uint64_t synced = 0;
-    for (;;) {
-        {
-            std::unique_lock lock{sync_mutex};
-            sync_wake.wait_for(lock, sync_interval, [this] { return sync_closing; });
-        }
-        const bool last = [this] {
-            std::lock_guard lock{sync_mutex};
-            return sync_closing;
-        }();
-        const std::uint64_t now = commits.load();
-        if (now != synced) {
-            sync_log();
-            synced = now;
-        }
-        if (last) return;
-    }
-}
-
-// The log's own file, flushed through a descriptor of our own (with synchronous=NORMAL SQLite
-// flushes it only when checkpointing), then a checkpoint that does not wait for the writer.
-void journal::impl::sync_log()
-{
-    const std::string log = path + "-wal";
-    const int fd = ::open(log.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        if (::fdatasync(fd) != 0) spdlog::error("journal {}: cannot flush the log to the disk", path);
-        ::close(fd);
-    }
-    syncs.fetch_add(1, std::memory_order_relaxed);
-    if (!sync_db.exec("PRAGMA wal_checkpoint(PASSIVE)"))
-        spdlog::warn("journal {}: checkpoint: {}", path, sync_db.last_error());
 }
 
 } // namespace quarto::archive

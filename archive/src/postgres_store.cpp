@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "game_row.hpp"
+#include "pg_result.hpp"
 
 namespace quarto::archive {
 namespace {
@@ -87,57 +88,8 @@ std::int64_t now_ms()
     return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
-// A result that frees itself.
-struct result {
-    PGresult* r = nullptr;
-    explicit result(PGresult* raw) : r{raw} {}
-    result(const result&) = delete;
-    result& operator=(const result&) = delete;
-    ~result() { PQclear(r); }
-    ExecStatusType status() const { return r ? PQresultStatus(r) : PGRES_FATAL_ERROR; }
-    bool ok() const { return status() == PGRES_COMMAND_OK || status() == PGRES_TUPLES_OK; }
-    int rows() const { return PQntuples(r); }
-    bool null_at(int row, int column) const { return PQgetisnull(r, row, column) != 0; }
-    std::string text_at(int row, int column) const { return {PQgetvalue(r, row, column), static_cast<std::size_t>(PQgetlength(r, row, column))}; }
-    std::int64_t int_at(int row, int column) const
-    {
-        const char* text = PQgetvalue(r, row, column);
-        std::int64_t value = 0;
-        std::from_chars(text, text + PQgetlength(r, row, column), value);
-        return value;
-    }
-    bool bool_at(int row, int column) const { return PQgetvalue(r, row, column)[0] == 't'; }
-};
-
-// Text parameters of one statement: nullopt is SQL NULL.
-class parameters {
-public:
-    parameters& add(std::string text)
-    {
-        values_.push_back(std::move(text));
-        nulls_.push_back(false);
-        return *this;
-    }
-    parameters& add(std::int64_t n) { return add(std::to_string(n)); }
-    parameters& add(std::optional<std::int64_t> n) { return n ? add(*n) : add_null(); }
-    parameters& add_null()
-    {
-        values_.emplace_back();
-        nulls_.push_back(true);
-        return *this;
-    }
-    int count() const { return static_cast<int>(values_.size()); }
-    std::vector<const char*> pointers() const
-    {
-        std::vector<const char*> out;
-        for (std::size_t i = 0; i < values_.size(); ++i) out.push_back(nulls_[i] ? nullptr : values_[i].c_str());
-        return out;
-    }
-
-private:
-    std::vector<std::string> values_;
-    std::vector<bool> nulls_;
-};
+using result = detail::pg_result;
+using parameters = detail::pg_parameters;
 
 } // namespace
 
@@ -208,11 +160,7 @@ struct postgres_store::impl {
         return true;
     }
 
-    result run(const char* statement, const parameters& p)
-    {
-        const auto values = p.pointers();
-        return result{PQexecPrepared(connection, statement, p.count(), values.data(), nullptr, nullptr, 0)};
-    }
+    result run(const char* statement, const parameters& p) { return result{p.run(connection, statement)}; }
 
     bool insert_game_row(const game_record& r)
     {
@@ -220,7 +168,7 @@ struct postgres_store::impl {
         parameters p;
         p.add(row.id).add(row.room).add(row.room_name);
         p.add(row.player0_id).add(row.player0_name).add(row.player1_id).add(row.player1_name);
-        p.add(std::string{row.squares ? "true" : "false"}).add(row.attributes).add(row.false_claim);
+        p.add(row.squares).add(row.attributes).add(row.false_claim);
         p.add(row.move_ms).add(row.claim_ms).add(row.first_seat).add(row.winner).add(row.reason).add(row.line);
         p.add(row.started_ms).add(row.ended_ms).add(row.moves);
         if (run("insert_game", p).ok()) return true;
@@ -476,7 +424,7 @@ bool postgres_store::save_analysis(const stored_analysis& a)
                         parameters{}
                             .add(a.game)
                             .add(std::int64_t{a.version})
-                            .add(std::string{a.exact ? "true" : "false"})
+                            .add(a.exact)
                             .add(a.document)
                             .add(now_ms()),
                         "storing the analysis of game " + a.game);

@@ -49,13 +49,6 @@ bool app::restore()
 {
     const auto& s = state_.settings;
     const std::string db = archive::without_password(s.db_path); // what the log may show
-    if (s.journal && archive::is_postgres_address(s.db_path)) {
-        spdlog::critical("--db {}: the journal of live rooms is kept in an SQLite file only, so far; with "
-                         "--journal off the archive is kept in PostgreSQL (but games in progress do not "
-                         "survive a restart)",
-                         db);
-        return false;
-    }
     // The archive first: a server that cannot keep its games should not start taking them.
     auto opened = archive::game_archive::open(s.db_path);
     if (const auto* error = std::get_if<archive::open_error>(&opened)) {
@@ -115,15 +108,16 @@ bool app::restore_rooms()
 {
     const auto& s = state_.settings;
     const auto started = std::chrono::steady_clock::now();
+    const std::string db = archive::without_password(s.db_path); // what the log may show
     auto opened = archive::journal::open(s.db_path);
     if (const auto* error = std::get_if<archive::open_error>(&opened)) {
-        spdlog::critical("cannot open the journal (--db {}): {}", s.db_path, error->message);
+        spdlog::critical("cannot open the journal (--db {}): {}", db, error->message);
         return false;
     }
     state_.journal = std::move(std::get<std::unique_ptr<archive::journal>>(opened));
     auto loaded = state_.journal->load();
     if (loaded.failed) {
-        spdlog::critical("cannot read the journal (--db {})", s.db_path);
+        spdlog::critical("cannot read the journal (--db {})", db);
         return false;
     }
     // Entries come by room, then in order: each run of one room's entries is that room.

@@ -195,8 +195,7 @@ std::string usage_text()
                                address's longest-idle guest forgotten at once (default 200)
   --db PATH|URL                 the SQLite file that archives finished games; it and its
                                directory are created if missing (default data/quarto.db).
-                               Or a PostgreSQL database, postgresql://user:password@host/db,
-                               which needs --journal off so far
+                               Or a PostgreSQL database: postgresql://user:password@host/db
   --shutdown-grace SECONDS     on SIGTERM, how long to let clients receive what is queued
                                and close before exiting anyway (default 5)
   --allowed-origin ORIGIN      a web page origin (https://host[:port]) allowed to open a
@@ -206,7 +205,7 @@ std::string usage_text()
   --shard-migration on|off     move a client that joins a room on another shard, while it
                                is in nothing else, to that shard (default on; off keeps every
                                client where it was accepted: for measuring the cross-shard path)
-  --journal on|off             keep a journal of every live room in the --db file, so that
+  --journal on|off             keep a journal of every live room in the --db store, so that
                                games in progress survive a crash or a restart (default on;
                                off: for measuring what it costs)
   --help                       this text

@@ -5,8 +5,6 @@
 #include <functional>
 #include <future>
 
-#include <libpq-fe.h>
-
 #include "postgres_server.hpp"
 #include "quarto/archive/game_archive.hpp"
 #include "quarto/archive/postgres_store.hpp"
@@ -18,40 +16,6 @@ using namespace archive_tests;
 using namespace test_postgres;
 
 namespace {
-
-struct engine {
-    std::string name;
-    std::function<std::string()> fresh;                         // where a new, empty store is
-    std::function<void(const std::string&, int)> force_version; // as an operator's SQL would
-};
-
-void postgres_exec(const std::string& address, const std::string& sql)
-{
-    PGconn* c = PQconnectdb(address.c_str());
-    PGresult* r = PQexec(c, sql.c_str());
-    const bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-    const std::string error = PQerrorMessage(c);
-    PQclear(r);
-    PQfinish(c);
-    REQUIRE_MESSAGE(ok, sql << ": " << error);
-}
-
-// Runs `body` once per engine; a failure names the engine.
-void each_engine(const std::function<void(const engine&)>& body)
-{
-    scratch_dir dir;
-    int files = 0;
-    const engine sqlite{"sqlite", [&] { return dir.file("quarto-" + std::to_string(++files) + ".db"); },
-                        [](const std::string& path, int v) { sql_exec(path, "PRAGMA user_version = " + std::to_string(v)); }};
-    const engine postgres{"postgresql", [] { return shared_postgres().fresh_database(); },
-                          [](const std::string& address, int v) {
-                              postgres_exec(address, "UPDATE quarto_schema SET version = " + std::to_string(v));
-                          }};
-    for (const engine* e : {&sqlite, &postgres}) {
-        CAPTURE(e->name);
-        body(*e);
-    }
-}
 
 std::unique_ptr<store> opened(const std::string& where)
 {
@@ -189,7 +153,8 @@ TEST_CASE("engines: everything survives opening the store again, and a newer sch
             CHECK(again->load_tournaments().value.size() == 1);
             CHECK(again->find_analysis("keep").value.has_value());
         }
-        e.force_version(where, schema_version + 1);
+        e.query(where, e.name == "sqlite" ? "PRAGMA user_version = " + std::to_string(schema_version + 1)
+                                          : "UPDATE quarto_schema SET version = " + std::to_string(schema_version + 1));
         auto refused = open_store(where);
         REQUIRE(std::holds_alternative<open_error>(refused));
         CHECK(std::get<open_error>(refused).message.find("newer") != std::string::npos);

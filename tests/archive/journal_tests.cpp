@@ -1,6 +1,7 @@
 // The journal of live rooms: batches written in order on the journal's own thread, each
 // acknowledged once committed, cuts that compact a room, everything read back in order at
-// startup; what was acknowledged survives kill -9.
+// startup; what was acknowledged survives kill -9. Each test that is not about SQLite's file
+// runs on both engines (each_engine: an SQLite file and a PostgreSQL database).
 #include <atomic>
 #include <csignal>
 #include <future>
@@ -17,6 +18,13 @@ using namespace quarto::archive;
 using namespace archive_tests;
 
 namespace {
+
+// The store first: it brings the schema to the current version, as the server opens them.
+void open_any(const std::string& where)
+{
+    const auto opened = open_store(where);
+    if (const auto* error = std::get_if<open_error>(&opened)) FAIL(error->message);
+}
 
 std::unique_ptr<journal> open_journal(const std::string& path)
 {
@@ -107,27 +115,28 @@ TEST_CASE("journal batch: entries written in place read back as written, cuts ke
 
 TEST_CASE("journal: entries read back by room and order, cuts drop a room's older ones")
 {
-    scratch_dir dir;
-    const std::string path = dir.file("quarto.db");
-    open_sqlite(path);
-    auto j = open_journal(path);
-    CHECK(j->load().value.empty());
+    each_engine([](const engine& engine_under_test) {
+        const std::string path = engine_under_test.fresh();
+        open_any(path);
+        auto j = open_journal(path);
+        CHECK(j->load().value.empty());
 
-    REQUIRE(write_now(*j, {entry("r2", 1, R"({"type":"joined","seq":1})"), entry("r1", 1), entry("r1", 2)}));
-    REQUIRE(write_now(*j, {entry("r1", 3, R"({"type":"given","seq":7})"), cut("r1", 3), entry("r1", 4)}));
-    const auto loaded = j->load();
-    REQUIRE_FALSE(loaded.failed);
-    CHECK(keys(loaded.value) == key_list{{"r1", 3}, {"r1", 4}, {"r2", 1}});
-    CHECK(loaded.value[0] == journal_entry{"r1", 3, "change r1 3", R"({"type":"given","seq":7})"});
-    CHECK(loaded.value[1].event.empty()); // no event
+        REQUIRE(write_now(*j, {entry("r2", 1, R"({"type":"joined","seq":1})"), entry("r1", 1), entry("r1", 2)}));
+        REQUIRE(write_now(*j, {entry("r1", 3, R"({"type":"given","seq":7})"), cut("r1", 3), entry("r1", 4)}));
+        const auto loaded = j->load();
+        REQUIRE_FALSE(loaded.failed);
+        CHECK(keys(loaded.value) == key_list{{"r1", 3}, {"r1", 4}, {"r2", 1}});
+        CHECK(loaded.value[0] == journal_entry{"r1", 3, "change r1 3", R"({"type":"given","seq":7})"});
+        CHECK(loaded.value[1].event.empty()); // no event
 
-    // A room that closes is cut whole; the others stay.
-    REQUIRE(write_now(*j, {cut("r1", journal_batch::all_entries)}));
-    CHECK(keys(j->load().value) == key_list{{"r2", 1}});
+        // A room that closes is cut whole; the others stay.
+        REQUIRE(write_now(*j, {cut("r1", journal_batch::all_entries)}));
+        CHECK(keys(j->load().value) == key_list{{"r2", 1}});
 
-    // Another open of the file finds the same.
-    j.reset();
-    CHECK(keys(open_journal(path)->load().value) == key_list{{"r2", 1}});
+        // Another open of the file finds the same.
+        j.reset();
+        CHECK(keys(open_journal(path)->load().value) == key_list{{"r2", 1}});
+    });
 }
 
 TEST_CASE("journal: a batch is acknowledged only once it is committed, and a failed one writes nothing")
@@ -153,37 +162,38 @@ TEST_CASE("journal: a batch is acknowledged only once it is committed, and a fai
 
 TEST_CASE("journal: batches from several threads: each acknowledged once, each room's entries in order")
 {
-    scratch_dir dir;
-    const std::string path = dir.file("quarto.db");
-    open_sqlite(path);
-    auto j = open_journal(path);
-    constexpr int writers = 4, batches = 300;
-    std::atomic<int> acks{0}, failures{0};
-    std::vector<std::thread> threads;
-    for (int w = 0; w < writers; ++w)
-        threads.emplace_back([&, w] {
-            const std::string room = "room" + std::to_string(w);
-            for (int b = 0; b < batches; ++b)
-                j->write(batch_of({entry(room, 2 * b + 1), entry(room, 2 * b + 2)}), [&](bool committed) {
-                    ++acks;
-                    if (!committed) ++failures;
-                });
-        });
-    for (auto& t : threads) t.join();
-    j->flush();
-    CHECK(acks == writers * batches);
-    CHECK(failures == 0);
-    const auto loaded = j->load().value;
-    REQUIRE(loaded.size() == std::size_t{writers * batches * 2});
-    std::map<std::string, std::int64_t> last;
-    for (const auto& e : loaded) {
-        CHECK(e.n == last[e.room] + 1);
-        last[e.room] = e.n;
-    }
-    // Batches that waited for a transaction shared the next one (the writers queue far faster
-    // than one commit each).
-    INFO("commits " << j->commits());
-    CHECK(j->commits() < std::uint64_t{writers * batches});
+    each_engine([](const engine& engine_under_test) {
+        const std::string path = engine_under_test.fresh();
+        open_any(path);
+        auto j = open_journal(path);
+        constexpr int writers = 4, batches = 300;
+        std::atomic<int> acks{0}, failures{0};
+        std::vector<std::thread> threads;
+        for (int w = 0; w < writers; ++w)
+            threads.emplace_back([&, w] {
+                const std::string room = "room" + std::to_string(w);
+                for (int b = 0; b < batches; ++b)
+                    j->write(batch_of({entry(room, 2 * b + 1), entry(room, 2 * b + 2)}), [&](bool committed) {
+                        ++acks;
+                        if (!committed) ++failures;
+                    });
+            });
+        for (auto& t : threads) t.join();
+        j->flush();
+        CHECK(acks == writers * batches);
+        CHECK(failures == 0);
+        const auto loaded = j->load().value;
+        REQUIRE(loaded.size() == std::size_t{writers * batches * 2});
+        std::map<std::string, std::int64_t> last;
+        for (const auto& e : loaded) {
+            CHECK(e.n == last[e.room] + 1);
+            last[e.room] = e.n;
+        }
+        // Batches that waited for a transaction shared the next one (the writers queue far faster
+        // than one commit each).
+        INFO("commits " << j->commits());
+        CHECK(j->commits() < std::uint64_t{writers * batches});
+    });
 }
 
 TEST_CASE("journal: the log reaches the disk within sync_interval of a commit, and at close")
@@ -207,82 +217,84 @@ TEST_CASE("journal: the log reaches the disk within sync_interval of a commit, a
 
 TEST_CASE("journal: every acknowledged batch survives kill -9")
 {
-    scratch_dir dir;
-    const std::string path = dir.file("quarto.db");
-    open_sqlite(path);
-    int acks[2];
-    REQUIRE(::pipe(acks) == 0);
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) { // writes as fast as it can; tells the parent each batch acknowledged
+    each_engine([](const engine& engine_under_test) {
+        const std::string path = engine_under_test.fresh();
+        open_any(path);
+        int acks[2];
+        REQUIRE(::pipe(acks) == 0);
+        const pid_t child = ::fork();
+        REQUIRE(child >= 0);
+        if (child == 0) { // writes as fast as it can; tells the parent each batch acknowledged
+            ::close(acks[0]);
+            auto opened = journal::open(path);
+            if (!std::holds_alternative<std::unique_ptr<journal>>(opened)) ::_exit(3);
+            auto& j = *std::get<std::unique_ptr<journal>>(opened);
+            for (std::int64_t b = 1;; ++b)
+                j.write(batch_of({{false, {"r", 2 * b - 1, "c", "e"}}, {false, {"r", 2 * b, "c", {}}}}),
+                        [fd = acks[1], b](bool committed) {
+                            if (committed) (void)::write(fd, &b, sizeof b);
+                        });
+        }
+        ::close(acks[1]);
+        std::int64_t acknowledged = 0;
+        while (acknowledged < 200) REQUIRE(::read(acks[0], &acknowledged, sizeof acknowledged) == sizeof acknowledged);
+        ::kill(child, SIGKILL); // mid-batch, as likely as not
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        std::int64_t later = 0; // acknowledgements that reached the pipe before the kill
+        while (::read(acks[0], &later, sizeof later) == sizeof later) acknowledged = std::max(acknowledged, later);
         ::close(acks[0]);
-        auto opened = journal::open(path);
-        if (!std::holds_alternative<std::unique_ptr<journal>>(opened)) ::_exit(3);
-        auto& j = *std::get<std::unique_ptr<journal>>(opened);
-        for (std::int64_t b = 1;; ++b)
-            j.write(batch_of({{false, {"r", 2 * b - 1, "c", "e"}}, {false, {"r", 2 * b, "c", {}}}}),
-                    [fd = acks[1], b](bool committed) {
-                        if (committed) (void)::write(fd, &b, sizeof b);
-                    });
-    }
-    ::close(acks[1]);
-    std::int64_t acknowledged = 0;
-    while (acknowledged < 200) REQUIRE(::read(acks[0], &acknowledged, sizeof acknowledged) == sizeof acknowledged);
-    ::kill(child, SIGKILL); // mid-batch, as likely as not
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    std::int64_t later = 0; // acknowledgements that reached the pipe before the kill
-    while (::read(acks[0], &later, sizeof later) == sizeof later) acknowledged = std::max(acknowledged, later);
-    ::close(acks[0]);
-    CHECK(WIFSIGNALED(status));
+        CHECK(WIFSIGNALED(status));
 
-    auto j = open_journal(path);
-    const auto loaded = j->load().value;
-    // Every acknowledged batch, whole, and nothing but whole batches in order after it.
-    REQUIRE(loaded.size() >= std::size_t(2 * acknowledged));
-    CHECK(loaded.size() % 2 == 0);
-    for (std::size_t i = 0; i < loaded.size(); ++i) CHECK(loaded[i].n == std::int64_t(i) + 1);
+        auto j = open_journal(path);
+        const auto loaded = j->load().value;
+        // Every acknowledged batch, whole, and nothing but whole batches in order after it.
+        REQUIRE(loaded.size() >= std::size_t(2 * acknowledged));
+        CHECK(loaded.size() % 2 == 0);
+        for (std::size_t i = 0; i < loaded.size(); ++i) CHECK(loaded[i].n == std::int64_t(i) + 1);
+    });
 }
 
 TEST_CASE("journal: a row whose entries cuts have all hidden is deleted by a later commit, then the closed rooms' cuts")
 {
-    scratch_dir dir;
-    const std::string path = dir.file("quarto.db");
-    open_sqlite(path);
-    auto j = open_journal(path);
-    const auto rows = [&] { return sql_text(path, "SELECT count(*) FROM journal"); };
-    const auto cuts = [&] { return sql_text(path, "SELECT count(*) FROM journal_cuts"); };
-    std::vector<step> game;
-    for (int n = 1; n <= 40; ++n) game.push_back(entry("r", n));
-    REQUIRE(write_now(*j, game));                                                        // row 1
-    REQUIRE(write_now(*j, {entry("r", 41), cut("r", 41), entry("o", 1)})); // row 2
-    CHECK(keys(j->load().value) == key_list{{"o", 1}, {"r", 41}});
-    CHECK(rows() == "2"); // row 1 is all hidden, not yet deleted
-    REQUIRE(write_now(*j, {entry("o", 2)}));                                             // row 3
-    CHECK(rows() == "2"); // row 1 went with it
+    each_engine([](const engine& engine_under_test) {
+        const std::string path = engine_under_test.fresh();
+        open_any(path);
+        auto j = open_journal(path);
+        const auto rows = [&] { return engine_under_test.query(path, "SELECT count(*) FROM journal"); };
+        const auto cuts = [&] { return engine_under_test.query(path, "SELECT count(*) FROM journal_cuts"); };
+        std::vector<step> game;
+        for (int n = 1; n <= 40; ++n) game.push_back(entry("r", n));
+        REQUIRE(write_now(*j, game));                                                        // row 1
+        REQUIRE(write_now(*j, {entry("r", 41), cut("r", 41), entry("o", 1)})); // row 2
+        CHECK(keys(j->load().value) == key_list{{"o", 1}, {"r", 41}});
+        CHECK(rows() == "2"); // row 1 is all hidden, not yet deleted
+        REQUIRE(write_now(*j, {entry("o", 2)}));                                             // row 3
+        CHECK(rows() == "2"); // row 1 went with it
 
-    // Both rooms close: their rows go, then their cut rows.
-    REQUIRE(write_now(*j, {cut("r", journal_batch::all_entries),
-                           cut("o", journal_batch::all_entries)}));
-    CHECK(cuts() == "2");
-    REQUIRE(write_now(*j, {entry("x", 1)})); // deletes rows 2 and 3
-    REQUIRE(write_now(*j, {entry("x", 2)})); // and the two cuts
-    CHECK(rows() == "2");
-    CHECK(cuts() == "0");
-    CHECK(keys(j->load().value) == key_list{{"x", 1}, {"x", 2}});
+        // Both rooms close: their rows go, then their cut rows.
+        REQUIRE(write_now(*j, {cut("r", journal_batch::all_entries),
+                               cut("o", journal_batch::all_entries)}));
+        CHECK(cuts() == "2");
+        REQUIRE(write_now(*j, {entry("x", 1)})); // deletes rows 2 and 3
+        REQUIRE(write_now(*j, {entry("x", 2)})); // and the two cuts
+        CHECK(rows() == "2");
+        CHECK(cuts() == "0");
+        CHECK(keys(j->load().value) == key_list{{"x", 1}, {"x", 2}});
 
-    // A new room of a closed room's id starts from 1.
-    REQUIRE(write_now(*j, {entry("r", 1)}));
-    CHECK(keys(j->load().value) == key_list{{"r", 1}, {"x", 1}, {"x", 2}});
+        // A new room of a closed room's id starts from 1.
+        REQUIRE(write_now(*j, {entry("r", 1)}));
+        CHECK(keys(j->load().value) == key_list{{"r", 1}, {"x", 1}, {"x", 2}});
 
-    // After a restart hidden entries stay hidden, and the new process deletes their rows.
-    REQUIRE(write_now(*j, {entry("r", 2), cut("r", 2)}));
-    j.reset();
-    auto again = open_journal(path);
-    CHECK(keys(again->load().value) == key_list{{"r", 2}, {"x", 1}, {"x", 2}});
-    const auto before = std::stoi(rows());
-    REQUIRE(write_now(*again, {entry("x", 3)}));
-    CHECK(std::stoi(rows()) == before); // one row more, the one of {r 1} less
+        // After a restart hidden entries stay hidden, and the new process deletes their rows.
+        REQUIRE(write_now(*j, {entry("r", 2), cut("r", 2)}));
+        j.reset();
+        auto again = open_journal(path);
+        CHECK(keys(again->load().value) == key_list{{"r", 2}, {"x", 1}, {"x", 2}});
+        const auto before = std::stoi(rows());
+        REQUIRE(write_now(*again, {entry("x", 3)}));
+        CHECK(std::stoi(rows()) == before); // one row more, the one of {r 1} less
+    });
 }
 
 TEST_CASE("journal: a file the archive has not brought to the current schema is refused")
@@ -293,4 +305,13 @@ TEST_CASE("journal: a file the archive has not brought to the current schema is 
     auto opened = journal::open(path);
     REQUIRE(std::holds_alternative<open_error>(opened));
     CHECK(std::get<open_error>(opened).message.find("schema version 2") != std::string::npos);
+}
+
+TEST_CASE("journal: a store the archive has not opened (no schema yet) is refused, naming the version")
+{
+    each_engine([](const engine& engine_under_test) {
+        auto opened = journal::open(engine_under_test.fresh());
+        REQUIRE(std::holds_alternative<open_error>(opened));
+        CHECK(std::get<open_error>(opened).message.find("schema version") != std::string::npos);
+    });
 }

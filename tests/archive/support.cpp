@@ -5,7 +5,10 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include <libpq-fe.h>
 #include <sqlite3.h>
+
+#include "postgres_server.hpp"
 
 #include "quarto/archive/game_json.hpp"
 
@@ -144,6 +147,41 @@ void sql_exec(const std::string& path, const std::string& sql)
     sqlite3_free(error);
     sqlite3_close(db);
     REQUIRE_MESSAGE(rc == SQLITE_OK, sql << ": " << message);
+}
+
+namespace {
+
+std::string postgres_query(const std::string& address, const std::string& sql)
+{
+    PGconn* c = PQconnectdb(address.c_str());
+    PGresult* r = PQexec(c, sql.c_str());
+    const auto status = PQresultStatus(r);
+    const bool ok = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK;
+    const std::string error = PQerrorMessage(c);
+    std::string text = ok && PQntuples(r) > 0 ? PQgetvalue(r, 0, 0) : "";
+    PQclear(r);
+    PQfinish(c);
+    REQUIRE_MESSAGE(ok, sql << ": " << error);
+    return text;
+}
+
+} // namespace
+
+void each_engine(const std::function<void(const engine&)>& body)
+{
+    scratch_dir dir;
+    int files = 0;
+    const engine sqlite{"sqlite", [&] { return dir.file("quarto-" + std::to_string(++files) + ".db"); },
+                        [](const std::string& path, const std::string& sql) {
+                            if (sql.starts_with("SELECT")) return sql_text(path, sql);
+                            sql_exec(path, sql);
+                            return std::string{};
+                        }};
+    const engine postgres{"postgresql", [] { return test_postgres::shared_postgres().fresh_database(); }, postgres_query};
+    for (const engine* e : {&sqlite, &postgres}) {
+        CAPTURE(e->name);
+        body(*e);
+    }
 }
 
 } // namespace archive_tests

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include <doctest/doctest.h>
@@ -44,6 +45,17 @@ quarto::archive::archive_store open_sqlite(const std::string& path);
 // as text ("" when there is no row).
 std::string sql_text(const std::string& path, const std::string& sql);
 void sql_exec(const std::string& path, const std::string& sql);
+
+// A storage engine as the tests drive it: where a new, empty store is, and SQL run on a store
+// as an operator's shell would (the first column of the first row as text, "" when none).
+struct engine {
+    std::string name;
+    std::function<std::string()> fresh;
+    std::function<std::string(const std::string& where, const std::string& sql)> query;
+};
+// Runs `body` once per engine, SQLite then PostgreSQL (a server of the tests' own, started on
+// first use); a failure names the engine.
+void each_engine(const std::function<void(const engine&)>& body);
 
 } // namespace archive_tests
 

@@ -1,6 +1,8 @@
-// A server whose archive is a PostgreSQL database (--db postgresql://…): the games it finishes
-// are served from there, and still are after a restart. The journal of live rooms is kept in
-// SQLite only so far: with it on, such a --db is refused at start with the reason.
+// A server whose archive and journal are a PostgreSQL database (--db postgresql://…): the
+// games it finishes are served from there after a restart, and a game in progress comes back
+// after kill -9.
+#include <csignal>
+
 #include <sys/wait.h>
 
 #include "helpers.hpp"
@@ -12,7 +14,7 @@ TEST_CASE("postgres archive: finished games are stored in PostgreSQL and served 
 {
     test_postgres::postgres_server postgres;
     const std::string address = postgres.fresh_database();
-    const std::vector<std::string> args{"--db", address, "--journal", "off"};
+    const std::vector<std::string> args{"--db", address};
     std::string id;
     {
         server_process server{args};
@@ -36,13 +38,37 @@ TEST_CASE("postgres archive: finished games are stored in PostgreSQL and served 
     CHECK(record["result"]["winner"] == 0);
 }
 
-TEST_CASE("postgres archive: with the journal on, a postgresql:// --db is refused at start, its password unshown")
+TEST_CASE("postgres archive: with the journal there too, a game in progress survives kill -9")
 {
-    const auto run = run_to_exit({"--host", "127.0.0.1", "--port", "0", "--db",
-                                  "postgresql://quarto:s3cret@127.0.0.1:1/quarto"});
+    test_postgres::postgres_server postgres;
+    const std::vector<std::string> args{"--db", postgres.fresh_database()};
+    json room;
+    {
+        server_process server{args};
+        duel d = start_duel(server);
+        d.act(d.first, "give", {{"piece", 5}});
+        d.expect_all("given");
+        room = d.room;
+        ::kill(server.pid(), SIGKILL);
+        REQUIRE(server.wait_exit().has_value());
+    }
+    server_process again{args};
+    CHECK(again.log().find("journal: 1 rooms restored") != std::string::npos);
+    const http_response res = http_get(again.port(), "/api/rooms/" + room.get<std::string>());
+    REQUIRE(res.status == 200);
+    CHECK(json::parse(res.body)["status"] == "playing");
+}
+
+TEST_CASE("postgres archive: a database that is not there stops the start with the reason, its password unshown")
+{
+    test_postgres::postgres_server postgres; // its socket directory, where no database "absent" is
+    std::string address = postgres.fresh_database();
+    address.replace(address.find("test_"), 5, "absent_");
+    address.insert(std::string{"postgresql://"}.size(), "quarto:s3cret@");
+    const auto run = run_to_exit({"--host", "127.0.0.1", "--port", "0", "--db", address});
     REQUIRE(run.status.has_value());
     CHECK(WIFEXITED(*run.status));
     CHECK(WEXITSTATUS(*run.status) != 0);
-    CHECK(run.output.find("journal of live rooms is kept in an SQLite file only") != std::string::npos);
+    CHECK(run.output.find("cannot open the game archive") != std::string::npos);
     CHECK(run.output.find("s3cret") == std::string::npos);
 }

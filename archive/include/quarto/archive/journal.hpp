@@ -1,15 +1,16 @@
 // The journal of the live rooms: every accepted change of a room, in order, in the archive's
-// SQLite file, so that the games in progress survive the process (kill -9, a crash, a
-// restart). The archive stores the entries and knows nothing of what they mean: `change` is
+// SQLite file (or its PostgreSQL database: src/journal_storage.hpp), so that the games in
+// progress survive the process (kill -9, a crash, a restart). The archive stores the entries and knows nothing of what they mean: `change` is
 // the server's encoding of the change, `event` the event text that announced it (if any).
 //
 // Writes come in batches (a shard's turn) from any thread and are committed on the journal's
 // own thread: everything that arrives within `journal_commit_window` of the first waiting
 // batch shares its transaction (group commit). Each batch's callback runs once its transaction
-// has committed; only then may the events it holds reach a client. The connection runs in WAL
-// mode with synchronous=NORMAL: a committed batch survives the process dying at any instant;
-// the write-ahead log is also flushed to the disk at least once a second (`sync_interval`), so
-// a power cut loses at most the last second.
+// has committed; only then may the events it holds reach a client. The SQLite connection runs
+// in WAL mode with synchronous=NORMAL: a committed batch survives the process dying at any
+// instant; the write-ahead log is also flushed to the disk at least once a second
+// (`sync_interval`), so a power cut loses at most the last second. PostgreSQL's commits are
+// asynchronous, to the same effect (its WAL writer flushes within wal_writer_delay).
 #pragma once
 
 #include <chrono>
@@ -35,8 +36,9 @@ inline constexpr std::chrono::microseconds journal_commit_window{1000};
 
 class journal {
 public:
-    // Opens the file that archive_store::open has brought to the current schema.
-    static std::variant<std::unique_ptr<journal>, open_error> open(const std::string& path);
+    // Opens the store that open_store has brought to the current schema: an SQLite file, or a
+    // PostgreSQL database (a postgresql:// address), on a connection of its own.
+    static std::variant<std::unique_ptr<journal>, open_error> open(const std::string& where);
     ~journal(); // close()s
     journal(const journal&) = delete;
     journal& operator=(const journal&) = delete;

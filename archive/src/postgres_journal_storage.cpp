@@ -1,0 +1,131 @@
+// The journal in the archive's PostgreSQL database (journal_storage.hpp), on a connection of
+// its own. Commits are asynchronous (synchronous_commit = off): a commit returns once
+// PostgreSQL has it in memory and its WAL writer flushes it within wal_writer_delay (200 ms by
+// default). So, as with the SQLite file, a committed batch survives quarto-server dying at any
+// instant, and a crash of the database's own machine loses at most that last moment.
+#include <atomic>
+
+#include <libpq-fe.h>
+#include <spdlog/spdlog.h>
+
+#include "journal_storage.hpp"
+#include "pg_result.hpp"
+#include "quarto/archive/postgres_store.hpp"
+
+namespace quarto::archive::detail {
+namespace {
+
+class postgres_journal_storage final : public journal_storage {
+public:
+    postgres_journal_storage(std::string address, PGconn* c)
+        : address_{std::move(address)}, location_{without_password(address_)}, c_{c}
+    {
+    }
+    ~postgres_journal_storage() override { PQfinish(c_); }
+
+    bool prepare()
+    {
+        const std::pair<const char*, const char*> statements[] = {
+            {"append_row", "INSERT INTO journal (entries) VALUES ($1) RETURNING seq"},
+            {"raise_cut", "INSERT INTO journal_cuts (room, below_n) VALUES ($1, $2) "
+                          "ON CONFLICT (room) DO UPDATE SET below_n = greatest(journal_cuts.below_n, excluded.below_n)"},
+            {"delete_cut", "DELETE FROM journal_cuts WHERE room = $1"},
+            {"delete_row", "DELETE FROM journal WHERE seq = $1"},
+            {"select_cuts", "SELECT room, below_n FROM journal_cuts"},
+            {"select_rows", "SELECT seq, entries FROM journal ORDER BY seq"},
+        };
+        for (const auto& [name, sql] : statements) {
+            const pg_result r{PQprepare(c_, name, sql, 0, nullptr)};
+            if (!r.ok()) return false;
+        }
+        return exec("SET synchronous_commit = off");
+    }
+
+    const std::string& location() const override { return location_; }
+    std::string last_error() override
+    {
+        std::string e = PQerrorMessage(c_);
+        while (!e.empty() && (e.back() == '\n' || e.back() == ' ')) e.pop_back();
+        return e;
+    }
+
+    bool begin() override
+    {
+        // A connection that broke (the database restarted) is opened again for the next
+        // transaction; the one that met the break has failed.
+        if (PQstatus(c_) != CONNECTION_OK) {
+            PQreset(c_);
+            if (PQstatus(c_) != CONNECTION_OK || !prepare()) return false;
+            spdlog::warn("journal {}: connected again", location_);
+        }
+        return exec("BEGIN");
+    }
+    std::optional<std::int64_t> append_row(std::string_view entries) override
+    {
+        const pg_result r{pg_parameters{}.add_binary(entries).run(c_, "append_row")};
+        if (!r.ok() || r.rows() != 1) return std::nullopt;
+        return r.int_at(0, 0);
+    }
+    bool raise_cut(std::string_view room, std::int64_t below_n) override
+    {
+        return pg_result{pg_parameters{}.add(std::string{room}).add(below_n).run(c_, "raise_cut")}.ok();
+    }
+    bool delete_row(std::int64_t seq) override { return pg_result{pg_parameters{}.add(seq).run(c_, "delete_row")}.ok(); }
+    bool delete_cut(std::string_view room) override
+    {
+        return pg_result{pg_parameters{}.add(std::string{room}).run(c_, "delete_cut")}.ok();
+    }
+    bool commit() override { return exec("COMMIT"); }
+    void roll_back() override
+    {
+        if (PQtransactionStatus(c_) != PQTRANS_IDLE) exec("ROLLBACK");
+    }
+
+    bool read_cuts(const std::function<void(std::string_view, std::int64_t)>& each) override
+    {
+        const pg_result r{pg_parameters{}.run(c_, "select_cuts")};
+        if (!r.ok()) return false;
+        for (int i = 0; i < r.rows(); ++i) each(r.bytes_at(i, 0), r.int_at(i, 1));
+        return true;
+    }
+    bool read_rows(const std::function<void(std::int64_t, std::string_view)>& each) override
+    {
+        // Binary: the entries as stored, not bytea's hex text.
+        const pg_result r{pg_parameters{}.run(c_, "select_rows", /*binary_result=*/true)};
+        if (!r.ok()) return false;
+        for (int i = 0; i < r.rows(); ++i) each(r.binary_int_at(i, 0), r.bytes_at(i, 1));
+        return true;
+    }
+
+    std::uint64_t syncs() const override { return 0; } // PostgreSQL flushes its own log
+    void close() override {}
+
+private:
+    bool exec(const char* sql) { return pg_result{PQexec(c_, sql)}.ok(); }
+
+    std::string address_, location_;
+    PGconn* c_;
+};
+
+} // namespace
+
+std::variant<std::unique_ptr<journal_storage>, open_error> open_postgres_journal(const std::string& address)
+{
+    PGconn* c = PQconnectdb(address.c_str());
+    auto storage = std::make_unique<postgres_journal_storage>(address, c);
+    if (PQstatus(c) != CONNECTION_OK)
+        return open_error{"journal: cannot connect to " + storage->location() + ": " + storage->last_error()};
+    PQsetNoticeProcessor(c, [](void*, const char*) {}, nullptr);
+    // The archive opens the database first and brings it to the current schema.
+    {
+        const pg_result r{PQexec(c, "SELECT version FROM quarto_schema")};
+        if (!r.ok() || r.rows() != 1 || r.int_at(0, 0) != schema_version)
+            return open_error{"journal: " + storage->location() + " is not at schema version " +
+                              std::to_string(schema_version) + " (the archive opens the database first)"};
+    }
+    if (!storage->prepare())
+        return open_error{"journal: cannot prepare a query on " + storage->location() + ": " + storage->last_error()};
+    return std::unique_ptr<journal_storage>{std::move(storage)};
+}
+
+} // namespace quarto::archive::detail
