@@ -435,6 +435,9 @@ void shard::load_tournament(protocol::tournament_record record)
                    .emplace(id, std::make_unique<tournaments::tournament>(*this, std::move(record), views, std::move(quota)))
                    .first->second;
     state_.tournaments.add(id, std::move(views));
+    // Now, not in the posted reopen: a director or player whose hello came before this shard
+    // ran it would resume without the tournament (no snapshot, ever).
+    t.link_people();
     post([&t](shard&) { t.reopen(); });
 }
 

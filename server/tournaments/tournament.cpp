@@ -57,10 +57,14 @@ void tournament::open(const play::client_ref& director_connection, const play::p
     changed();
 }
 
-void tournament::reopen()
+void tournament::link_people()
 {
     for (const auto& entrant : record_.players) host_.players().add_tournament(entrant.id, id_);
     host_.players().add_tournament(record_.director, id_);
+}
+
+void tournament::reopen()
+{
     const int lost = relink_unfinished_games();
     if (record_.status == tournament_status::running && lost > 0) {
         record_.status = tournament_status::paused;

@@ -45,9 +45,12 @@ public:
 
     // A new tournament: subscribes the director, stores it, arms the start time.
     void open(const play::client_ref& director_connection, const play::player_record& director);
-    // Loaded from the archive at startup (after the rooms came back from the journal): the
-    // games in progress report to it again. If any did not come back, a running tournament
-    // comes back paused, those games to be replayed when the director resumes.
+    // Loaded from the archive at startup, before anyone can connect: its people find it again
+    // when they resume (the player registry links them to it).
+    void link_people();
+    // Then, after the rooms came back from the journal: the games in progress report to it
+    // again. If any did not come back, a running tournament comes back paused, those games to
+    // be replayed when the director resumes.
     void reopen();
 
     // join, withdraw, start, pause, resume, remove_player, watch, unwatch.
