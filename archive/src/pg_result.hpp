@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <libpq-fe.h>
@@ -17,6 +18,7 @@ namespace quarto::archive::detail {
 class pg_result {
 public:
     explicit pg_result(PGresult* raw) : r_{raw} {}
+    pg_result(pg_result&& other) noexcept : r_{std::exchange(other.r_, nullptr)} {}
     pg_result(const pg_result&) = delete;
     pg_result& operator=(const pg_result&) = delete;
     ~pg_result() { PQclear(r_); }

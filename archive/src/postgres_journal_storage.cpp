@@ -51,14 +51,11 @@ public:
 
     bool begin() override
     {
-        // A connection that broke (the database restarted) is opened again for the next
-        // transaction; the one that met the break has failed.
-        if (PQstatus(c_) != CONNECTION_OK) {
-            PQreset(c_);
-            if (PQstatus(c_) != CONNECTION_OK || !prepare()) return false;
-            spdlog::warn("journal {}: connected again", location_);
-        }
-        return exec("BEGIN");
+        // A connection that broke (the database restarted) is opened again, and the
+        // transaction begun on the new one: nothing of it had been sent. A break in the middle
+        // of a transaction fails it (the journal reports the batch not written).
+        if (PQstatus(c_) == CONNECTION_OK && exec("BEGIN")) return true;
+        return PQstatus(c_) != CONNECTION_OK && reconnect() && exec("BEGIN");
     }
     std::optional<std::int64_t> append_row(std::string_view entries) override
     {
@@ -83,7 +80,7 @@ public:
 
     bool read_cuts(const std::function<void(std::string_view, std::int64_t)>& each) override
     {
-        const pg_result r{pg_parameters{}.run(c_, "select_cuts")};
+        const pg_result r = read("select_cuts", false);
         if (!r.ok()) return false;
         for (int i = 0; i < r.rows(); ++i) each(r.bytes_at(i, 0), r.int_at(i, 1));
         return true;
@@ -91,7 +88,7 @@ public:
     bool read_rows(const std::function<void(std::int64_t, std::string_view)>& each) override
     {
         // Binary: the entries as stored, not bytea's hex text.
-        const pg_result r{pg_parameters{}.run(c_, "select_rows", /*binary_result=*/true)};
+        const pg_result r = read("select_rows", true);
         if (!r.ok()) return false;
         for (int i = 0; i < r.rows(); ++i) each(r.binary_int_at(i, 0), r.bytes_at(i, 1));
         return true;
@@ -102,6 +99,22 @@ public:
 
 private:
     bool exec(const char* sql) { return pg_result{PQexec(c_, sql)}.ok(); }
+
+    bool reconnect()
+    {
+        PQreset(c_);
+        if (PQstatus(c_) != CONNECTION_OK || !prepare()) return false;
+        spdlog::warn("journal {}: connected again", location_);
+        return true;
+    }
+
+    // A read, again on a new connection if the old one broke.
+    pg_result read(const char* statement, bool binary_result)
+    {
+        pg_result r{pg_parameters{}.run(c_, statement, binary_result)};
+        if (r.ok() || PQstatus(c_) == CONNECTION_OK || !reconnect()) return r;
+        return pg_result{pg_parameters{}.run(c_, statement, binary_result)};
+    }
 
     std::string address_, location_;
     PGconn* c_;

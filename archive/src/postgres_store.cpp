@@ -160,7 +160,22 @@ struct postgres_store::impl {
         return true;
     }
 
-    result run(const char* statement, const parameters& p) { return result{p.run(connection, statement)}; }
+    // Every statement run alone here is a read, an upsert or a delete: run again once after a
+    // reconnection it is the same request, so a database that restarted between two
+    // requests costs none of them.
+    result run(const char* statement, const parameters& p)
+    {
+        result r{p.run(connection, statement)};
+        if (r.ok() || PQstatus(connection) == CONNECTION_OK || !connected()) return r;
+        return result{p.run(connection, statement)};
+    }
+
+    // BEGIN, again on a new connection if the old one broke: nothing was sent in it yet.
+    bool begin()
+    {
+        if (exec("BEGIN")) return true;
+        return PQstatus(connection) != CONNECTION_OK && connected() && exec("BEGIN");
+    }
 
     bool insert_game_row(const game_record& r)
     {
@@ -171,7 +186,7 @@ struct postgres_store::impl {
         p.add(row.squares).add(row.attributes).add(row.false_claim);
         p.add(row.move_ms).add(row.claim_ms).add(row.first_seat).add(row.winner).add(row.reason).add(row.line);
         p.add(row.started_ms).add(row.ended_ms).add(row.moves);
-        if (run("insert_game", p).ok()) return true;
+        if (result{p.run(connection, "insert_game")}.ok()) return true; // in a transaction: never run again alone
         log_failure("storing game " + r.id);
         return false;
     }
@@ -334,7 +349,7 @@ std::vector<bool> postgres_store::save_games(std::span<const game_record> record
     const std::vector<bool> none_stored(records.size(), false);
     const std::string what = records.size() == 1 ? "game " + records.front().id
                                                  : std::to_string(records.size()) + " games";
-    if (!m.connected() || !m.exec("BEGIN")) {
+    if (!m.connected() || !m.begin()) {
         m.log_failure("beginning the transaction of " + what);
         return none_stored;
     }

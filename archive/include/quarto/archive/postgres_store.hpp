@@ -1,8 +1,8 @@
 // The archive's PostgreSQL engine (store.hpp), through libpq: one connection, used
 // synchronously from one thread, with the same schema versions as the SQLite file (the
 // version in the table quarto_schema) and one prepared statement per query. A connection that
-// broke (the server restarted) is opened again before the next request; the request that met
-// the break fails (logged), as a write to a full disk does.
+// broke (the server restarted) is opened again and the request carried out on the new one;
+// only a transaction cut in the middle fails (logged), as a write to a full disk does.
 #pragma once
 
 #include <memory>
