@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <charconv>
 #include <chrono>
 
 #include <libpq-fe.h>
@@ -101,19 +100,27 @@ struct prepared_statement {
 
 std::string without_password(std::string_view address)
 {
-    const auto scheme = address.find("://");
-    if (scheme == std::string_view::npos) return std::string{address};
-    const auto at = address.find('@', scheme + 3);
-    const auto slash = address.find('/', scheme + 3);
-    if (at == std::string_view::npos || (slash != std::string_view::npos && slash < at)) return std::string{address};
-    const auto colon = address.find(':', scheme + 3);
-    if (colon == std::string_view::npos || colon > at) return std::string{address};
-    return std::string{address.substr(0, colon + 1)} + "***" + std::string{address.substr(at)};
+    std::string out{address};
+    // user:password@ before the host.
+    if (const auto scheme = out.find("://"); scheme != std::string::npos) {
+        const auto at = out.find('@', scheme + 3);
+        const auto path = out.find_first_of("/?", scheme + 3);
+        const auto colon = out.find(':', scheme + 3);
+        if (at != std::string::npos && (path == std::string::npos || at < path) && colon < at)
+            out.replace(colon + 1, at - colon - 1, "***");
+    }
+    // password=… among the parameters.
+    for (auto p = out.find("password="); p != std::string::npos; p = out.find("password=", p + 1)) {
+        if (p > 0 && out[p - 1] != '?' && out[p - 1] != '&') continue;
+        const auto value = p + 9;
+        const auto end = out.find('&', value);
+        out.replace(value, (end == std::string::npos ? out.size() : end) - value, "***");
+    }
+    return out;
 }
 
 struct postgres_store::impl {
-    std::string address;
-    std::string location;
+    std::string location; // the address without its password
     PGconn* connection = nullptr;
     std::vector<prepared_statement> statements;
     std::atomic<std::uint64_t> commits{0};
@@ -256,7 +263,6 @@ postgres_store::~postgres_store() = default;
 std::variant<std::unique_ptr<postgres_store>, open_error> postgres_store::open(const std::string& address)
 {
     auto i = std::make_unique<impl>();
-    i->address = address;
     i->location = without_password(address);
     i->connection = PQconnectdb(address.c_str());
     if (PQstatus(i->connection) != CONNECTION_OK) return open_error{"cannot connect to " + i->location + ": " + i->last_error()};

@@ -185,6 +185,9 @@ TEST_CASE("postgresql: an address's password stays out of what is shown, and a s
     CHECK(without_password("postgresql://quarto:s3cret@db.example:5432/quarto") == "postgresql://quarto:***@db.example:5432/quarto");
     CHECK(without_password("postgresql://quarto@db.example/quarto") == "postgresql://quarto@db.example/quarto");
     CHECK(without_password("postgresql:///quarto?host=/run/postgresql") == "postgresql:///quarto?host=/run/postgresql");
+    CHECK(without_password("postgresql:///quarto?host=/run/postgresql&password=s3cret&user=q") ==
+          "postgresql:///quarto?host=/run/postgresql&password=***&user=q");
+    CHECK(without_password("postgresql://q:pw@h/db?password=s3cret") == "postgresql://q:***@h/db?password=***");
     CHECK(is_postgres_address("postgres://x/y"));
     CHECK_FALSE(is_postgres_address("/var/lib/quarto/quarto.db"));
 
