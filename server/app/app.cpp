@@ -30,9 +30,8 @@ app::app(config settings)
 {
     for (unsigned i = 0; i < state_.settings.threads; ++i)
         state_.shards.push_back(std::make_unique<shards::shard>(static_cast<std::uint16_t>(i), state_));
-    // A few threads at most: a bot's search is bounded in time, and the shards come first.
     state_.bots = std::make_unique<bots::bot_pool>(bots::bot_pool::options{
-        std::clamp(state_.settings.threads / 2, 1u, 4u), /*queue_capacity=*/64, /*table_bytes=*/std::size_t{16} << 20});
+        state_.settings.bot_threads, /*queue_capacity=*/64, /*table_bytes=*/std::size_t{16} << 20});
 }
 
 app::~app()
@@ -177,7 +176,7 @@ int app::run()
     const std::string bound_host = bound.address().to_string();
     spdlog::info("listening on http://{}:{}{}", bound.address().is_v6() ? "[" + bound_host + "]" : bound_host,
                  bound.port(), activated.fd ? " (socket from systemd; --host and --port not used)" : "");
-    spdlog::info("{} shards (one thread each), web root {}, rate {}/s burst {}", s.threads, s.web_root, s.rate_limit,
+    spdlog::info("{} shards (one thread each), {} bot threads, web root {}, rate {}/s burst {}", s.threads, s.bot_threads, s.web_root, s.rate_limit,
                  s.rate_burst);
     spdlog::info("WebSocket origins: {}; X-Forwarded-For: {}",
                  s.allowed_origins.empty() ? std::string{"the request's own Host"}

@@ -88,6 +88,10 @@ flag_result apply(config& c, const std::string& flag, const std::string& value, 
         const auto n = number<unsigned>(value);
         if (!n || *n > 256) return bad("a thread count 0..256 is required");
         c.threads = *n;
+    } else if (flag == "--bot-threads") {
+        const auto n = number<unsigned>(value);
+        if (!n || *n < 1 || *n > 64) return bad("a thread count 1..64 is required");
+        c.bot_threads = *n;
     } else if (flag == "--web-root") {
         c.web_root = value;
     } else if (flag == "--log-level") {
@@ -177,6 +181,8 @@ std::string usage_text()
   --host ADDR                  address to listen on (default 0.0.0.0)
   --port N                     port; 0 picks a free one (default 8080)
   --threads N                  event loops (shards), one thread each (default: number of cores)
+  --bot-threads N              threads that think for the computer opponents, 1..64 (default:
+                               half the event loops, 1 to 4)
   --web-root DIR               the browser client's files (default )" + web_root + R"()
   --log-level LEVEL            trace, debug, info, warn, error, critical, off (default info)
   --max-message-bytes N        largest WebSocket message accepted (default 4096)
@@ -281,6 +287,8 @@ std::variant<config, usage_request, config_error> parse_command_line(const std::
         }
     }
     if (c.threads == 0) c.threads = std::max(1u, std::thread::hardware_concurrency());
+    // A few threads at most: a bot's search is bounded in time, and the shards come first.
+    if (c.bot_threads == 0) c.bot_threads = std::clamp(c.threads / 2, 1u, 4u);
     return c;
 }
 

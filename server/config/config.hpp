@@ -21,6 +21,7 @@ struct config {
     std::string host = "0.0.0.0";
     std::uint16_t port = 8080;
     unsigned threads = 0; // 0: one per core
+    unsigned bot_threads = 0; // the computer opponents' searches; 0: half the shards, 1 to 4
     std::string web_root;
     spdlog::level::level_enum log_level = spdlog::level::info;
     std::size_t max_message_bytes = 4096;

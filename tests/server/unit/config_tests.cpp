@@ -142,3 +142,15 @@ TEST_CASE("config: --help lists the deployment options and the environment")
         CHECK(text.find(flag) != std::string::npos);
     }
 }
+
+TEST_CASE("config: --bot-threads, 1..64, by default half the event loops from 1 to 4")
+{
+    CHECK(parsed({"--threads", "2"}).bot_threads == 1);
+    CHECK(parsed({"--threads", "8"}).bot_threads == 4);
+    CHECK(parsed({"--threads", "16"}).bot_threads == 4);
+    CHECK(parsed({"--threads", "1"}).bot_threads == 1);
+    CHECK(parsed({"--threads", "2", "--bot-threads", "3"}).bot_threads == 3);
+    CHECK(parsed({}, {{"QUARTO_BOT_THREADS", "2"}}).bot_threads == 2);
+    CHECK(error_of({"--bot-threads", "0"}) == "--bot-threads: a thread count 1..64 is required, got '0'");
+    CHECK(error_of({"--bot-threads", "65"}).starts_with("--bot-threads:"));
+}
