@@ -1,5 +1,5 @@
-// Shared by the archive tests: a scratch directory, real games played through core, and a
-// direct look at the SQLite file.
+// Shared by the archive tests: a scratch directory, real games played through core, a direct
+// look at the SQLite file, and each storage engine in turn (each_engine).
 #pragma once
 
 #include <filesystem>
