@@ -12,7 +12,16 @@ echo "make test x $runs; logs in $out"
 failed_runs=0
 for ((i = 1; i <= runs; i++)); do
     started=$(date +%s)
-    if make test >"$out/run-$i.log" 2>&1; then verdict=ok; else verdict=FAILED; ((failed_runs++)); fi
+    if make test >"$out/run-$i.log" 2>&1; then
+        verdict=ok
+    else
+        verdict=FAILED
+        ((failed_runs++))
+        # The browser test's screenshots of the failure and its server's log: the next run
+        # overwrites them.
+        mkdir -p "$out/run-$i-e2e"
+        cp build/debug/e2e-artifacts/fail-*.png build/debug/e2e-artifacts/server.log "$out/run-$i-e2e/" 2>/dev/null || true
+    fi
     echo "run $i/$runs: $verdict in $(($(date +%s) - started)) s"
 done
 echo

@@ -1944,8 +1944,15 @@ async function main() {
           for (const p of c.pages()) {
             const name = `fail-${scenarios.indexOf(s) + 1}-${p.label || i}-${i++}`;
             await p.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true }).catch(() => {});
+            // Where each page stood, in the output itself: a loop's next run overwrites the files.
+            const game = await p.locator('[data-role="game"]').first().evaluate((e) => ({ ...e.dataset }), null, { timeout: 1000 }).catch(() => null);
+            console.log(`       ${p.label}: ${p.url()} game ${JSON.stringify(game)}`);
           }
         }
+        try {
+          const lines = fs.readFileSync(path.join(OUT, 'server.log'), 'utf8').trimEnd().split('\n');
+          console.log(`       the server's last log lines:\n         ${lines.slice(-25).join('\n         ')}`);
+        } catch { /* no log yet */ }
       } finally {
         clearTimeout(timer);
         await closeContexts();
