@@ -22,6 +22,8 @@ namespace {
 // Batches whose entries a cut has all made dead are deleted a few at a time, in the
 // transactions that write new ones.
 constexpr std::size_t deletes_per_commit = 64;
+// Past this many bytes of batches waiting to be written again, they are dropped (logged).
+constexpr std::size_t max_unwritten_bytes = std::size_t{64} << 20;
 } // namespace
 
 // The maps are keyed by room id; looked up by the views a batch's bytes give.
@@ -65,6 +67,11 @@ struct journal::impl {
         std::int64_t row = 0; // the row its entries went to
     };
     std::string row_bytes; // a transaction's batches, one after the other (reused)
+    // Batches whose transaction failed (the database was unreachable, the disk full): written
+    // first with the next transaction, up to a bound, so that the journal has no hole once the
+    // database is back. Their writers were answered `false` at once: the games went on.
+    std::vector<request> unwritten;
+    std::size_t unwritten_bytes = 0;
     std::mutex mutex;
     std::condition_variable wake;
     std::vector<request> queue;
@@ -78,6 +85,7 @@ struct journal::impl {
     bool enqueue(request&& r);
     void run_and_wait(std::function<void()> task);
     void carry_out(std::vector<request>& taken);
+    void keep_unwritten(std::span<request> failed);
     bool write_all(std::span<request> group);
     room_state& room(std::string_view id);
     void note_entry(std::string_view room, std::int64_t n, std::int64_t batch, bool is_live);
@@ -132,6 +140,14 @@ void journal::close()
     }
     impl_->wake.notify_one();
     if (impl_->thread.joinable()) impl_->thread.join();
+    // A last try for what failed before (the journal's thread has ended: this one is alone).
+    if (auto& m = *impl_; !m.unwritten.empty()) {
+        if (m.write_all(m.unwritten))
+            spdlog::warn("journal {}: {} batches that had failed are written now", m.path, m.unwritten.size());
+        else
+            spdlog::critical("journal {}: {} batches could not be written before the end", m.path, m.unwritten.size());
+        m.unwritten.clear();
+    }
     impl_->storage->close();
 }
 
@@ -186,6 +202,22 @@ void journal::impl::run()
     }
 }
 
+void journal::impl::keep_unwritten(std::span<request> failed)
+{
+    for (auto& r : failed) {
+        unwritten_bytes += r.batch.bytes().size();
+        unwritten.push_back({std::move(r.batch), {}, {}, 0});
+    }
+    if (unwritten_bytes <= max_unwritten_bytes) return;
+    std::size_t entries = 0;
+    for (const auto& r : unwritten) entries += r.batch.entry_count();
+    spdlog::critical("journal {}: {} entries of {} batches could not be written and are dropped (more than {} MiB "
+                     "waiting): the rooms they belong to will not come back after a restart",
+                     path, entries, unwritten.size(), max_unwritten_bytes >> 20);
+    unwritten.clear();
+    unwritten_bytes = 0;
+}
+
 void journal::impl::carry_out(std::vector<request>& taken)
 {
     std::size_t begin = 0;
@@ -196,11 +228,28 @@ void journal::impl::carry_out(std::vector<request>& taken)
         }
         std::size_t end = begin;
         while (end < taken.size() && !taken[end].task) ++end;
-        const std::span<request> group{taken.data() + begin, end - begin};
-        const bool ok = write_all(group);
-        for (auto& r : group) {
+        bool ok = false;
+        if (unwritten.empty()) {
+            ok = write_all({taken.data() + begin, end - begin});
+            if (!ok) keep_unwritten({taken.data() + begin, end - begin});
+        } else {
+            // What failed before goes first, in the same transaction: each room's entries stay
+            // in order. Its writers were told at the time.
+            std::vector<request> work = std::move(unwritten);
+            unwritten.clear();
+            unwritten_bytes = 0;
+            const std::size_t before = work.size();
+            for (std::size_t i = begin; i < end; ++i) {
+                work.push_back(std::move(taken[i]));
+                taken[i].committed = std::move(work.back().committed);
+            }
+            ok = write_all(work);
+            if (ok) spdlog::warn("journal {}: {} batches that had failed are written now", path, before);
+            else keep_unwritten(work);
+        }
+        for (std::size_t i = begin; i < end; ++i) {
             try {
-                if (r.committed) r.committed(ok);
+                if (taken[i].committed) taken[i].committed(ok);
             } catch (const std::exception& e) { // one bad callback must not keep the others from theirs
                 spdlog::error("journal {}: {}", path, e.what());
             }

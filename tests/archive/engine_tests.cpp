@@ -232,3 +232,31 @@ TEST_CASE("postgresql: a database that restarted between two requests costs none
     REQUIRE_FALSE(loaded.failed);
     CHECK(loaded.value.size() == 2);
 }
+
+TEST_CASE("postgresql: while the database is down, journal batches fail at once and are written once it is back")
+{
+    postgres_server own;
+    const std::string where = own.fresh_database();
+    opened(where); // the schema
+    auto opened_journal = journal::open(where);
+    REQUIRE(std::holds_alternative<std::unique_ptr<journal>>(opened_journal));
+    auto& j = *std::get<std::unique_ptr<journal>>(opened_journal);
+    const auto write = [&](std::int64_t n) {
+        journal_batch b;
+        b.append({"r", n, "change " + std::to_string(n), {}});
+        std::promise<bool> committed;
+        j.write(std::move(b), [&](bool ok) { committed.set_value(ok); });
+        return committed.get_future().get();
+    };
+    REQUIRE(write(1));
+    own.stop();
+    CHECK_FALSE(write(2)); // answered at once: the room's events go out, the game goes on
+    CHECK_FALSE(write(3));
+    own.start();
+    CHECK(write(4));
+    const auto loaded = j.load();
+    REQUIRE_FALSE(loaded.failed);
+    std::vector<std::int64_t> ns;
+    for (const auto& e : loaded.value) ns.push_back(e.n);
+    CHECK(ns == std::vector<std::int64_t>{1, 2, 3, 4}); // no hole
+}

@@ -139,7 +139,7 @@ TEST_CASE("journal: entries read back by room and order, cuts drop a room's olde
     });
 }
 
-TEST_CASE("journal: a batch is acknowledged only once it is committed, and a failed one writes nothing")
+TEST_CASE("journal: a batch is acknowledged once committed, a failed one at once and written with the next that succeeds")
 {
     scratch_dir dir;
     const std::string path = dir.file("quarto.db");
@@ -151,13 +151,20 @@ TEST_CASE("journal: a batch is acknowledged only once it is committed, and a fai
              [&](bool committed) { seen.set_value(committed ? sql_text(path, "SELECT count(*) FROM journal") : "no"); });
     CHECK(seen.get_future().get() == "1"); // one row holds the batch
 
-    // A write the database refuses (here a trigger an operator might have left): the whole
-    // transaction fails, (r, 3) before it is not written either.
+    // A write the database refuses (here a trigger an operator might have left; in life a
+    // database out of reach or a full disk): the whole transaction fails, (r, 3) before the
+    // refused cut is not written either, and the writer learns it at once.
     sql_exec(path, "CREATE TRIGGER refuse BEFORE INSERT ON journal_cuts WHEN NEW.room = 'refused' "
                    "BEGIN SELECT RAISE(ABORT, 'refused'); END");
     CHECK_FALSE(write_now(*j, {entry("r", 3), cut("refused", 1)}));
     CHECK(keys(j->load().value) == key_list{{"r", 1}, {"r", 2}});
-    CHECK(write_now(*j, {entry("r", 3)})); // and the journal goes on
+    CHECK_FALSE(write_now(*j, {entry("r", 4)})); // it comes first, so this fails with it
+    // Once the database takes it again, the next transaction writes what failed, first: the
+    // journal has no hole.
+    sql_exec(path, "DROP TRIGGER refuse");
+    CHECK(write_now(*j, {entry("r", 5)}));
+    CHECK(keys(j->load().value) == key_list{{"r", 1}, {"r", 2}, {"r", 3}, {"r", 4}, {"r", 5}});
+    CHECK(sql_text(path, "SELECT below_n FROM journal_cuts WHERE room = 'refused'") == "1");
 }
 
 TEST_CASE("journal: batches from several threads: each acknowledged once, each room's entries in order")

@@ -19,10 +19,11 @@ public:
     std::string fresh_database();
     // Stops and starts the server again (the stores' connections break).
     void restart();
+    // Stops it (connections break, new ones are refused), and starts it again.
+    void stop();
+    void start();
 
 private:
-    void start();
-    void stop();
     std::string run(const std::string& command) const; // as the cluster's owner; throws on failure
 
     std::string dir_, bin_, owner_;
