@@ -17,8 +17,7 @@ namespace {
 
 class postgres_journal_storage final : public journal_storage {
 public:
-    postgres_journal_storage(std::string address, PGconn* c)
-        : address_{std::move(address)}, location_{without_password(address_)}, c_{c}
+    postgres_journal_storage(std::string_view address, PGconn* c) : location_{without_password(address)}, c_{c}
     {
     }
     ~postgres_journal_storage() override { PQfinish(c_); }
@@ -116,7 +115,7 @@ private:
         return pg_result{pg_parameters{}.run(c_, statement, binary_result)};
     }
 
-    std::string address_, location_;
+    std::string location_; // the address without its password
     PGconn* c_;
 };
 

@@ -294,7 +294,7 @@ std::variant<std::unique_ptr<postgres_store>, open_error> postgres_store::open(c
                           ", older than any this engine wrote: not a quarto-server database"};
     }
     if (version == 0) {
-        if (!i->exec(version_5_schema()) || !i->exec("INSERT INTO quarto_schema (version) VALUES (5)"))
+        if (!i->exec(version_5_schema()) || !i->exec("INSERT INTO quarto_schema (version) VALUES (" + std::to_string(first_version) + ")"))
             return fail("cannot create the tables in");
         version = first_version;
         spdlog::info("archive {}: schema version {}", i->location, version);
