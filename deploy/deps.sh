@@ -2,8 +2,9 @@
 # Installs the Debian 12 packages the project builds and tests with; does nothing when all are
 # present. Idempotent; uses sudo when not root.
 #   deploy/deps.sh          the build
-#   deploy/deps.sh --tests  also what the C++ tests start: a PostgreSQL server of their own in a
-#                           scratch directory (tests/postgres; the package's own cluster is not used)
+#   deploy/deps.sh --tests  also what the C++ tests start: a PostgreSQL server and a Redis server of
+#                           their own in scratch directories (tests/postgres, tests/redis; the
+#                           packages' own services are not used)
 #   deploy/deps.sh --browser  also Chromium, zbarimg and playwright-core for the browser tests
 #   deploy/deps.sh --bench    also what bench/ needs beyond the build: the Node.js and Go
 #                             baseline servers (node-ws; golang-go with gorilla/websocket,
@@ -16,6 +17,7 @@ set -euo pipefail
 packages=(g++ cmake make pkg-config libboost1.81-dev nlohmann-json3-dev libspdlog-dev doctest-dev
           libsqlite3-dev libssl-dev zlib1g-dev ca-certificates
           libpq-dev # the archive's PostgreSQL engine (--db postgresql://...)
+          libhiredis-dev # a node's Redis (--redis)
           systemd) # its systemd-socket-activate, for the socket-activation test
 tests=0
 browser=0
@@ -30,7 +32,7 @@ for arg in "$@"; do
     *) echo "deps.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
-[ "$tests" = 1 ] && packages+=(postgresql)
+[ "$tests" = 1 ] && packages+=(postgresql redis-server)
 [ "$browser" = 1 ] && packages+=(chromium zbar-tools) # zbarimg reads the client's QR codes back in the tests
 [ "$bench" = 1 ] && packages+=(node-ws golang-go golang-github-gorilla-websocket-dev strace jq)
 [ "$fuzz" = 1 ] && packages+=(clang-14 libclang-rt-14-dev)

@@ -25,6 +25,7 @@ constexpr auto shutdown_poll = std::chrono::milliseconds{50};
 
 app::app(config settings)
     : state_{std::move(settings)},
+      started_ms_{play::server_clock::unix_ms()},
       http_settings_{state_.settings.web_root, state_.settings.allowed_origins, state_.settings.trust_proxy},
       files_{state_.settings.web_root}
 {
@@ -36,6 +37,7 @@ app::app(config settings)
 
 app::~app()
 {
+    if (node_) node_->stop(); // its figures read the shards
     if (state_.bots) state_.bots->stop();
     for (auto& shard : state_.shards) shard->stop();
     for (auto& t : threads_)
@@ -154,6 +156,13 @@ int app::run()
         return 2;
     }
     if (!restore()) return 1;
+    if (!s.redis.empty()) {
+        // The address was checked with the command line.
+        const auto redis = std::get<cluster::redis_address>(cluster::parse_redis_address(s.redis));
+        spdlog::info("node {} of a cluster on Redis at {}", s.node_id, redis.shown());
+        node_ = std::make_unique<cluster::node>(redis, s.node_id, [this] { return cluster::to_json(figures()); });
+        node_->start();
+    }
     analysis_worker_ = std::make_unique<analysis::analysis_worker>();
     game_analyses_ = std::make_unique<analysis::game_analyses>(*state_.archive, *analysis_worker_);
 
@@ -207,6 +216,7 @@ int app::run()
     // room change journaled.
     if (state_.journal) state_.journal->close();
     state_.archive->close();
+    if (node_) node_->stop(); // last: until here this node still held what it owned
     spdlog::info("stopped");
     return 0;
 }
@@ -266,7 +276,28 @@ std::string app::metrics_text()
 {
     std::vector<const metrics::shard_counters*> all;
     for (const auto& s : state_.shards) all.push_back(&s->counters_view());
-    return metrics::prometheus_text(all, state_.shared_counters);
+    auto text = metrics::prometheus_text(all, state_.shared_counters);
+    if (node_) cluster::append_metrics(text, *node_);
+    return text;
+}
+
+std::string app::nodes_json() { return cluster::nodes_json(node_.get(), state_.settings.node_id, figures()); }
+
+cluster::node_figures app::figures() const
+{
+    cluster::node_figures f;
+    f.started_ms = started_ms_;
+    f.shards = static_cast<unsigned>(state_.shards.size());
+    const auto sum = [](const auto& value) { return value.load(std::memory_order_relaxed); };
+    for (const auto& shard : state_.shards) {
+        const auto& c = shard->counters_view();
+        f.connections += sum(c.connections_open);
+        for (std::size_t i = 0; i < f.rooms.size(); ++i) f.rooms[i] += sum(c.rooms[i]);
+        f.games_started += sum(c.games_started);
+        for (const auto& finished : c.games_finished) f.games_finished += sum(finished);
+        f.messages_in += sum(c.messages_in);
+    }
+    return f;
 }
 
 // The handshake is done: the socket leaves the front for a shard, in turn.

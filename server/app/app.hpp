@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "app/heap_trimmer.hpp"
+#include "cluster/cluster_view.hpp"
+#include "cluster/node.hpp"
 #include "config/config.hpp"
 #include "http/site.hpp"
 #include "net/asio.hpp"
@@ -35,6 +37,7 @@ public:
     std::string room_json(const std::string& id) override;
     std::shared_ptr<const std::string> tournament_json(const std::string& id) override;
     std::string metrics_text() override;
+    std::string nodes_json() override;
     archive::game_archive* archive() override { return state_.archive.get(); }
     analysis::analysis_worker* analysis_worker() override { return analysis_worker_.get(); }
     analysis::game_analyses* game_analyses() override { return game_analyses_.get(); }
@@ -43,6 +46,8 @@ public:
                         std::string remote) override;
 
 private:
+    // This node's figures, for the cluster (any thread: atomics only).
+    cluster::node_figures figures() const;
     // Opens the archive and brings the stored tournaments back; false (logged) when it cannot.
     bool restore();
     // The live rooms, from the journal (--journal on).
@@ -51,6 +56,9 @@ private:
     void wait_for_clients();
 
     shards::server_state state_;
+    const std::int64_t started_ms_;
+    // With --redis: this node's lease and presence in the cluster (a thread of its own).
+    std::unique_ptr<cluster::node> node_;
     // Made once the archive is open. The worker is declared last of the two so that it is
     // destroyed first: its threads run game_analyses' jobs until they are joined.
     std::unique_ptr<analysis::game_analyses> game_analyses_;

@@ -7,6 +7,9 @@
 #include <optional>
 #include <thread>
 
+#include <unistd.h>
+
+#include "cluster/redis_address.hpp"
 #include "http/origin_policy.hpp"
 
 namespace quarto::server {
@@ -127,6 +130,17 @@ flag_result apply(config& c, const std::string& flag, const std::string& value, 
     } else if (flag == "--db") {
         if (value.empty()) return bad("a file path or a postgresql:// address is required");
         c.db_path = std::string{value};
+    } else if (flag == "--redis") {
+        // Never echoed: the address may hold a password.
+        const auto parsed = cluster::parse_redis_address(value);
+        if (const auto* problem = std::get_if<std::string>(&parsed)) {
+            error = config_error{name + ": " + problem->substr(problem->find(':') + 2)};
+            return flag_result::invalid;
+        }
+        c.redis = value;
+    } else if (flag == "--node-id") {
+        if (!valid_node_id(value)) return bad("1 to 64 letters, digits, '.', '_' or '-' are required");
+        c.node_id = value;
     } else if (flag == "--shutdown-grace") {
         const auto n = number<double>(value);
         if (!n || !(*n >= 0) || *n > 3600) return bad("a number of seconds 0..3600 is required");
@@ -214,12 +228,26 @@ std::string usage_text()
   --journal on|off             keep a journal of every live room in the --db store, so that
                                games in progress survive a crash or a restart (default on;
                                off: for measuring what it costs)
+  --redis URL                  make this server a node of a cluster sharing one Redis:
+                               redis://[user:password@]host[:port][/db] or
+                               unix:///path/to/redis.sock (default: none, a single server)
+  --node-id ID                 this node's name in the cluster: letters, digits, . _ -
+                               (default: the host's name and the port, as in web1-8080)
   --help                       this text
 
 Every option can also be set in the environment: QUARTO_PORT=9000 is --port 9000,
 QUARTO_TRUST_PROXY=1 is --trust-proxy, QUARTO_ALLOWED_ORIGIN takes a list separated by
 spaces or commas. The command line wins over the environment.
 )";
+}
+
+bool valid_node_id(std::string_view id)
+{
+    if (id.empty() || id.size() > 64) return false;
+    return std::all_of(id.begin(), id.end(), [](char ch) {
+        return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' ||
+               ch == '-';
+    });
 }
 
 environment quarto_environment(char** envp)
@@ -287,6 +315,14 @@ std::variant<config, usage_request, config_error> parse_command_line(const std::
         }
     }
     if (c.threads == 0) c.threads = std::max(1u, std::thread::hardware_concurrency());
+    if (c.node_id.empty()) {
+        char host[256] = {};
+        ::gethostname(host, sizeof host - 1);
+        std::string id;
+        for (const char ch : std::string_view{host}) id += valid_node_id(std::string(1, ch)) ? ch : '-';
+        if (id.empty()) id = "node";
+        c.node_id = id.substr(0, 50) + "-" + std::to_string(c.port);
+    }
     // A few threads at most: a bot's search is bounded in time, and the shards come first.
     if (c.bot_threads == 0) c.bot_threads = std::clamp(c.threads / 2, 1u, 4u);
     return c;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -52,7 +53,14 @@ struct config {
     bool shard_migration = true;
     // Every room's changes go to the journal before their events go out; restored on start.
     bool journal = true;
+    // A node of a cluster: the nodes' shared Redis (redis://... or unix://...; empty: a single
+    // server, no Redis) and this node's name among them (default: the host's name and the port).
+    std::string redis;
+    std::string node_id;
 };
+
+// A node id: 1 to 64 letters, digits, '.', '_' or '-' (it names Redis keys and metrics labels).
+bool valid_node_id(std::string_view id);
 
 struct usage_request {};               // --help
 struct config_error { std::string message; };

@@ -96,6 +96,7 @@ void http_session::serve()
         return send(text_response(bh::status::ok, version, keep_alive, site_.metrics_text(),
                                   "text/plain; version=0.0.4; charset=utf-8"));
     if (path == "/healthz") return send(text_response(bh::status::ok, version, keep_alive, "ok\n"));
+    if (path == "/api/nodes") return send_json(bh::status::ok, version, keep_alive, site_.nodes_json());
     const auto q = target.find('?');
     const std::string_view query = q == std::string_view::npos ? std::string_view{} : target.substr(q + 1);
     if (path == "/api/rooms" || path == "/api/tournaments") {

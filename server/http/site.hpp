@@ -38,6 +38,8 @@ public:
     // GET /api/tournaments/{id}; null for an unknown id.
     virtual std::shared_ptr<const std::string> tournament_json(const std::string& id) = 0;
     virtual std::string metrics_text() = 0; // GET /metrics
+    // GET /api/nodes: every node of the cluster (this server alone when it is not one), totals.
+    virtual std::string nodes_json() = 0;
     virtual archive::game_archive* archive() = 0;
     // The solver's threads for GET /api/analysis, and the games' analyses
     // (GET /api/games/{id}/analysis); null when this server runs none.

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 namespace quarto::server::metrics {
-namespace {
 
 void line(std::string& out, std::string_view name, std::string_view labels, double value)
 {
@@ -35,6 +34,8 @@ void header(std::string& out, std::string_view name, std::string_view type, std:
     out += type;
     out += '\n';
 }
+
+namespace {
 
 template <class Atomic>
 double load(const Atomic& a)

@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "quarto/core/game.hpp"
 #include "quarto/protocol/encode.hpp"
@@ -85,6 +86,10 @@ struct shared_counters {
 // The whole exposition: every shard summed, the shared counters, and the process's CPU time
 // and memory.
 std::string prometheus_text(std::span<const shard_counters* const> shards, const shared_counters& shared);
+
+// One sample line, and the HELP and TYPE lines before a metric's samples.
+void line(std::string& out, std::string_view name, std::string_view labels, double value);
+void header(std::string& out, std::string_view name, std::string_view type, std::string_view help);
 
 // Resident set size in bytes, from /proc/self/statm (0 when it cannot be read).
 double resident_bytes();

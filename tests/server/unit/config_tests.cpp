@@ -154,3 +154,25 @@ TEST_CASE("config: --bot-threads, 1..64, by default half the event loops from 1 
     CHECK(error_of({"--bot-threads", "0"}) == "--bot-threads: a thread count 1..64 is required, got '0'");
     CHECK(error_of({"--bot-threads", "65"}).starts_with("--bot-threads:"));
 }
+
+TEST_CASE("config: --redis makes a node, --node-id names it, by default after the host and the port")
+{
+    const config single = parsed({"--port", "9000"});
+    CHECK(single.redis.empty());
+    CHECK(single.node_id.ends_with("-9000"));
+    CHECK(valid_node_id(single.node_id));
+
+    const config node = parsed({"--redis", "redis://:pw@cache:6380/1", "--node-id", "web-1.eu_west"});
+    CHECK(node.redis == "redis://:pw@cache:6380/1");
+    CHECK(node.node_id == "web-1.eu_west");
+    CHECK(parsed({}, {{"QUARTO_REDIS", "unix:///run/redis.sock"}, {"QUARTO_NODE_ID", "n2"}}).node_id == "n2");
+
+    // The address's problem, never the address (it may hold a password).
+    const std::string bad = error_of({"--redis", "redis://:hunter2@cache:70000"});
+    CHECK(bad == "--redis: the port is a number from 1 to 65535");
+    CHECK(error_of({}, {{"QUARTO_REDIS", "memcached://x"}}).starts_with("QUARTO_REDIS: expected redis://"));
+
+    CHECK(error_of({"--node-id", "a/b"}).starts_with("--node-id: 1 to 64 letters"));
+    CHECK(error_of({"--node-id", std::string(65, 'n')}).starts_with("--node-id:"));
+    CHECK(valid_node_id(std::string(64, 'n')));
+}

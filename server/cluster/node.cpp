@@ -1,0 +1,231 @@
+#include "cluster/node.hpp"
+
+#include <algorithm>
+
+#include <spdlog/spdlog.h>
+
+namespace quarto::server::cluster {
+
+namespace {
+
+// KEYS: the lease, the figures, the set of nodes by expiry. ARGV: token, TTL in ms, figures,
+// node id, "1" when acquiring. Redis's own clock scores the set, so nodes' clocks need not agree.
+// Returns {1, now, id, figures, id, figures, ...}, or {-1, holder} when another process holds
+// this id, or {0, holder} when the lease being renewed is no longer this token's.
+constexpr std::string_view heartbeat_script = R"lua(
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local held = redis.call('GET', KEYS[1])
+if ARGV[5] == '1' then
+  if held and held ~= ARGV[1] then return {-1, held} end
+elseif held ~= ARGV[1] then
+  return {0, held or ''}
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[2])
+redis.call('ZADD', KEYS[3], now + tonumber(ARGV[2]), ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+local out = {1, now}
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], now, '+inf')) do
+  local figures = redis.call('GET', 'quarto:node:' .. id .. ':figures')
+  if figures then
+    out[#out + 1] = id
+    out[#out + 1] = figures
+  end
+end
+return out
+)lua";
+
+// KEYS: the counter of tokens. A counter that Redis lost (a restart without persistence) starts
+// again from Redis's clock in milliseconds: far above any token handed out before, since tokens
+// are taken far less often than once a millisecond. So tokens only ever grow.
+constexpr std::string_view token_script = R"lua(
+local token = redis.call('INCR', KEYS[1])
+if token == 1 then
+  local t = redis.call('TIME')
+  token = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  redis.call('SET', KEYS[1], token)
+end
+return token
+)lua";
+
+// KEYS: the lease, the figures, the set of nodes. ARGV: token, node id.
+constexpr std::string_view release_script = R"lua(
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('ZREM', KEYS[3], ARGV[2])
+return 1
+)lua";
+
+constexpr std::string_view nodes_key = "quarto:nodes";
+constexpr std::string_view epoch_key = "quarto:node-epoch";
+constexpr std::chrono::milliseconds release_wait{500};
+
+} // namespace
+
+node::node(redis_address redis, std::string id, describe figures)
+    : redis_{std::move(redis)},
+      id_{std::move(id)},
+      figures_{std::move(figures)},
+      redis_connection_{loop_, redis_, "node " + id_, [this](bool up, const std::string&) {
+                            redis_up_.store(up, std::memory_order_relaxed);
+                            if (up) beat(); // at once: a node that just started or reconnected is seen
+                        }}
+{
+    beat_timer_ = loop_.timers().add([this] {
+        loop_.timers().set(beat_timer_, loop_.turn_time() + heartbeat);
+        beat();
+    });
+}
+
+node::~node() { stop(); }
+
+void node::start()
+{
+    thread_ = std::thread{[this] {
+        loop_.refresh_turn_time();
+        redis_connection_.open();
+        loop_.timers().set(beat_timer_, loop_.turn_time() + heartbeat);
+        loop_.run(*this);
+        redis_connection_.close();
+    }};
+}
+
+void node::stop()
+{
+    if (!thread_.joinable()) return;
+    post([this] { release_lease(); });
+    thread_.join();
+}
+
+void node::post(std::function<void()> task)
+{
+    {
+        std::lock_guard lock{mutex_};
+        tasks_.push_back(std::move(task));
+    }
+    loop_.wake();
+}
+
+void node::on_wake()
+{
+    std::vector<std::function<void()>> tasks;
+    {
+        std::lock_guard lock{mutex_};
+        tasks.swap(tasks_);
+    }
+    for (auto& t : tasks) t();
+}
+
+std::vector<node::peer> node::peers() const
+{
+    std::lock_guard lock{mutex_};
+    return peers_;
+}
+
+// ---- the lease ---------------------------------------------------------------------------------
+
+void node::beat()
+{
+    if (token_held_.load(std::memory_order_relaxed) != 0 && loop_.turn_time() - last_renewed_ > lease_ttl) {
+        // It may have expired in Redis and been taken over: never act on it, nor take it back.
+        spdlog::error("node {}: its lease (token {}) went unrenewed for {} s; it takes a new one once Redis answers",
+                      id_, token_, lease_ttl.count() / 1000.0);
+        lease_losses_.fetch_add(1, std::memory_order_relaxed);
+        token_held_.store(0, std::memory_order_relaxed);
+        token_ = 0;
+    }
+    if (!redis_connection_.up() || beat_pending_) return;
+    if (token_ == 0) return take_token();
+    renew(acquiring_);
+}
+
+void node::take_token()
+{
+    beat_pending_ = redis_connection_.command({"EVAL", token_script, "1", epoch_key}, [this](const redis_reply& r) {
+        beat_pending_ = false;
+        if (r.type != redis_reply::kind::integer) {
+            spdlog::warn("node {}: no fencing token from Redis: {}", id_, r.text);
+            return;
+        }
+        token_ = r.integer;
+        acquiring_ = true;
+        beat();
+    });
+}
+
+void node::renew(bool acquiring)
+{
+    const std::string lease = "quarto:node:" + id_;
+    const std::string token = std::to_string(token_);
+    const std::string ttl = std::to_string(lease_ttl.count());
+    const std::string figures = figures_ ? figures_() : std::string{"{}"};
+    beat_pending_ = redis_connection_.command(
+        {"EVAL", heartbeat_script, "3", lease, lease + ":figures", nodes_key, token, ttl, figures, id_, acquiring ? "1" : "0"},
+        [this, acquiring, sent = loop_.turn_time()](const redis_reply& r) {
+            beat_pending_ = false;
+            if (r.type != redis_reply::kind::array || r.elements.size() < 2 || r.elements[0].type != redis_reply::kind::integer) {
+                spdlog::warn("node {}: heartbeat failed: {}", id_, r.is_error() ? r.text : "an unexpected reply");
+                return;
+            }
+            renewed(r, acquiring, sent);
+        });
+}
+
+void node::renewed(const redis_reply& r, bool acquiring, std::chrono::steady_clock::time_point sent)
+{
+    const auto status = r.elements[0].integer;
+    if (status == -1) {
+        spdlog::trace("node {}: waiting for token {} (was {})", id_, r.elements[1].text, waiting_for_);
+        if (waiting_for_ != r.elements[1].text)
+            spdlog::error("node {}: another live process holds this node id (token {}); waiting for its lease "
+                          "to expire. Give every node its own --node-id.",
+                          id_, r.elements[1].text);
+        waiting_for_ = r.elements[1].text;
+        return;
+    }
+    if (status == 0) {
+        spdlog::error("node {}: its lease (token {}) expired under it: paused or cut off from Redis for more than "
+                      "{} s. Taking a new one.",
+                      id_, token_, lease_ttl.count() / 1000.0);
+        lease_losses_.fetch_add(1, std::memory_order_relaxed);
+        token_held_.store(0, std::memory_order_relaxed);
+        token_ = 0;
+        return beat();
+    }
+    last_renewed_ = sent; // the lease runs from before the script ran, never from the reply
+    if (acquiring) {
+        spdlog::info("node {}: lease taken in Redis at {} (fencing token {})", id_, redis_.shown(), token_);
+        acquiring_ = false;
+        waiting_for_.clear();
+        token_held_.store(token_, std::memory_order_relaxed);
+    }
+    std::vector<peer> read;
+    for (std::size_t i = 2; i + 1 < r.elements.size(); i += 2)
+        read.push_back({r.elements[i].text, r.elements[i + 1].text, r.elements[i].text == id_});
+    std::stable_partition(read.begin(), read.end(), [](const peer& p) { return p.self; });
+    std::lock_guard lock{mutex_};
+    peers_ = std::move(read);
+}
+
+void node::release_lease()
+{
+    loop_.timers().cancel(beat_timer_);
+    const auto held = token_held_.exchange(0, std::memory_order_relaxed);
+    const std::string lease = "quarto:node:" + id_;
+    const bool sent = held != 0 && redis_connection_.command({"EVAL", release_script, "3", lease, lease + ":figures",
+                                                               nodes_key, std::to_string(held), id_},
+                                                              [this](const redis_reply& r) {
+                                                                  if (r.is_error())
+                                                                      spdlog::warn("node {}: lease not given back: {}", id_, r.text);
+                                                                  else
+                                                                      spdlog::info("node {}: lease given back", id_);
+                                                                  loop_.stop();
+                                                              });
+    if (!sent) return loop_.stop();
+    // Redis may not answer: the lease then expires by itself.
+    const auto give_up = loop_.timers().add([this] { loop_.stop(); });
+    loop_.timers().set(give_up, loop_.turn_time() + release_wait);
+}
+
+} // namespace quarto::server::cluster

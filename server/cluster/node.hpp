@@ -1,0 +1,96 @@
+// This server's part in a cluster of nodes sharing one Redis (--redis): a thread of its own
+// whose event loop drives the node's Redis connection.
+//
+// Every second the node renews its lease, quarto:node:{id} (a 3 s TTL holding the node's fencing
+// token, from the counter quarto:node-epoch at each acquisition: it only grows), writes its figures
+// beside it, and reads every live node's figures back, all in one script run: /metrics and
+// /api/nodes show each node and the totals. A second process started with the same --node-id
+// waits until the first one's lease has expired; a node whose lease expired under it (a pause
+// or a partition longer than the TTL) says so loudly and takes a new token, so that whatever
+// was fenced with the old one stays fenced.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cluster/redis_address.hpp"
+#include "cluster/redis_connection.hpp"
+#include "net/event_loop.hpp"
+
+namespace quarto::server::cluster {
+
+class node final : private net::event_loop::owner {
+public:
+    static constexpr std::chrono::milliseconds lease_ttl{3000};
+    static constexpr std::chrono::milliseconds heartbeat{1000};
+
+    // This node's figures as a JSON object, on the node's thread (so from atomics only).
+    using describe = std::function<std::string()>;
+
+    struct peer {
+        std::string id;
+        std::string figures; // a JSON object, as that node described itself
+        bool self = false;
+    };
+
+    node(redis_address redis, std::string id, describe figures);
+    ~node(); // stop()
+    node(const node&) = delete;
+    node& operator=(const node&) = delete;
+
+    void start();
+    // Gives the lease back (the others see this node gone at once, not after the TTL), waiting
+    // at most half a second for Redis, then stops the thread.
+    void stop();
+
+    const std::string& id() const { return id_; }
+    // Any thread: what the last heartbeat read (this node first), and the state of the lease.
+    std::vector<peer> peers() const;
+    bool redis_up() const { return redis_up_.load(std::memory_order_relaxed); }
+    bool lease_held() const { return token_held_.load(std::memory_order_relaxed) != 0; }
+    std::int64_t fencing_token() const { return token_held_.load(std::memory_order_relaxed); }
+    std::uint64_t lease_losses() const { return lease_losses_.load(std::memory_order_relaxed); }
+
+private:
+    // net::event_loop::owner
+    void on_wake() override;
+    void end_of_turn() override {}
+
+    void beat();
+    void take_token();
+    void renew(bool acquiring);
+    void renewed(const redis_reply& r, bool acquiring, std::chrono::steady_clock::time_point sent);
+    void release_lease();
+    void post(std::function<void()> task);
+
+    const redis_address redis_;
+    const std::string id_;
+    const describe figures_;
+    net::event_loop loop_;
+    redis_connection redis_connection_;
+    net::timer_queue::id beat_timer_;
+    std::thread thread_;
+
+    // On the node's thread.
+    std::int64_t token_ = 0;   // the token of the lease held or being acquired; 0: none yet
+    bool acquiring_ = true;    // the lease is not (or no longer) this node's
+    bool beat_pending_ = false; // a heartbeat is on its way: never two at once
+    std::string waiting_for_;  // the holder of this id when it was not free (logged once)
+    std::chrono::steady_clock::time_point last_renewed_; // when the last renewal that took was sent
+
+    // Shared with other threads.
+    std::atomic<bool> redis_up_{false};
+    std::atomic<std::int64_t> token_held_{0};
+    std::atomic<std::uint64_t> lease_losses_{0};
+    mutable std::mutex mutex_;
+    std::vector<peer> peers_;                 // guarded by mutex_
+    std::vector<std::function<void()>> tasks_; // guarded by mutex_: run on the node's thread
+};
+
+} // namespace quarto::server::cluster
