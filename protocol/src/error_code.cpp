@@ -29,6 +29,7 @@ std::string_view to_string(error_code code)
     case error_code::not_enough_players: return "not_enough_players";
     case error_code::too_many_rooms: return "too_many_rooms";
     case error_code::too_many_tournaments: return "too_many_tournaments";
+    case error_code::unavailable: return "unavailable";
     }
     return "internal";
 }
@@ -75,6 +76,7 @@ std::string_view default_message(error_code code)
     case error_code::too_many_rooms: return "You are in as many rooms as one player (or one address) may be; leave one first.";
     case error_code::too_many_tournaments:
         return "You direct as many open tournaments as one player (or one address) may; finish one first.";
+    case error_code::unavailable: return "That room is on another server that cannot be reached just now; try again in a moment.";
     }
     return "Internal error.";
 }

@@ -155,14 +155,18 @@ int app::run()
         spdlog::critical("socket activation: {}", activated.problem);
         return 2;
     }
-    if (!restore()) return 1;
     if (!s.redis.empty()) {
-        // The address was checked with the command line.
+        // The address was checked with the command line. Made before the rooms are restored
+        // (they claim themselves), started after.
         const auto redis = std::get<cluster::redis_address>(cluster::parse_redis_address(s.redis));
         spdlog::info("node {} of a cluster on Redis at {}", s.node_id, redis.shown());
-        node_ = std::make_unique<cluster::node>(redis, s.node_id, [this] { return cluster::to_json(figures()); });
-        node_->start();
+        node_ = std::make_unique<cluster::node>(
+            redis, s.node_id, [this] { return cluster::to_json(figures()); },
+            [this](std::string_view payload) { relay_in(payload); });
+        state_.cluster = node_.get();
     }
+    if (!restore()) return 1;
+    if (node_) node_->start();
     analysis_worker_ = std::make_unique<analysis::analysis_worker>();
     game_analyses_ = std::make_unique<analysis::game_analyses>(*state_.archive, *analysis_worker_);
 
@@ -282,6 +286,23 @@ std::string app::metrics_text()
 }
 
 std::string app::nodes_json() { return cluster::nodes_json(node_.get(), state_.settings.node_id, figures()); }
+
+// On the node's thread: records from other nodes, each to the shard of its room or client.
+void app::relay_in(std::string_view payload)
+{
+    std::vector<cluster::relay_record> records;
+    if (!cluster::parse_records(payload, records))
+        spdlog::warn("node {}: a malformed message from another node ({} bytes) was dropped after {} records",
+                     state_.settings.node_id, payload.size(), records.size());
+    const std::size_t count = state_.shards.size();
+    for (auto& r : records) {
+        using kind = cluster::relay_record::kind;
+        const bool to_room = r.type == kind::message || r.type == kind::detach;
+        const std::size_t target = to_room ? shards::shard_of(r.place, count) : r.client.shard;
+        if (target >= count) continue;
+        state_.shards[target]->post([r = std::move(r)](shards::shard& s) { s.remote_record(r); });
+    }
+}
 
 cluster::node_figures app::figures() const
 {

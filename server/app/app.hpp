@@ -48,6 +48,7 @@ public:
 private:
     // This node's figures, for the cluster (any thread: atomics only).
     cluster::node_figures figures() const;
+    void relay_in(std::string_view payload);
     // Opens the archive and brings the stored tournaments back; false (logged) when it cannot.
     bool restore();
     // The live rooms, from the journal (--journal on).

@@ -57,21 +57,47 @@ redis.call('ZREM', KEYS[3], ARGV[2])
 return 1
 )lua";
 
+// KEYS: the room's owner record. ARGV: this node's id, the records. Returns 1 when published,
+// 0 when no node holds the room, -1 when this node does (it has dropped it since), -2 when its
+// owner is not listening (down, or restarting).
+constexpr std::string_view to_owner_script = R"lua(
+local owner = redis.call('GET', KEYS[1])
+if not owner then return 0 end
+if owner == ARGV[1] then return -1 end
+if redis.call('PUBLISH', 'quarto:node:' .. owner, ARGV[2]) == 0 then return -2 end
+return 1
+)lua";
+
+// KEYS: the room's owner record. ARGV: this node's id.
+constexpr std::string_view release_room_script = R"lua(
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0
+)lua";
+
+std::string room_key(std::string_view room) { return "quarto:room:" + std::string{room}; }
+
 constexpr std::string_view nodes_key = "quarto:nodes";
 constexpr std::string_view epoch_key = "quarto:node-epoch";
 constexpr std::chrono::milliseconds release_wait{500};
 
 } // namespace
 
-node::node(redis_address redis, std::string id, describe figures)
+node::node(redis_address redis, std::string id, describe figures, inbound on_records)
     : redis_{std::move(redis)},
       id_{std::move(id)},
       figures_{std::move(figures)},
+      on_records_{std::move(on_records)},
       redis_connection_{loop_, redis_, "node " + id_, [this](bool up, const std::string&) {
                             redis_up_.store(up, std::memory_order_relaxed);
-                            if (up) beat(); // at once: a node that just started or reconnected is seen
-                        }}
+                            if (!up) return;
+                            beat(); // at once: a node that just started or reconnected is seen
+                            claim_all();
+                        }},
+      subscriber_{loop_, redis_, "node " + id_ + " (channel)"}
 {
+    subscriber_.subscribe("quarto:node:" + id_, [this](std::string_view payload) {
+        if (on_records_) on_records_(payload);
+    });
     beat_timer_ = loop_.timers().add([this] {
         loop_.timers().set(beat_timer_, loop_.turn_time() + heartbeat);
         beat();
@@ -85,8 +111,10 @@ void node::start()
     thread_ = std::thread{[this] {
         loop_.refresh_turn_time();
         redis_connection_.open();
+        subscriber_.open();
         loop_.timers().set(beat_timer_, loop_.turn_time() + heartbeat);
         loop_.run(*this);
+        subscriber_.close();
         redis_connection_.close();
     }};
 }
@@ -121,6 +149,49 @@ std::vector<node::peer> node::peers() const
 {
     std::lock_guard lock{mutex_};
     return peers_;
+}
+
+// ---- rooms ------------------------------------------------------------------------------------
+
+void node::claim_room(const std::string& room)
+{
+    post([this, room] {
+        rooms_held_.insert(room);
+        redis_connection_.command({"SET", room_key(room), id_}, {});
+    });
+}
+
+void node::release_room(const std::string& room)
+{
+    post([this, room] {
+        rooms_held_.erase(room);
+        redis_connection_.command({"EVAL", release_room_script, "1", room_key(room), id_}, {});
+    });
+}
+
+void node::claim_all()
+{
+    for (const auto& room : rooms_held_) redis_connection_.command({"SET", room_key(room), id_}, {});
+}
+
+void node::to_owner(const std::string& room, std::string records, std::function<void(undelivered)> failed)
+{
+    post([this, room, records = std::move(records), failed = std::move(failed)]() mutable {
+        const bool sent = redis_connection_.command(
+            {"EVAL", to_owner_script, "1", room_key(room), id_, records}, [failed](const redis_reply& r) {
+                if (r.type == redis_reply::kind::integer && r.integer == 1) return;
+                if (r.type == redis_reply::kind::integer && r.integer >= -1) return failed(undelivered::no_such_room);
+                failed(undelivered::unavailable);
+            });
+        if (!sent) failed(undelivered::unavailable);
+    });
+}
+
+void node::to_node(const std::string& id, std::string records)
+{
+    post([this, id, records = std::move(records)] {
+        redis_connection_.command({"PUBLISH", "quarto:node:" + id, records}, {});
+    });
 }
 
 // ---- the lease ---------------------------------------------------------------------------------

@@ -8,6 +8,13 @@
 // waits until the first one's lease has expired; a node whose lease expired under it (a pause
 // or a partition longer than the TTL) says so loudly and takes a new token, so that whatever
 // was fenced with the old one stays fenced.
+//
+// Rooms: each node records the rooms it holds (quarto:room:{id} = its id, again after every
+// reconnection). A client's message for a room held by another node goes there as a relay
+// record (relay_record.hpp), published on that node's channel (quarto:node:{id}) by a script
+// that reads the owner and publishes in one step, so that a client's messages keep their
+// order; what the owner sends back comes the same way. The node's thread runs only this
+// traffic, never a room: what arrives is handed to the shards (`inbound`).
 #pragma once
 
 #include <atomic>
@@ -16,7 +23,9 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <unordered_set>
 #include <vector>
 
 #include "cluster/redis_address.hpp"
@@ -32,6 +41,11 @@ public:
 
     // This node's figures as a JSON object, on the node's thread (so from atomics only).
     using describe = std::function<std::string()>;
+    // Records from other nodes (a PUBLISH's payload), on the node's thread.
+    using inbound = std::function<void(std::string_view payload)>;
+    // Why a record for a room's owner went nowhere: no node holds that room (or this one did
+    // and has dropped it), or it could not be sent (Redis is out of reach, or the owner is down).
+    enum class undelivered { no_such_room, unavailable };
 
     struct peer {
         std::string id;
@@ -39,7 +53,7 @@ public:
         bool self = false;
     };
 
-    node(redis_address redis, std::string id, describe figures);
+    node(redis_address redis, std::string id, describe figures, inbound on_records = {});
     ~node(); // stop()
     node(const node&) = delete;
     node& operator=(const node&) = delete;
@@ -57,6 +71,15 @@ public:
     std::int64_t fencing_token() const { return token_held_.load(std::memory_order_relaxed); }
     std::uint64_t lease_losses() const { return lease_losses_.load(std::memory_order_relaxed); }
 
+    // Any thread. This node holds `room` from now on / no longer.
+    void claim_room(const std::string& room);
+    void release_room(const std::string& room);
+    // Any thread: `records` to the node holding `room`; `failed` (on the node's thread) when
+    // they went nowhere.
+    void to_owner(const std::string& room, std::string records, std::function<void(undelivered)> failed);
+    // Any thread: `records` to the node `id`, in the order of the calls (lost if it is gone).
+    void to_node(const std::string& id, std::string records);
+
 private:
     // net::event_loop::owner
     void on_wake() override;
@@ -68,12 +91,15 @@ private:
     void renewed(const redis_reply& r, bool acquiring, std::chrono::steady_clock::time_point sent);
     void release_lease();
     void post(std::function<void()> task);
+    void claim_all(); // every room held, again (Redis may have restarted empty)
 
     const redis_address redis_;
     const std::string id_;
     const describe figures_;
+    const inbound on_records_;
     net::event_loop loop_;
     redis_connection redis_connection_;
+    redis_connection subscriber_; // this node's channel
     net::timer_queue::id beat_timer_;
     std::thread thread_;
 
@@ -83,6 +109,7 @@ private:
     bool beat_pending_ = false; // a heartbeat is on its way: never two at once
     std::string waiting_for_;  // the holder of this id when it was not free (logged once)
     std::chrono::steady_clock::time_point last_renewed_; // when the last renewal that took was sent
+    std::unordered_set<std::string> rooms_held_;
 
     // Shared with other threads.
     std::atomic<bool> redis_up_{false};

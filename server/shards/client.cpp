@@ -301,11 +301,11 @@ void client::on_room(const protocol::room_message& m, const json& req, std::stri
 {
     if (std::holds_alternative<protocol::join>(m.action) && !may_enter_room(m.room, req)) return;
     const auto owner = shard_of(m.room, home_.state().shards.size());
-    if (owner == home_.index()) return home_.room_request(local_room(m.room), self_, *player_, m, req);
+    if (owner == home_.index()) return home_.room_request(local_room(m.room), self_, *player_, m, req, text);
     const bool subscribing = std::holds_alternative<protocol::join>(m.action) || std::holds_alternative<protocol::sync>(m.action);
     if (subscribing && places_.empty() && home_.state().settings.shard_migration) return move_to(owner, text, false);
-    home_.forward(owner, [ref = self_, player = player_, m, req](shard& s) {
-        s.room_request(s.find_room(m.room), ref, *player, m, req);
+    home_.forward(owner, [ref = self_, player = player_, m, req, text = std::string{text}](shard& s) {
+        s.room_request(s.find_room(m.room), ref, *player, m, req, text);
     });
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bots/bot_pool.hpp"
+#include "cluster/node.hpp"
 #include "config/config.hpp"
 #include "metrics/metrics.hpp"
 #include "net/address_limiter.hpp"
@@ -49,6 +50,8 @@ struct server_state {
     std::atomic<bool> shutting_down{false};
     // Open WebSocket connections on every shard, for the shutdown to wait on.
     std::atomic<std::size_t> live_connections{0};
+    // This server's node of a cluster (--redis), or null: set before the rooms are restored.
+    cluster::node* cluster = nullptr;
     // Made before any shard's thread starts and unchanged after: any thread may index it.
     std::vector<std::unique_ptr<shard>> shards;
 };

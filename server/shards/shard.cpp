@@ -68,6 +68,7 @@ void shard::end_of_turn()
         dirty_.clear();
     }
     send_outboxes();
+    send_relayed();
     reap(); // nothing of this turn refers to an ended client any more
 }
 
@@ -102,7 +103,9 @@ void shard::on_wake()
     while (auto b = inbox_.pop()) {
         for (auto& item : *b) {
             if (auto* d = std::get_if<delivery>(&item)) {
-                if (client* c = find_client(d->to)) {
+                if (is_remote(d->to)) {
+                    deliver(d->to, d->frame, false);
+                } else if (client* c = find_client(d->to)) {
                     if (d->to_watcher) queue_for_watcher(*c, d->frame);
                     else c->connection().send(d->frame);
                 }
@@ -191,6 +194,20 @@ void shard::send(const play::client_ref& to, const net::frame_ptr& f)
 
 void shard::deliver(const play::client_ref& to, const net::frame_ptr& f, bool to_watcher)
 {
+    if (is_remote(to)) {
+        const std::uint16_t home = to.shard & ~remote_shard_bit;
+        if (home != index_) { // a member of another shard's rooms (a tournament's rooms elsewhere)
+            if (outboxes_.size() < state_.shards.size()) outboxes_.resize(state_.shards.size());
+            outboxes_[home].emplace_back(delivery{to, f});
+            return;
+        }
+        const auto* m = remote_.find(to);
+        if (!m) return;
+        cluster::relay_record r;
+        r.client = m->client;
+        r.text.assign(f->payload());
+        return relay(m->node, r);
+    }
     if (!to_watcher) {
         if (to.shard == index_) {
             if (client* c = find_client(to)) c->connection().send(f);
@@ -302,6 +319,7 @@ bool shard::restore_room(const protocol::room_id& id, std::span<const archive::j
     }
     auto& r = *rooms_.emplace(id, std::move(restored)).first->second;
     lobby_.add(r.listing(), r.lobby());
+    if (state_.cluster) state_.cluster->claim_room(id);
     return true;
 }
 
@@ -309,16 +327,22 @@ bool shard::restore_room(const protocol::room_id& id, std::span<const archive::j
 
 void shard::subscribed(const play::client_ref& c, const play::place& where)
 {
-    run_on(c.shard, [c, where](shard& s) { s.client_subscribed(c, where); });
+    run_on(c.shard & ~remote_shard_bit, [c, where](shard& s) { s.client_subscribed(c, where); });
 }
 
 void shard::unsubscribed(const play::client_ref& c, const play::place& where)
 {
-    run_on(c.shard, [c, where](shard& s) { s.client_unsubscribed(c, where); });
+    run_on(c.shard & ~remote_shard_bit, [c, where](shard& s) { s.client_unsubscribed(c, where); });
 }
 
 void shard::client_subscribed(const play::client_ref& c, const play::place& where)
 {
+    if (auto* m = remote_.find(c)) { // its node keeps its places
+        remote_.entered(c);
+        cluster::relay_record r{cluster::relay_record::kind::subscribed, {}, m->client,
+                                where.what == play::place::kind::tournament, where.id, {}, {}};
+        return relay(m->node, r);
+    }
     if (client* x = find_client(c)) return x->add_place(where);
     // Gone before it learnt of it: the place forgets it too.
     run_on(shard_of(where.id, state_.shards.size()), [c, where](shard& s) { s.detach(c, where); });
@@ -326,13 +350,25 @@ void shard::client_subscribed(const play::client_ref& c, const play::place& wher
 
 void shard::client_unsubscribed(const play::client_ref& c, const play::place& where)
 {
+    if (auto* m = remote_.find(c)) {
+        remote_.left(c, loop_.turn_time());
+        cluster::relay_record r{cluster::relay_record::kind::unsubscribed, {}, m->client,
+                                where.what == play::place::kind::tournament, where.id, {}, {}};
+        return relay(m->node, r);
+    }
     if (client* x = find_client(c)) x->remove_place(where);
 }
 
 void shard::detach(const play::client_ref& c, const play::place& where)
 {
     if (where.what == play::place::kind::room) {
-        if (auto* r = find_room(where.id)) r->detach(c);
+        if (auto* r = find_room(where.id)) return r->detach(c);
+        // A room of another node: its owner is told.
+        if (state_.cluster && !is_remote(c)) {
+            cluster::relay_record r{cluster::relay_record::kind::detach, state_.cluster->id(),
+                                    {c.shard, c.slot, c.generation}, false, where.id, {}, {}};
+            to_owner(c, where.id, std::move(r), nullptr);
+        }
     } else if (auto* t = find_tournament(where.id)) {
         t->detach(c);
     }
@@ -361,8 +397,15 @@ tournaments::tournament* shard::find_tournament(const protocol::tournament_id& i
 }
 
 void shard::room_request(play::room* r, const play::client_ref& from, const play::player_record& p,
-                         const protocol::room_message& m, const nlohmann::json& req)
+                         const protocol::room_message& m, const nlohmann::json& req, std::string_view text)
 {
+    if (!r && state_.cluster && !is_remote(from)) {
+        const nlohmann::json player{{"id", p.info.id}, {"name", p.info.name}};
+        cluster::relay_record record{cluster::relay_record::kind::message, state_.cluster->id(),
+                                     {from.shard, from.slot, from.generation}, false, m.room, player.dump(),
+                                     std::string{text}};
+        return to_owner(from, m.room, std::move(record), req);
+    }
     if (!r) {
         counters_.error(protocol::error_code::no_such_room);
         return send(from, net::make_frame(protocol::error_reply(
@@ -388,6 +431,7 @@ play::room& shard::create_room(play::room_settings settings, const play::client_
     auto id = new_room_id();
     auto& r = *rooms_.emplace(id, std::make_unique<play::room>(*this, id, std::move(settings))).first->second;
     lobby_.add(r.listing(), r.lobby());
+    if (state_.cluster) state_.cluster->claim_room(id);
     r.seat_creator(creator, p);
     return r;
 }
@@ -398,6 +442,7 @@ play::room& shard::open_game_room(play::room_settings settings, const play::play
     auto id = new_room_id();
     auto& r = *rooms_.emplace(id, std::make_unique<play::room>(*this, id, std::move(settings))).first->second;
     lobby_.add(r.listing(), r.lobby());
+    if (state_.cluster) state_.cluster->claim_room(id);
     r.seat_pair(first_seat, second_seat);
     return r;
 }
@@ -539,15 +584,81 @@ void shard::tick()
     std::erase_if(rooms_, [&](auto& item) {
         if (!item.second->reclaim_if_idle(state_.settings.room_idle)) return false;
         lobby_.remove(item.first);
+        if (state_.cluster) state_.cluster->release_room(item.first);
         ++rooms_epoch_;
         return true;
     });
+    remote_.sweep(at);
     std::erase_if(tournaments_, [&](auto& item) {
         if (!item.second->close_if_deserted()) return false;
         forget_tournament(item.first);
         return true;
     });
     if (index_ == 0) state_.players.forget_idle(at, forget_players_after);
+}
+
+// ---- clients of other nodes (--redis) ------------------------------------------------------------
+
+void shard::relay(const std::string& node, const cluster::relay_record& r) { cluster::append(relayed_[node], r); }
+
+void shard::send_relayed()
+{
+    if (relayed_.empty()) return;
+    for (auto& [node, records] : relayed_) state_.cluster->to_node(node, std::move(records));
+    relayed_.clear();
+}
+
+void shard::to_owner(const play::client_ref& from, const std::string& room, cluster::relay_record r, const nlohmann::json& req)
+{
+    std::string records;
+    cluster::append(records, r);
+    const bool answer = r.type == cluster::relay_record::kind::message;
+    state_.cluster->to_owner(room, std::move(records), [this, from, req, answer](cluster::node::undelivered why) {
+        if (!answer) return; // a detach that went nowhere: the room is gone already, or its node
+        post([from, req, why](shard& s) {
+            const auto code = why == cluster::node::undelivered::no_such_room ? protocol::error_code::no_such_room
+                                                                                : protocol::error_code::unavailable;
+            s.counters().error(code);
+            s.send(from, net::make_frame(protocol::error_reply(code, protocol::default_message(code), req)));
+        });
+    });
+}
+
+void shard::remote_record(const cluster::relay_record& r)
+{
+    using kind = cluster::relay_record::kind;
+    switch (r.type) {
+    case kind::message: {
+        const auto player = nlohmann::json::parse(r.player, nullptr, false);
+        if (!player.is_object() || !player.contains("id") || !player["id"].is_string() || !player.contains("name") ||
+            !player["name"].is_string())
+            return spdlog::warn("shard {}: a message from node {} without its player", index_, r.from_node);
+        play::player_record p{{player["id"].get<std::string>(), player["name"].get<std::string>()}, {}};
+        const auto from = remote_.ref_for(r.from_node, r.client, loop_.turn_time());
+        auto parsed = protocol::parse_client_message(r.text);
+        auto* message = std::get_if<protocol::parsed_message>(&parsed);
+        auto* room_message = message ? std::get_if<protocol::room_message>(&message->message) : nullptr;
+        if (!room_message) return spdlog::warn("shard {}: node {} relayed what is not a room message", index_, r.from_node);
+        return room_request(find_room(room_message->room), from, p, *room_message, message->req, r.text);
+    }
+    case kind::detach: {
+        const auto from = remote_.ref_for(r.from_node, r.client, loop_.turn_time());
+        if (auto* room = find_room(r.place)) room->detach(from);
+        remote_.left(from, loop_.turn_time());
+        return;
+    }
+    case kind::frame:
+        if (client* c = find_client({index_, r.client.slot, r.client.generation})) c->connection().send(net::make_frame(r.text));
+        return;
+    case kind::subscribed:
+    case kind::unsubscribed: {
+        const play::place where{r.tournament ? play::place::kind::tournament : play::place::kind::room, r.place};
+        const play::client_ref ref{index_, r.client.slot, r.client.generation};
+        if (r.type == kind::subscribed) client_subscribed(ref, where);
+        else client_unsubscribed(ref, where);
+        return;
+    }
+    }
 }
 
 void shard::close_all()

@@ -30,7 +30,9 @@
 #include "net/ws_connection.hpp"
 #include "play/lobby.hpp"
 #include "play/room.hpp"
+#include "cluster/relay_record.hpp"
 #include "shards/migrant.hpp"
+#include "shards/remote_members.hpp"
 #include "shards/server_state.hpp"
 #include "tournaments/tournament.hpp"
 
@@ -108,10 +110,14 @@ public:
     // Changes whenever a room of this shard is dropped: a room pointer kept from an earlier turn
     // is valid while it has not changed.
     std::uint64_t rooms_epoch() const { return rooms_epoch_; }
-    // A client's message for a room of this shard, timed for the metrics; no_such_room when
-    // there is none.
+    // A client's message for a room of this shard, timed for the metrics. When there is none
+    // here: on a node of a cluster, the message (`text`) goes to the node that holds the room;
+    // otherwise no_such_room.
     void room_request(play::room* r, const play::client_ref& from, const play::player_record& p,
-                      const protocol::room_message& m, const nlohmann::json& req);
+                      const protocol::room_message& m, const nlohmann::json& req, std::string_view text);
+    // A record from another node (cluster/relay_record.hpp), for a room of this shard or a
+    // client of it.
+    void remote_record(const cluster::relay_record& r);
     tournaments::tournament* find_tournament(const protocol::tournament_id& id);
     // A new room on this shard, its creator seated and subscribed.
     play::room& create_room(play::room_settings settings, const play::client_ref& creator, const play::player_record& p);
@@ -184,6 +190,12 @@ private:
     };
 
     void send_outboxes();
+    // Clients of other nodes (see remote_members): what they are sent goes out at the end of
+    // the turn, one PUBLISH per node.
+    void relay(const std::string& node, const cluster::relay_record& r);
+    void send_relayed();
+    // A local client's message or detach for a room held by another node.
+    void to_owner(const play::client_ref& from, const std::string& room, cluster::relay_record r, const nlohmann::json& req);
     // The journal: what a turn journals goes out as one batch at its end, and what rooms sent
     // in that turn (or while earlier batches wait) is held until the batch has committed, so
     // no event reaches anyone before its change is on disk. Batches are released in order.
@@ -229,6 +241,8 @@ private:
     std::vector<slot> slots_;
     std::vector<std::uint32_t> free_slots_;
     std::unordered_map<protocol::room_id, std::unique_ptr<play::room>> rooms_;
+    remote_members remote_{index_};
+    std::unordered_map<std::string, std::string> relayed_; // records by node, sent at the end of the turn
     std::unordered_map<protocol::tournament_id, std::unique_ptr<tournaments::tournament>> tournaments_;
     play::lobby_board lobby_;
     std::uint64_t rooms_epoch_ = 0; // bumped when a room is dropped (see client::local_room)

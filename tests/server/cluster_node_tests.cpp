@@ -1,6 +1,7 @@
 // Servers started as nodes of one cluster (--redis, --node-id): each lists every node and the
 // cluster's totals in GET /api/nodes and /metrics; a node that stops is gone from the others'
-// lists at their next heartbeat; a single server lists itself alone.
+// lists at their next heartbeat; a single server lists itself alone. A room's players and
+// spectators connected to different nodes play and watch it as on one server.
 #include <thread>
 
 #include <sys/wait.h>
@@ -32,7 +33,84 @@ json nodes_when(const server_process& server, Condition condition)
     return nodes;
 }
 
+// A game whose creator is on `home`, and whose joiner and spectator are on `away`.
+duel start_split_duel(const server_process& home, const server_process& away)
+{
+    duel d;
+    d.creator = connect_player(home, "Ann");
+    d.room = create_room(*d.creator.ws);
+    player w = connect_player(away, "Watcher");
+    // The room's record in Redis is written as it is made: wait for it.
+    json snapshot;
+    const auto deadline = in(std::chrono::seconds{5});
+    do {
+        w->send({{"type", "join"}, {"room", d.room}, {"as", "spectator"}, {"req", "w"}});
+        snapshot = must(w->wait_for([](const json& m) { return m.value("req", json{}) == "w" || m.value("type", "") == "room"; }),
+                        "the spectator's join");
+        if (snapshot["type"] == "room") break;
+        REQUIRE(snapshot["code"] == "no_such_room");
+        std::this_thread::sleep_for(std::chrono::milliseconds{50});
+    } while (steady::now() < deadline);
+    REQUIRE(snapshot["type"] == "room");
+    d.watchers.push_back(std::move(w));
+    d.joiner = connect_player(away, "Bob");
+    join(*d.joiner.ws, d.room, "player");
+    d.started = d.expect_all("game_started");
+    d.first = d.started.at("first").get<int>();
+    return d;
+}
+
 } // namespace
+
+TEST_CASE("cluster: a game between players on two nodes, watched from the second, is played as on one server")
+{
+    test_redis::redis_server redis;
+    server_process alpha{{"--redis", redis.address(), "--node-id", "alpha"}};
+    server_process beta{{"--redis", redis.address(), "--node-id", "beta"}};
+    duel d = start_split_duel(alpha, beta);
+
+    // Pieces 0..3 align on row 0; the first giver places the last of them.
+    const int placer = play(d, d.first, {{0, 0}, {1, 1}, {2, 2}, {3, 3}});
+    d.act(placer, "quarto", {{"line", {0, 1, 2, 3}}});
+    const json over = d.expect_all("game_over"); // the same JSON on both nodes
+    CHECK(over["winner"] == placer);
+    CHECK(over["reason"] == "quarto");
+    for (ws_client* ws : d.everyone()) CHECK(check_seq(ws->history(), d.room) >= 10);
+
+    // Errors for a client of beta come back to it, with its req.
+    json late_move = action("place", d.room, {{"square", 5}});
+    late_move["req"] = 7;
+    d.joiner->send(late_move);
+    const json refused = must(d.joiner->wait_type("error"), "the refusal");
+    CHECK(refused["code"] == "wrong_phase");
+    CHECK(refused["req"] == 7);
+
+    // Beta's player leaves by closing: alpha's room sees them go.
+    d.joiner->close();
+    const json gone = must(d.creator->wait_type("disconnected"), "disconnected");
+    CHECK(gone["player"]["name"] == "Bob");
+
+    // A room that exists nowhere is still no_such_room, from either node.
+    d.watchers[0]->send({{"type", "join"}, {"room", "nosuchroom"}, {"as", "spectator"}, {"req", "x"}});
+    CHECK(must(d.watchers[0]->wait_type("error"), "no_such_room")["code"] == "no_such_room");
+}
+
+TEST_CASE("cluster: with Redis down, a room of another node is unavailable, and the node's own rooms go on")
+{
+    test_redis::redis_server redis;
+    server_process alpha{{"--redis", redis.address(), "--node-id", "alpha"}};
+    server_process beta{{"--redis", redis.address(), "--node-id", "beta"}};
+    duel split = start_split_duel(alpha, beta);
+    duel local = start_duel(beta);
+    redis.stop();
+    nodes_when(beta, [](const json& n) { return n["redis"] == "down"; });
+    split.act(1, "resign", {}, "r");
+    const json refused = must(split.joiner->wait_type("error"), "unavailable");
+    CHECK(refused["code"] == "unavailable");
+    CHECK(refused["req"] == "r");
+    local.act(1, "resign");
+    local.expect_all("game_over");
+}
 
 TEST_CASE("cluster: nodes list each other, with each node's figures and the totals")
 {

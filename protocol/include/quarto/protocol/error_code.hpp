@@ -35,9 +35,11 @@ enum class error_code : std::uint8_t {
     // Caps on what one player or one address may hold (section 14).
     too_many_rooms,
     too_many_tournaments,
+    // A node of a cluster cannot reach the node that holds the room (Redis is down).
+    unavailable,
 };
 
-inline constexpr std::size_t error_code_count = static_cast<std::size_t>(error_code::too_many_tournaments) + 1;
+inline constexpr std::size_t error_code_count = static_cast<std::size_t>(error_code::unavailable) + 1;
 
 std::string_view to_string(error_code code);
 // The error a refused game action is reported as.
