@@ -194,6 +194,28 @@ void node::to_node(const std::string& id, std::string records)
     });
 }
 
+// ---- players ------------------------------------------------------------------------------------
+
+void node::publish_player(const std::string& token_hash, std::string record)
+{
+    post([this, key = "quarto:player:" + token_hash, record = std::move(record)] {
+        const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(player_ttl).count();
+        redis_connection_.command({"SET", key, record, "EX", std::to_string(seconds)}, {});
+    });
+}
+
+void node::find_player(const std::string& token_hash, std::function<void(std::optional<std::string>)> found)
+{
+    post([this, key = "quarto:player:" + token_hash, found = std::move(found)] {
+        const bool sent = redis_connection_.command({"GET", key}, [found](const redis_reply& r) {
+            if (r.type == redis_reply::kind::text) return found(r.text);
+            if (r.is_error()) spdlog::warn("a player's token could not be looked up in Redis: {}", r.text);
+            found(std::nullopt);
+        });
+        if (!sent) found(std::nullopt);
+    });
+}
+
 // ---- the lease ---------------------------------------------------------------------------------
 
 void node::beat()

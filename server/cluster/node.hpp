@@ -22,6 +22,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -79,6 +80,14 @@ public:
     void to_owner(const std::string& room, std::string records, std::function<void(undelivered)> failed);
     // Any thread: `records` to the node `id`, in the order of the calls (lost if it is gone).
     void to_node(const std::string& id, std::string records);
+
+    // Players: any node knows a token any node made. Any thread: the player's record (a JSON
+    // object, {"id","name"}) under its token's hash, kept `player_ttl` after its last hello.
+    static constexpr std::chrono::hours player_ttl{24 * 30};
+    void publish_player(const std::string& token_hash, std::string record);
+    // Any thread: the record published for `token_hash`; `found` (on the node's thread) gets it,
+    // or nullopt when there is none or Redis cannot be asked.
+    void find_player(const std::string& token_hash, std::function<void(std::optional<std::string>)> found);
 
 private:
     // net::event_loop::owner

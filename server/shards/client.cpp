@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "quarto/archive/token_hash.hpp"
 #include "quarto/protocol/encode.hpp"
 #include "quarto/protocol/encode_tournament.hpp"
 #include "shards/shard.hpp"
@@ -177,22 +178,57 @@ void client::on_session(const protocol::session_message& m, const json& req)
 void client::hello(const protocol::hello& h, const json& req)
 {
     auto& players = home_.players();
-    if (player_) return reply_error(error_code::bad_message, "This connection has already said hello.", req);
-    std::string token; // the player's secret, known here only as they present it or get it
+    if (player_ || finding_player_)
+        return reply_error(error_code::bad_message, "This connection has already said hello.", req);
     renames_seen_ = players.renames();
-    if (h.token) {
-        auto known = players.find_by_token(*h.token);
-        if (!known) return reply_error(error_code::unknown_token, protocol::default_message(error_code::unknown_token), req);
-        player_ = std::move(known);
-        token = *h.token;
-    } else {
+    if (!h.token) {
+        std::string token; // the player's secret, known here only as they get it
         player_ = players.create(*h.name, &token, address_);
+        publish_player();
+        return welcome(token, false, req);
     }
+    if (auto known = players.find_by_token(*h.token)) {
+        player_ = std::move(known);
+        publish_player(); // another 30 days
+        return welcome(*h.token, true, req);
+    }
+    auto* cluster = home_.state().cluster;
+    if (!cluster) return reply_error(error_code::unknown_token, protocol::default_message(error_code::unknown_token), req);
+    // Perhaps a token of another node: Redis knows. The answer comes back to this shard.
+    finding_player_ = true;
+    shard* home = &home_;
+    cluster->find_player(archive::token_hash(*h.token), [home, ref = self_, token = *h.token, req](std::optional<std::string> found) {
+        home->post([ref, token, req, found = std::move(found)](shard& s) {
+            if (client* c = s.find_client(ref)) c->found_player(found, token, req);
+        });
+    });
+}
+
+void client::found_player(const std::optional<std::string>& record, const std::string& token, const json& req)
+{
+    finding_player_ = false;
+    const auto j = record ? json::parse(*record, nullptr, false) : json{};
+    if (!j.is_object() || !j.contains("id") || !j["id"].is_string() || !j.contains("name") || !j["name"].is_string())
+        return reply_error(error_code::unknown_token, protocol::default_message(error_code::unknown_token), req);
+    player_ = home_.players().restore({{j["id"].get<std::string>(), j["name"].get<std::string>()}, archive::token_hash(token)});
+    renames_seen_ = home_.players().renames();
+    welcome(token, true, req);
+}
+
+void client::publish_player()
+{
+    if (auto* cluster = home_.state().cluster)
+        cluster->publish_player(player_->token_hash, json{{"id", player_->info.id}, {"name", player_->info.name}}.dump());
+}
+
+void client::welcome(const std::string& token, bool resumed, const json& req)
+{
+    auto& players = home_.players();
     players.connected(player_->info.id);
-    spdlog::info("ws {}: {} is {} ({})", connection_.remote(), h.token ? "resumed" : "hello", player_->info.id,
+    spdlog::info("ws {}: {} is {} ({})", connection_.remote(), resumed ? "resumed" : "hello", player_->info.id,
                  player_->info.name);
     reply(protocol::welcome(player_->info, token, req));
-    if (!h.token) return;
+    if (!resumed) return;
 
     // Where the player's places are: if on one other shard, the connection moves there first.
     const std::size_t shard_count = home_.state().shards.size();
@@ -218,6 +254,7 @@ void client::rename(const std::string& name, const json& req)
     if (auto renamed = players.rename(player_->info.id, name)) player_ = std::move(renamed);
     reply(protocol::renamed(player_->info, req));
     if (player_->info.name == old_name) return;
+    publish_player();
     spdlog::info("ws {}: {} renamed", connection_.remote(), player_->info.id);
     // Every room and tournament the player is in, wherever it lives, shows the new name.
     const std::size_t shard_count = home_.state().shards.size();

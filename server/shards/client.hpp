@@ -8,6 +8,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,9 @@ public:
     void add_place(const play::place& p);
     void remove_place(const play::place& p);
 
+    // The record Redis had for a token this node did not know (or nullopt): the hello goes on.
+    void found_player(const std::optional<std::string>& record, const std::string& token, const json& req);
+
     // ws_connection::events
     void on_text(std::string_view message) override;
     void on_binary() override;
@@ -61,6 +65,10 @@ private:
     void on_room(const protocol::room_message& m, const json& req, std::string_view text);
     void on_tournament(const protocol::tournament_message& m, const json& req, std::string_view text);
     void hello(const protocol::hello& h, const json& req);
+    // Tells the other nodes of a cluster who holds this token (and their name).
+    void publish_player();
+    // The player is known: the welcome, then (resumed) their rooms and tournaments.
+    void welcome(const std::string& token, bool resumed, const json& req);
     void rename(const std::string& name, const json& req);
     // After hello with a token: the player's rooms and tournaments send their snapshots here.
     void resume_places();
@@ -88,6 +96,7 @@ private:
     net::rate_limiter joins_; // see admit_membership_change
     std::shared_ptr<const play::player_record> player_;
     std::uint64_t renames_seen_ = 0; // the registry's renames() when player_ was last taken
+    bool finding_player_ = false;    // hello with a token asked Redis, and awaits the answer
     std::vector<play::place> places_;
     std::string pending_;         // a migrant's message, handled on start()
     bool resume_on_start_ = false; // a migrant that said hello with a token

@@ -196,3 +196,45 @@ TEST_CASE("cluster: a bad --redis or --node-id stops the start, and the password
     CHECK(WEXITSTATUS(*run.status) == 2);
     CHECK(run.output.find("--node-id") != std::string::npos);
 }
+
+TEST_CASE("cluster: a token made on one node works on every node, and a player who comes back through another node plays on")
+{
+    test_redis::redis_server redis;
+    server_process alpha{{"--redis", redis.address(), "--node-id", "alpha"}};
+    server_process beta{{"--redis", redis.address(), "--node-id", "beta"}};
+    duel d = start_split_duel(alpha, beta); // Bob (seat 1) said hello on beta, the room is alpha's
+
+    // Bob's connection drops; he comes back through alpha, which never saw his token.
+    d.joiner->close();
+    must(d.creator->wait_type("disconnected"), "disconnected");
+    auto back = std::make_unique<ws_client>(alpha.port());
+    back->send({{"type", "hello"}, {"token", d.joiner.token}, {"req", "h"}});
+    const json welcome = must(back->wait_type("welcome"), "welcome");
+    CHECK(welcome["player"] == d.joiner.id);
+    CHECK(welcome["name"] == "Bob");
+    // As the browser does after a welcome: catch up with the room.
+    back->send({{"type", "sync"}, {"room", d.room}, {"since", 0}, {"req", "s"}});
+    must(back->wait_type("synced"), "synced");
+    d.joiner.ws = std::move(back);
+
+    // And on through beta again, in the middle of the game.
+    const int giver = d.first;
+    d.act(giver, "give", {{"piece", 5}});
+    d.expect_all("given");
+    d.joiner->close();
+    auto again = std::make_unique<ws_client>(beta.port());
+    again->send({{"type", "hello"}, {"token", d.joiner.token}});
+    CHECK(must(again->wait_type("welcome"), "welcome")["player"] == d.joiner.id);
+    again->send({{"type", "sync"}, {"room", d.room}, {"since", 0}});
+    must(again->wait_type("synced"), "synced");
+    d.joiner.ws = std::move(again);
+    d.act(1 - giver, "place", {{"square", 6}});
+    const json placed = d.expect_all("placed");
+    CHECK(placed["square"] == 6);
+    CHECK(placed["piece"] == 5);
+
+    // A token no node made is still unknown.
+    ws_client stranger{beta.port()};
+    stranger.send({{"type", "hello"}, {"token", "not-a-token-anyone-made"}});
+    CHECK(must(stranger.wait_type("error"), "unknown_token")["code"] == "unknown_token");
+}
