@@ -223,6 +223,14 @@ CREATE TABLE game_analysis (
   computed_ms INTEGER NOT NULL
 ) WITHOUT ROWID;
 )sql"},
+    // node (from version 6): the cluster node a live room's journal rows and a tournament belong
+    // to, in a PostgreSQL database that nodes share ('' for none). A file belongs to one server
+    // and leaves it ''; the column keeps both engines' schemas alike.
+    {R"sql(
+ALTER TABLE journal ADD COLUMN node TEXT NOT NULL DEFAULT '';
+ALTER TABLE journal_cuts ADD COLUMN node TEXT NOT NULL DEFAULT '';
+ALTER TABLE tournaments ADD COLUMN node TEXT NOT NULL DEFAULT '';
+)sql"},
 }};
 
 std::int64_t now_ms()

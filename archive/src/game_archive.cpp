@@ -12,9 +12,9 @@
 
 namespace quarto::archive {
 
-std::variant<std::unique_ptr<game_archive>, open_error> game_archive::open(const std::string& where)
+std::variant<std::unique_ptr<game_archive>, open_error> game_archive::open(const std::string& where, const std::string& node)
 {
-    auto opened = open_store(where);
+    auto opened = open_store(where, node);
     if (auto* error = std::get_if<open_error>(&opened)) return std::move(*error);
     return std::unique_ptr<game_archive>{new game_archive{std::move(std::get<std::unique_ptr<store>>(opened))}};
 }

@@ -96,9 +96,9 @@ struct journal::impl {
     archive_result<std::vector<journal_entry>> read_all();
 };
 
-std::variant<std::unique_ptr<journal>, open_error> journal::open(const std::string& where)
+std::variant<std::unique_ptr<journal>, open_error> journal::open(const std::string& where, const std::string& node)
 {
-    auto opened = is_postgres_address(where) ? detail::open_postgres_journal(where) : detail::open_sqlite_journal(where);
+    auto opened = is_postgres_address(where) ? detail::open_postgres_journal(where, node) : detail::open_sqlite_journal(where);
     if (auto* error = std::get_if<open_error>(&opened)) return std::move(*error);
     auto i = std::make_unique<impl>();
     i->storage = std::move(std::get<std::unique_ptr<detail::journal_storage>>(opened));

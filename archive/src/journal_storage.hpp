@@ -47,6 +47,8 @@ public:
 };
 
 std::variant<std::unique_ptr<journal_storage>, open_error> open_sqlite_journal(const std::string& path);
-std::variant<std::unique_ptr<journal_storage>, open_error> open_postgres_journal(const std::string& address);
+// `node`: the rows of this node alone (see open_store).
+std::variant<std::unique_ptr<journal_storage>, open_error> open_postgres_journal(const std::string& address,
+                                                                                 const std::string& node);
 
 } // namespace quarto::archive::detail

@@ -63,6 +63,20 @@ public:
     pg_parameters& add(std::optional<std::int64_t> n) { return n ? add(*n) : push({}, true, false); }
     pg_parameters& add_binary(std::string_view bytes) { return push(std::string{bytes}, false, true); }
 
+    // A statement not prepared: SQL text with $1, $2, ...
+    PGresult* run_sql(PGconn* c, const char* sql) const
+    {
+        std::vector<const char*> values;
+        std::vector<int> lengths, formats;
+        for (const auto& p : params_) {
+            values.push_back(p.null ? nullptr : p.value.data());
+            lengths.push_back(static_cast<int>(p.value.size()));
+            formats.push_back(p.binary ? 1 : 0);
+        }
+        return PQexecParams(c, sql, static_cast<int>(params_.size()), nullptr, values.data(), lengths.data(),
+                            formats.data(), 0);
+    }
+
     PGresult* run(PGconn* c, const char* statement, bool binary_result = false) const
     {
         std::vector<const char*> values;

@@ -17,7 +17,8 @@ namespace {
 
 class postgres_journal_storage final : public journal_storage {
 public:
-    postgres_journal_storage(std::string_view address, PGconn* c) : location_{without_password(address)}, c_{c}
+    postgres_journal_storage(std::string_view address, std::string node, PGconn* c)
+        : location_{without_password(address)}, node_{std::move(node)}, c_{c}
     {
     }
     ~postgres_journal_storage() override { PQfinish(c_); }
@@ -25,13 +26,15 @@ public:
     bool prepare()
     {
         const std::pair<const char*, const char*> statements[] = {
-            {"append_row", "INSERT INTO journal (entries) VALUES ($1) RETURNING seq"},
-            {"raise_cut", "INSERT INTO journal_cuts (room, below_n) VALUES ($1, $2) "
-                          "ON CONFLICT (room) DO UPDATE SET below_n = greatest(journal_cuts.below_n, excluded.below_n)"},
+            // A node's rows and cuts are its own (node: see open_store): rooms are a node's.
+            {"append_row", "INSERT INTO journal (entries, node) VALUES ($1, $2) RETURNING seq"},
+            {"raise_cut", "INSERT INTO journal_cuts (room, below_n, node) VALUES ($1, $2, $3) "
+                          "ON CONFLICT (room) DO UPDATE SET below_n = greatest(journal_cuts.below_n, excluded.below_n), "
+                          "node = excluded.node"},
             {"delete_cut", "DELETE FROM journal_cuts WHERE room = $1"},
             {"delete_row", "DELETE FROM journal WHERE seq = $1"},
-            {"select_cuts", "SELECT room, below_n FROM journal_cuts"},
-            {"select_rows", "SELECT seq, entries FROM journal ORDER BY seq"},
+            {"select_cuts", "SELECT room, below_n FROM journal_cuts WHERE node = $1"},
+            {"select_rows", "SELECT seq, entries FROM journal WHERE node = $1 ORDER BY seq"},
         };
         for (const auto& [name, sql] : statements) {
             const pg_result r{PQprepare(c_, name, sql, 0, nullptr)};
@@ -58,13 +61,13 @@ public:
     }
     std::optional<std::int64_t> append_row(std::string_view entries) override
     {
-        const pg_result r{pg_parameters{}.add_binary(entries).run(c_, "append_row")};
+        const pg_result r{pg_parameters{}.add_binary(entries).add(node_).run(c_, "append_row")};
         if (!r.ok() || r.rows() != 1) return std::nullopt;
         return r.int_at(0, 0);
     }
     bool raise_cut(std::string_view room, std::int64_t below_n) override
     {
-        return pg_result{pg_parameters{}.add(std::string{room}).add(below_n).run(c_, "raise_cut")}.ok();
+        return pg_result{pg_parameters{}.add(std::string{room}).add(below_n).add(node_).run(c_, "raise_cut")}.ok();
     }
     bool delete_row(std::int64_t seq) override { return pg_result{pg_parameters{}.add(seq).run(c_, "delete_row")}.ok(); }
     bool delete_cut(std::string_view room) override
@@ -110,21 +113,23 @@ private:
     // A read, again on a new connection if the old one broke.
     pg_result read(const char* statement, bool binary_result)
     {
-        pg_result r{pg_parameters{}.run(c_, statement, binary_result)};
+        pg_result r{pg_parameters{}.add(node_).run(c_, statement, binary_result)};
         if (r.ok() || PQstatus(c_) == CONNECTION_OK || !reconnect()) return r;
-        return pg_result{pg_parameters{}.run(c_, statement, binary_result)};
+        return pg_result{pg_parameters{}.add(node_).run(c_, statement, binary_result)};
     }
 
     std::string location_; // the address without its password
+    std::string node_;
     PGconn* c_;
 };
 
 } // namespace
 
-std::variant<std::unique_ptr<journal_storage>, open_error> open_postgres_journal(const std::string& address)
+std::variant<std::unique_ptr<journal_storage>, open_error> open_postgres_journal(const std::string& address,
+                                                                                 const std::string& node)
 {
     PGconn* c = PQconnectdb(address.c_str());
-    auto storage = std::make_unique<postgres_journal_storage>(address, c);
+    auto storage = std::make_unique<postgres_journal_storage>(address, node, c);
     if (PQstatus(c) != CONNECTION_OK)
         return open_error{"journal: cannot connect to " + storage->location() + ": " + storage->last_error()};
     PQsetNoticeProcessor(c, [](void*, const char*) {}, nullptr);
@@ -134,6 +139,13 @@ std::variant<std::unique_ptr<journal_storage>, open_error> open_postgres_journal
         if (!r.ok() || r.rows() != 1 || r.int_at(0, 0) != schema_version)
             return open_error{"journal: " + storage->location() + " is not at schema version " +
                               std::to_string(schema_version) + " (the archive opens the database first)"};
+    }
+    // Live rooms journaled before this server was a node are its own from now on.
+    if (!node.empty()) {
+        const pg_result rows{pg_parameters{}.add(node).run_sql(c, "UPDATE journal SET node = $1 WHERE node = ''")};
+        const pg_result cuts{pg_parameters{}.add(node).run_sql(c, "UPDATE journal_cuts SET node = $1 WHERE node = ''")};
+        if (!rows.ok() || !cuts.ok())
+            return open_error{"journal: cannot take the rows of no node in " + storage->location() + ": " + storage->last_error()};
     }
     if (!storage->prepare())
         return open_error{"journal: cannot prepare a query on " + storage->location() + ": " + storage->last_error()};

@@ -79,7 +79,17 @@ CREATE TABLE game_analysis (
 }
 
 // migrations[v - first_version] brings a database from version v to v + 1.
-constexpr std::array<const char*, schema_version - first_version> migrations{};
+//
+// Version 6: `node`, the cluster node a live room's journal rows and a tournament belong to
+// ('' for none): nodes sharing the database each load their own.
+constexpr std::array<const char*, schema_version - first_version> migrations{
+    R"sql(
+ALTER TABLE journal ADD COLUMN node TEXT NOT NULL DEFAULT '';
+ALTER TABLE journal_cuts ADD COLUMN node TEXT NOT NULL DEFAULT '';
+ALTER TABLE tournaments ADD COLUMN node TEXT NOT NULL DEFAULT '';
+CREATE INDEX journal_by_node ON journal (node, seq);
+)sql",
+};
 
 std::int64_t now_ms()
 {
@@ -121,6 +131,7 @@ std::string without_password(std::string_view address)
 
 struct postgres_store::impl {
     std::string location; // the address without its password
+    std::string node;     // see open_store
     PGconn* connection = nullptr;
     std::vector<prepared_statement> statements;
     std::atomic<std::uint64_t> commits{0};
@@ -260,7 +271,8 @@ struct postgres_store::impl {
 postgres_store::postgres_store(std::unique_ptr<impl> i) : impl_{std::move(i)} {}
 postgres_store::~postgres_store() = default;
 
-std::variant<std::unique_ptr<postgres_store>, open_error> postgres_store::open(const std::string& address)
+std::variant<std::unique_ptr<postgres_store>, open_error> postgres_store::open(const std::string& address,
+                                                                              const std::string& node)
 {
     auto i = std::make_unique<impl>();
     i->location = without_password(address);
@@ -305,7 +317,13 @@ std::variant<std::unique_ptr<postgres_store>, open_error> postgres_store::open(c
             return fail("cannot migrate the schema to version " + std::to_string(v + 1) + " in");
         spdlog::info("archive {}: schema version {}", i->location, v + 1);
     }
+    // Tournaments stored before this server was a node are its own from now on.
+    if (!node.empty()) {
+        const result r{parameters{}.add(node).run_sql(i->connection, "UPDATE tournaments SET node = $1 WHERE node = ''")};
+        if (!r.ok()) return fail("cannot take the tournaments of no node in");
+    }
     if (!i->exec("COMMIT")) return fail("cannot commit the schema of");
+    i->node = node;
 
     const std::string columns = detail::game_columns;
     i->statements = {
@@ -315,10 +333,10 @@ std::variant<std::unique_ptr<postgres_store>, open_error> postgres_store::open(c
         {"select_by_player", "SELECT " + columns + " FROM games WHERE " + ascii_lower_player0 + " = " + ascii_lower_param +
                                  " OR " + ascii_lower_player1 + " = " + ascii_lower_param + " ORDER BY seq DESC LIMIT $2"},
         {"upsert_tournament",
-         "INSERT INTO tournaments (id, name, status, state, updated_ms) VALUES ($1, $2, $3, $4, $5) "
+         "INSERT INTO tournaments (id, name, status, state, updated_ms, node) VALUES ($1, $2, $3, $4, $5, $6) "
          "ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, state = excluded.state, "
-         "updated_ms = excluded.updated_ms"},
-        {"select_tournaments", "SELECT id, name, status, state FROM tournaments ORDER BY id"},
+         "updated_ms = excluded.updated_ms, node = excluded.node"},
+        {"select_tournaments", "SELECT id, name, status, state FROM tournaments WHERE node = $1 ORDER BY id"},
         {"select_tournament", "SELECT id, name, status, state FROM tournaments WHERE id = $1"},
         {"delete_tournament", "DELETE FROM tournaments WHERE id = $1"},
         {"upsert_analysis",
@@ -405,7 +423,8 @@ archive_result<std::vector<game_record>> postgres_store::games_of_player(std::st
 
 bool postgres_store::save_tournament(const stored_tournament& t)
 {
-    return impl_->write("upsert_tournament", parameters{}.add(t.id).add(t.name).add(t.status).add(t.state).add(now_ms()),
+    return impl_->write("upsert_tournament",
+                        parameters{}.add(t.id).add(t.name).add(t.status).add(t.state).add(now_ms()).add(impl_->node),
                         "storing tournament " + t.id);
 }
 
@@ -417,7 +436,7 @@ bool postgres_store::delete_tournament(std::string_view id)
 archive_result<std::vector<stored_tournament>> postgres_store::load_tournaments()
 {
     if (!impl_->connected()) return {{}, true};
-    const result r = impl_->run("select_tournaments", parameters{});
+    const result r = impl_->run("select_tournaments", parameters{}.add(impl_->node));
     if (!r.ok()) {
         impl_->log_failure("reading tournaments");
         return {{}, true};

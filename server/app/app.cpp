@@ -51,7 +51,9 @@ bool app::restore()
     const auto& s = state_.settings;
     const std::string db = archive::without_password(s.db_path); // what the log may show
     // The archive first: a server that cannot keep its games should not start taking them.
-    auto opened = archive::game_archive::open(s.db_path);
+    // A node's tournaments and live rooms are its own in a database that nodes share.
+    const std::string node = s.redis.empty() ? std::string{} : s.node_id;
+    auto opened = archive::game_archive::open(s.db_path, node);
     if (const auto* error = std::get_if<archive::open_error>(&opened)) {
         spdlog::critical("cannot open the game archive (--db {}): {}", db, error->message);
         return false;
@@ -110,7 +112,7 @@ bool app::restore_rooms()
     const auto& s = state_.settings;
     const auto started = std::chrono::steady_clock::now();
     const std::string db = archive::without_password(s.db_path); // what the log may show
-    auto opened = archive::journal::open(s.db_path);
+    auto opened = archive::journal::open(s.db_path, s.redis.empty() ? std::string{} : s.node_id);
     if (const auto* error = std::get_if<archive::open_error>(&opened)) {
         spdlog::critical("cannot open the journal (--db {}): {}", db, error->message);
         return false;

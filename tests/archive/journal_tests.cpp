@@ -11,7 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "postgres_server.hpp"
 #include "quarto/archive/journal.hpp"
+#include "quarto/archive/store.hpp"
 #include "support.hpp"
 
 using namespace quarto::archive;
@@ -321,4 +323,55 @@ TEST_CASE("journal: a store the archive has not opened (no schema yet) is refuse
         REQUIRE(std::holds_alternative<open_error>(opened));
         CHECK(std::get<open_error>(opened).message.find("schema version") != std::string::npos);
     });
+}
+
+TEST_CASE("journal and tournaments in a database that nodes share: each node has its own, and takes those of no node")
+{
+    const std::string where = test_postgres::shared_postgres().fresh_database();
+    // Before any node: a server of its own wrote a live room and a tournament.
+    {
+        auto opened = open_store(where);
+        REQUIRE(std::holds_alternative<std::unique_ptr<store>>(opened));
+        REQUIRE(std::get<std::unique_ptr<store>>(opened)->save_tournament({"t0", "Before", "running", "{}"}));
+        auto j = open_journal(where);
+        REQUIRE(write_now(*j, {entry("r0", 1)}));
+    }
+    const auto open_node = [&](const std::string& node) {
+        auto opened = open_store(where, node);
+        if (const auto* error = std::get_if<open_error>(&opened)) FAIL(error->message);
+        return std::move(std::get<std::unique_ptr<store>>(opened));
+    };
+    const auto open_node_journal = [&](const std::string& node) {
+        auto opened = journal::open(where, node);
+        if (const auto* error = std::get_if<open_error>(&opened)) FAIL(error->message);
+        return std::move(std::get<std::unique_ptr<journal>>(opened));
+    };
+    const auto ids = [](const std::vector<stored_tournament>& ts) {
+        std::vector<std::string> out;
+        for (const auto& t : ts) out.push_back(t.id);
+        return out;
+    };
+
+    // Node a comes first: what no node had is a's.
+    auto a = open_node("a");
+    auto a_journal = open_node_journal("a");
+    REQUIRE(a->save_tournament({"ta", "A's", "open", "{}"}));
+    REQUIRE(write_now(*a_journal, {entry("ra", 1), entry("ra", 2)}));
+    auto b = open_node("b");
+    auto b_journal = open_node_journal("b");
+    REQUIRE(b->save_tournament({"tb", "B's", "open", "{}"}));
+    REQUIRE(write_now(*b_journal, {entry("rb", 1), cut("rb", 1)}));
+
+    CHECK(ids(a->load_tournaments().value) == std::vector<std::string>{"t0", "ta"});
+    CHECK(ids(b->load_tournaments().value) == std::vector<std::string>{"tb"});
+    CHECK(keys(a_journal->load().value) == key_list{{"r0", 1}, {"ra", 1}, {"ra", 2}});
+    CHECK(keys(b_journal->load().value) == key_list{{"rb", 1}});
+    // b's cut is b's: a room of a is not cut by it, nor the other way round.
+    REQUIRE(write_now(*a_journal, {cut("ra", 2)}));
+    CHECK(keys(b_journal->load().value) == key_list{{"rb", 1}});
+    CHECK(keys(a_journal->load().value) == key_list{{"r0", 1}, {"ra", 2}});
+
+    // A server that is no node sees none of them any more.
+    auto single = open_journal(where);
+    CHECK(single->load().value.empty());
 }

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include "helpers.hpp"
+#include "postgres_server.hpp"
 #include "redis_server.hpp"
 
 using namespace quarto_test;
@@ -237,4 +238,44 @@ TEST_CASE("cluster: a token made on one node works on every node, and a player w
     ws_client stranger{beta.port()};
     stranger.send({{"type", "hello"}, {"token", "not-a-token-anyone-made"}});
     CHECK(must(stranger.wait_type("error"), "unknown_token")["code"] == "unknown_token");
+}
+
+TEST_CASE("cluster: nodes sharing one PostgreSQL each restore their own rooms, and a room's node restarted goes on with every player")
+{
+    test_redis::redis_server redis;
+    const std::string db = test_postgres::shared_postgres().fresh_database();
+    const auto args = [&](const char* id) { return std::vector<std::string>{"--redis", redis.address(), "--node-id", id, "--db", db}; };
+    auto alpha = std::make_unique<server_process>(args("alpha"));
+    server_process beta{args("beta")};
+    duel d = start_split_duel(*alpha, beta); // the room is alpha's; Bob and the watcher are on beta
+    d.act(d.first, "give", {{"piece", 7}});
+    d.expect_all("given");
+
+    // A node started now does not take alpha's room (a node restores only its own).
+    {
+        server_process gamma{args("gamma")};
+        CHECK(gamma.log().find("journal: 0 rooms restored") != std::string::npos);
+    }
+    // Alpha restarts, and has it back.
+    alpha->stop();
+    alpha = std::make_unique<server_process>(args("alpha"));
+    CHECK(alpha->log().find("journal: 1 rooms restored") != std::string::npos);
+
+    // Ann comes back to alpha; Bob, still on beta, goes on once the room is back.
+    d.creator.ws = std::make_unique<ws_client>(alpha->port());
+    d.creator->send({{"type", "hello"}, {"token", d.creator.token}});
+    must(d.creator->wait_type("welcome"), "welcome");
+    must(d.creator->wait_for([](const json& m) { return m.value("type", "") == "room"; }), "Ann's room after the restart");
+    json synced;
+    for (const auto deadline = in(std::chrono::seconds{10}); steady::now() < deadline;) {
+        d.joiner->send({{"type", "sync"}, {"room", d.room}, {"since", 0}, {"req", "s"}});
+        synced = must(d.joiner->wait_for([](const json& m) { return m.value("req", json{}) == "s"; }), "sync");
+        if (synced["type"] == "synced") break;
+        std::this_thread::sleep_for(std::chrono::milliseconds{100}); // unavailable until alpha has claimed it again
+    }
+    REQUIRE(synced["type"] == "synced");
+    d.act(1 - d.first, "place", {{"square", 9}});
+    const json placed = must(d.creator->wait_type("placed"), "placed");
+    CHECK(placed["piece"] == 7);
+    CHECK(placed["square"] == 9);
 }

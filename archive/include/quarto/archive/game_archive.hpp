@@ -42,7 +42,7 @@ public:
 
     // Opens the store (open_store: an SQLite file's path or a PostgreSQL address) and starts the
     // archive thread.
-    static std::variant<std::unique_ptr<game_archive>, open_error> open(const std::string& where);
+    static std::variant<std::unique_ptr<game_archive>, open_error> open(const std::string& where, const std::string& node = {});
 
     // close()s.
     ~game_archive();

@@ -38,7 +38,8 @@ class journal {
 public:
     // Opens the store that open_store has brought to the current schema: an SQLite file, or a
     // PostgreSQL database (a postgresql:// address), on a connection of its own.
-    static std::variant<std::unique_ptr<journal>, open_error> open(const std::string& where);
+    // `node`: as for open_store (a node's live rooms are its own).
+    static std::variant<std::unique_ptr<journal>, open_error> open(const std::string& where, const std::string& node = {});
     ~journal(); // close()s
     journal(const journal&) = delete;
     journal& operator=(const journal&) = delete;

@@ -18,7 +18,9 @@ public:
     // `address`: a libpq connection URI (postgresql://user:password@host:port/database?…).
     // Creates the tables in an empty database and migrates an older schema; a newer one is
     // refused.
-    static std::variant<std::unique_ptr<postgres_store>, open_error> open(const std::string& address);
+    // `node`: see open_store.
+    static std::variant<std::unique_ptr<postgres_store>, open_error> open(const std::string& address,
+                                                                         const std::string& node = {});
 
     ~postgres_store() override;
     postgres_store(const postgres_store&) = delete;

@@ -19,7 +19,7 @@ namespace quarto::archive {
 
 // The schema version this build writes (SQLite: PRAGMA user_version; PostgreSQL: the
 // quarto_schema table). Older stores are migrated on open; newer ones are refused.
-inline constexpr int schema_version = 5;
+inline constexpr int schema_version = 6;
 
 // Answers up to this many games per player query.
 inline constexpr int max_games_per_query = 100;
@@ -98,6 +98,10 @@ public:
 // A PostgreSQL address (postgresql://… or postgres://…) opens a postgres_store; anything else
 // is an SQLite file's path.
 bool is_postgres_address(std::string_view where);
-std::variant<std::unique_ptr<store>, open_error> open_store(const std::string& where);
+// `node`: the cluster node this server is (--node-id with --redis), or empty. A PostgreSQL
+// database that several nodes share keeps each node's tournaments (and journal) apart: a node
+// loads only its own, and takes those of no node (written before it was one) as its own.
+// An SQLite file belongs to one server: `node` is not used.
+std::variant<std::unique_ptr<store>, open_error> open_store(const std::string& where, const std::string& node = {});
 
 } // namespace quarto::archive
