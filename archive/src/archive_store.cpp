@@ -230,6 +230,10 @@ CREATE TABLE game_analysis (
 ALTER TABLE journal ADD COLUMN node TEXT NOT NULL DEFAULT '';
 ALTER TABLE journal_cuts ADD COLUMN node TEXT NOT NULL DEFAULT '';
 ALTER TABLE tournaments ADD COLUMN node TEXT NOT NULL DEFAULT '';
+CREATE TABLE quarto_fence (
+  node  TEXT PRIMARY KEY,
+  token INTEGER NOT NULL
+) WITHOUT ROWID;
 )sql"},
 }};
 

@@ -6,6 +6,7 @@
 #include <deque>
 #include <future>
 #include <mutex>
+#include <set>
 #include <span>
 #include <thread>
 #include <unordered_map>
@@ -130,6 +131,41 @@ void journal::write(journal_batch batch, std::function<void(bool)> committed)
 void journal::flush()
 {
     impl_->run_and_wait([] {});
+}
+
+void journal::fence(std::int64_t token, std::int64_t previous, std::function<void(bool)> done)
+{
+    auto& m = *impl_;
+    if (!m.enqueue({{}, {}, [&m, token, previous, done] { done(m.storage->fence(token, previous)); }, 0})) done(false);
+}
+
+bool journal::fenced() const { return impl_->storage->fenced(); }
+
+void journal::take_over(std::string dead, std::int64_t token,
+                        std::function<void(archive_result<std::vector<journal_entry>>)> done)
+{
+    auto& m = *impl_;
+    const bool queued = m.enqueue({{}, {}, [&m, dead = std::move(dead), token, done] {
+        const auto rows = m.storage->take_over(dead, token);
+        if (!rows) {
+            spdlog::error("journal {}: cannot take node {}'s rooms over: {}", m.path, dead, m.storage->last_error());
+            return done({{}, true});
+        }
+        std::set<std::string, std::less<>> taken;
+        for (const auto& bytes : *rows) {
+            journal_entry_reader reader{bytes};
+            journal_entry_reader::view e;
+            while (!reader.done() && reader.next(e)) taken.emplace(e.room);
+        }
+        if (taken.empty()) return done({});
+        // The rows are this node's now: read everything again, so that the maps (which rows
+        // hold what) cover them, and answer with the taken rooms' entries.
+        auto all = m.read_all();
+        if (all.failed) return done(std::move(all));
+        std::erase_if(all.value, [&](const journal_entry& e) { return !taken.contains(e.room); });
+        done(std::move(all));
+    }, 0});
+    if (!queued) spdlog::error("journal {}: closed; node {}'s rooms NOT taken over", impl_->path, dead);
 }
 
 void journal::close()

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "quarto/archive/store.hpp"
 
@@ -39,6 +40,20 @@ public:
     // Each cut, then each row by seq: false (logged by the caller) when they cannot be read.
     virtual bool read_cuts(const std::function<void(std::string_view room, std::int64_t below_n)>& each) = 0;
     virtual bool read_rows(const std::function<void(std::int64_t seq, std::string_view entries)>& each) = 0;
+
+    // Several nodes on one database (PostgreSQL with a node; the others have nothing to fence).
+    // This node's fencing token from now on: every transaction checks it first, and fails once
+    // another node has taken this node's rows over. `previous` (0 at open): the token this node
+    // held before; false when the rows were taken over since (this node is fenced).
+    virtual bool fence(std::int64_t token, std::int64_t previous) { return (void)token, (void)previous, true; }
+    virtual bool fenced() const { return false; }
+    // Makes the rows of the dead node `dead`, whose last token was `token`, this node's, and
+    // fences it; the moved rows' bytes. Empty when `dead` has a new token (it is back) or had
+    // no rows; nullopt when the database failed.
+    virtual std::optional<std::vector<std::string>> take_over(const std::string& dead, std::int64_t token)
+    {
+        return (void)dead, (void)token, std::vector<std::string>{};
+    }
 
     // Flushes of the log to the disk so far (SQLite's syncer), from any thread.
     virtual std::uint64_t syncs() const = 0;

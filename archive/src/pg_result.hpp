@@ -26,6 +26,14 @@ public:
     ExecStatusType status() const { return r_ ? PQresultStatus(r_) : PGRES_FATAL_ERROR; }
     bool ok() const { return status() == PGRES_COMMAND_OK || status() == PGRES_TUPLES_OK; }
     int rows() const { return r_ ? PQntuples(r_) : 0; }
+    // Rows an INSERT, UPDATE or DELETE touched.
+    std::int64_t affected() const
+    {
+        const std::string_view text = r_ ? PQcmdTuples(r_) : "";
+        std::int64_t n = 0;
+        std::from_chars(text.data(), text.data() + text.size(), n);
+        return n;
+    }
     bool null_at(int row, int column) const { return PQgetisnull(r_, row, column) != 0; }
     std::string_view bytes_at(int row, int column) const
     {

@@ -3,7 +3,9 @@
 // PostgreSQL has it in memory and its WAL writer flushes it within wal_writer_delay (200 ms by
 // default). So, as with the SQLite file, a committed batch survives quarto-server dying at any
 // instant, and a crash of the database's own machine loses at most that last moment.
+#include <array>
 #include <atomic>
+#include <string_view>
 
 #include <libpq-fe.h>
 #include <spdlog/spdlog.h>
@@ -35,6 +37,7 @@ public:
             {"delete_row", "DELETE FROM journal WHERE seq = $1"},
             {"select_cuts", "SELECT room, below_n FROM journal_cuts WHERE node = $1"},
             {"select_rows", "SELECT seq, entries FROM journal WHERE node = $1 ORDER BY seq"},
+            {"check_fence", "SELECT 1 FROM quarto_fence WHERE node = $1 AND token = $2 FOR SHARE"},
         };
         for (const auto& [name, sql] : statements) {
             const pg_result r{PQprepare(c_, name, sql, 0, nullptr)};
@@ -56,8 +59,69 @@ public:
         // A connection that broke (the database restarted) is opened again, and the
         // transaction begun on the new one: nothing of it had been sent. A break in the middle
         // of a transaction fails it (the journal reports the batch not written).
-        if (PQstatus(c_) == CONNECTION_OK && exec("BEGIN")) return true;
-        return PQstatus(c_) != CONNECTION_OK && reconnect() && exec("BEGIN");
+        const bool begun = (PQstatus(c_) == CONNECTION_OK && exec("BEGIN")) ||
+                           (PQstatus(c_) != CONNECTION_OK && reconnect() && exec("BEGIN"));
+        if (!begun || token_ == 0) return begun;
+        // Fenced: another node took this node's rooms over. The lock (FOR SHARE) makes a take
+        // over wait for this transaction, or this one see it.
+        if (fenced_) return roll_back(), false;
+        const pg_result r{pg_parameters{}.add(node_).add(token_).run(c_, "check_fence")};
+        if (r.ok() && r.rows() == 1) return true;
+        if (r.ok()) {
+            fenced_ = true;
+            spdlog::critical("journal {}: node {} is fenced: another node has taken its rooms over", location_, node_);
+        }
+        roll_back();
+        return false;
+    }
+
+    bool fence(std::int64_t token, std::int64_t previous) override
+    {
+        if (node_.empty()) return true;
+        const pg_result r{previous == 0 ? pg_parameters{}.add(node_).add(token).run_sql(
+                                              c_, "INSERT INTO quarto_fence (node, token) VALUES ($1, $2) "
+                                                  "ON CONFLICT (node) DO UPDATE SET token = excluded.token")
+                                        : pg_parameters{}.add(node_).add(token).add(previous).run_sql(
+                                              c_, "UPDATE quarto_fence SET token = $2 WHERE node = $1 AND token = $3")};
+        if (!r.ok()) return false;
+        if (previous != 0 && r.affected() != 1) {
+            fenced_ = true;
+            spdlog::critical("journal {}: node {} is fenced: another node has taken its rooms over", location_, node_);
+            return false;
+        }
+        token_ = token;
+        return true;
+    }
+    bool fenced() const override { return fenced_; }
+
+    std::optional<std::vector<std::string>> take_over(const std::string& dead, std::int64_t token) override
+    {
+        if (!begin()) return std::nullopt;
+        const auto fail = [&] {
+            roll_back();
+            return std::optional<std::vector<std::string>>{};
+        };
+        // The dead node's token, fenced; another one (it is back) leaves everything as it is.
+        const pg_result fence_row{pg_parameters{}.add(dead).add(token).run_sql(
+            c_, "UPDATE quarto_fence SET token = -1 WHERE node = $1 AND token = $2")};
+        if (!fence_row.ok()) return fail();
+        if (fence_row.affected() != 1) {
+            const pg_result any{pg_parameters{}.add(dead).run_sql(c_, "SELECT 1 FROM quarto_fence WHERE node = $1")};
+            if (!any.ok()) return fail();
+            if (any.rows() > 0) {
+                roll_back();
+                return std::vector<std::string>{};
+            }
+        }
+        const pg_result moved{PQexecParams(c_, "UPDATE journal SET node = $1 WHERE node = $2 RETURNING entries", 2, nullptr,
+                                           std::array<const char*, 2>{node_.c_str(), dead.c_str()}.data(), nullptr,
+                                           nullptr, 1)};
+        const pg_result cuts{pg_parameters{}.add(node_).add(dead).run_sql(
+            c_, "UPDATE journal_cuts SET node = $1 WHERE node = $2")};
+        if (!moved.ok() || !cuts.ok() || !commit()) return fail();
+        std::vector<std::string> rows;
+        for (int i = 0; i < moved.rows(); ++i) rows.emplace_back(moved.bytes_at(i, 0));
+        return rows;
     }
     std::optional<std::int64_t> append_row(std::string_view entries) override
     {
@@ -120,6 +184,8 @@ private:
 
     std::string location_; // the address without its password
     std::string node_;
+    std::int64_t token_ = 0; // this node's fencing token; 0: none (a single server)
+    bool fenced_ = false;
     PGconn* c_;
 };
 

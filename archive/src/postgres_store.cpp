@@ -81,13 +81,19 @@ CREATE TABLE game_analysis (
 // migrations[v - first_version] brings a database from version v to v + 1.
 //
 // Version 6: `node`, the cluster node a live room's journal rows and a tournament belong to
-// ('' for none): nodes sharing the database each load their own.
+// ('' for none): nodes sharing the database each load their own. quarto_fence: each node's
+// fencing token; a node whose rows another has taken over is fenced (token -1), and its
+// journal's transactions fail from then on.
 constexpr std::array<const char*, schema_version - first_version> migrations{
     R"sql(
 ALTER TABLE journal ADD COLUMN node TEXT NOT NULL DEFAULT '';
 ALTER TABLE journal_cuts ADD COLUMN node TEXT NOT NULL DEFAULT '';
 ALTER TABLE tournaments ADD COLUMN node TEXT NOT NULL DEFAULT '';
 CREATE INDEX journal_by_node ON journal (node, seq);
+CREATE TABLE quarto_fence (
+  node  TEXT PRIMARY KEY,
+  token BIGINT NOT NULL
+);
 )sql",
 };
 

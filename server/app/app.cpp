@@ -1,6 +1,7 @@
 #include "app/app.hpp"
 
 #include <algorithm>
+#include <future>
 #include <thread>
 
 #include <pthread.h>
@@ -118,6 +119,14 @@ bool app::restore_rooms()
         return false;
     }
     state_.journal = std::move(std::get<std::unique_ptr<archive::journal>>(opened));
+    if (node_) { // the journal's writes check this node's token from now on
+        std::promise<bool> fenced;
+        state_.journal->fence(node_->fencing_token(), 0, [&](bool ok) { fenced.set_value(ok); });
+        if (!fenced.get_future().get()) {
+            spdlog::critical("cannot record node {}'s fencing token in the journal (--db {})", s.node_id, db);
+            return false;
+        }
+    }
     auto loaded = state_.journal->load();
     if (loaded.failed) {
         spdlog::critical("cannot read the journal (--db {})", db);
@@ -162,13 +171,19 @@ int app::run()
         // (they claim themselves), started after.
         const auto redis = std::get<cluster::redis_address>(cluster::parse_redis_address(s.redis));
         spdlog::info("node {} of a cluster on Redis at {}", s.node_id, redis.shown());
-        node_ = std::make_unique<cluster::node>(
-            redis, s.node_id, [this] { return cluster::to_json(figures()); },
-            [this](std::string_view payload) { relay_in(payload); });
+        cluster::node::hooks hooks;
+        hooks.figures = [this] { return cluster::to_json(figures()); };
+        hooks.records = [this](std::string_view payload) { relay_in(payload); };
+        hooks.new_token = [this](std::int64_t token, std::int64_t previous) { refence(token, previous); };
+        hooks.dead_node = [this](const std::string& dead, std::int64_t token) { take_over(dead, token); };
+        node_ = std::make_unique<cluster::node>(redis, s.node_id, std::move(hooks));
         state_.cluster = node_.get();
+        // The lease first: no other process may hold this node's rooms while they are restored.
+        node_->start();
+        spdlog::info("node {}: waiting for its lease in Redis", s.node_id);
+        while (!node_->lease_held()) std::this_thread::sleep_for(std::chrono::milliseconds{20});
     }
     if (!restore()) return 1;
-    if (node_) node_->start();
     analysis_worker_ = std::make_unique<analysis::analysis_worker>();
     game_analyses_ = std::make_unique<analysis::game_analyses>(*state_.archive, *analysis_worker_);
 
@@ -289,6 +304,43 @@ std::string app::metrics_text()
 
 std::string app::nodes_json() { return cluster::nodes_json(node_.get(), state_.settings.node_id, figures()); }
 
+// On the node's thread: the lease was taken again after it had been lost. If no other node took
+// this node's rooms over meanwhile, the journal goes on with the new token; if one did, the
+// rooms are that node's now and this process must not serve them a moment longer.
+void app::refence(std::int64_t token, std::int64_t previous)
+{
+    if (previous == 0 || !state_.journal) return;
+    state_.journal->fence(token, previous, [id = state_.settings.node_id](bool ok) {
+        if (!ok) shards::stop_fenced_node(id);
+    });
+}
+
+// On the node's thread: `dead` has no lease and this node is to take its rooms over: from the
+// journal, where they are moved to this node (fencing `dead`), onto the shards, which claim them.
+void app::take_over(const std::string& dead, std::int64_t token)
+{
+    if (!state_.journal) return node_->took_over(dead, token, true);
+    state_.journal->take_over(dead, token, [this, dead, token](archive::archive_result<std::vector<archive::journal_entry>> taken) {
+        if (taken.failed) return node_->took_over(dead, token, false); // another try at the next heartbeat
+        const std::size_t count = state_.shards.size();
+        std::size_t rooms = 0;
+        for (std::size_t begin = 0; begin < taken.value.size();) {
+            std::size_t end = begin;
+            while (end < taken.value.size() && taken.value[end].room == taken.value[begin].room) ++end;
+            std::vector<archive::journal_entry> entries(std::make_move_iterator(taken.value.begin() + static_cast<std::ptrdiff_t>(begin)),
+                                                        std::make_move_iterator(taken.value.begin() + static_cast<std::ptrdiff_t>(end)));
+            const auto id = entries.front().room;
+            state_.shards[shards::shard_of(id, count)]->post([id, entries = std::move(entries)](shards::shard& s) {
+                s.restore_room(id, entries);
+            });
+            ++rooms;
+            begin = end;
+        }
+        spdlog::warn("node {}: {} rooms of node {} taken over", state_.settings.node_id, rooms, dead);
+        node_->took_over(dead, token, true);
+    });
+}
+
 // On the node's thread: records from other nodes, each to the shard of its room or client.
 void app::relay_in(std::string_view payload)
 {
@@ -299,7 +351,11 @@ void app::relay_in(std::string_view payload)
     const std::size_t count = state_.shards.size();
     for (auto& r : records) {
         using kind = cluster::relay_record::kind;
-        const bool to_room = r.type == kind::message || r.type == kind::detach;
+        if (r.type == kind::moved) { // every shard's clients may be in that room
+            for (auto& shard : state_.shards) shard->post([r](shards::shard& s) { s.remote_record(r); });
+            continue;
+        }
+        const bool to_room = r.type == kind::message || r.type == kind::detach || r.type == kind::resume;
         const std::size_t target = to_room ? shards::shard_of(r.place, count) : r.client.shard;
         if (target >= count) continue;
         state_.shards[target]->post([r = std::move(r)](shards::shard& s) { s.remote_record(r); });

@@ -49,6 +49,8 @@ private:
     // This node's figures, for the cluster (any thread: atomics only).
     cluster::node_figures figures() const;
     void relay_in(std::string_view payload);
+    void refence(std::int64_t token, std::int64_t previous);
+    void take_over(const std::string& dead, std::int64_t token);
     // Opens the archive and brings the stored tournaments back; false (logged) when it cannot.
     bool restore();
     // The live rooms, from the journal (--journal on).

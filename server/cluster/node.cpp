@@ -1,6 +1,8 @@
 #include "cluster/node.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <utility>
 
 #include <spdlog/spdlog.h>
 
@@ -10,7 +12,8 @@ namespace {
 
 // KEYS: the lease, the figures, the set of nodes by expiry. ARGV: token, TTL in ms, figures,
 // node id, "1" when acquiring. Redis's own clock scores the set, so nodes' clocks need not agree.
-// Returns {1, now, id, figures, id, figures, ...}, or {-1, holder} when another process holds
+// The node is listed among the owners of rooms (quarto:owners, by token). Returns {1, now,
+// {id, figures, ...}, {dead owner, its token, ...}}, or {-1, holder} when another process holds
 // this id, or {0, holder} when the lease being renewed is no longer this token's.
 constexpr std::string_view heartbeat_script = R"lua(
 local t = redis.call('TIME')
@@ -25,15 +28,31 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[2])
 redis.call('ZADD', KEYS[3], now + tonumber(ARGV[2]), ARGV[4])
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
-local out = {1, now}
+redis.call('HSET', 'quarto:owners', ARGV[4], ARGV[1])
+local nodes = {}
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], now, '+inf')) do
   local figures = redis.call('GET', 'quarto:node:' .. id .. ':figures')
   if figures then
-    out[#out + 1] = id
-    out[#out + 1] = figures
+    nodes[#nodes + 1] = id
+    nodes[#nodes + 1] = figures
   end
 end
-return out
+local dead = {}
+local owners = redis.call('HGETALL', 'quarto:owners')
+for i = 1, #owners, 2 do
+  if redis.call('EXISTS', 'quarto:node:' .. owners[i]) == 0 then
+    dead[#dead + 1] = owners[i]
+    dead[#dead + 1] = owners[i + 1]
+  end
+end
+return {1, now, nodes, dead}
+)lua";
+
+// ARGV: the dead node, its last token. Once its rooms are taken over, it owns nothing.
+constexpr std::string_view took_over_script = R"lua(
+if redis.call('HGET', 'quarto:owners', ARGV[1]) == ARGV[2] then redis.call('HDEL', 'quarto:owners', ARGV[1]) end
+redis.call('DEL', 'quarto:takeover:' .. ARGV[1])
+return 0
 )lua";
 
 // KEYS: the counter of tokens. A counter that Redis lost (a restart without persistence) starts
@@ -77,16 +96,16 @@ return 0
 std::string room_key(std::string_view room) { return "quarto:room:" + std::string{room}; }
 
 constexpr std::string_view nodes_key = "quarto:nodes";
+constexpr std::string_view all_nodes_channel = "quarto:all-nodes";
 constexpr std::string_view epoch_key = "quarto:node-epoch";
 constexpr std::chrono::milliseconds release_wait{500};
 
 } // namespace
 
-node::node(redis_address redis, std::string id, describe figures, inbound on_records)
+node::node(redis_address redis, std::string id, hooks h)
     : redis_{std::move(redis)},
       id_{std::move(id)},
-      figures_{std::move(figures)},
-      on_records_{std::move(on_records)},
+      hooks_{std::move(h)},
       redis_connection_{loop_, redis_, "node " + id_, [this](bool up, const std::string&) {
                             redis_up_.store(up, std::memory_order_relaxed);
                             if (!up) return;
@@ -95,9 +114,10 @@ node::node(redis_address redis, std::string id, describe figures, inbound on_rec
                         }},
       subscriber_{loop_, redis_, "node " + id_ + " (channel)"}
 {
-    subscriber_.subscribe("quarto:node:" + id_, [this](std::string_view payload) {
-        if (on_records_) on_records_(payload);
-    });
+    for (const std::string& channel : {"quarto:node:" + id_, std::string{all_nodes_channel}})
+        subscriber_.subscribe(channel, [this](std::string_view payload) {
+            if (hooks_.records) hooks_.records(payload);
+        });
     beat_timer_ = loop_.timers().add([this] {
         loop_.timers().set(beat_timer_, loop_.turn_time() + heartbeat);
         beat();
@@ -187,10 +207,44 @@ void node::to_owner(const std::string& room, std::string records, std::function<
     });
 }
 
+void node::to_all(std::string records)
+{
+    post([this, records = std::move(records)] {
+        redis_connection_.command({"PUBLISH", all_nodes_channel, records}, {});
+    });
+}
+
 void node::to_node(const std::string& id, std::string records)
 {
     post([this, id, records = std::move(records)] {
         redis_connection_.command({"PUBLISH", "quarto:node:" + id, records}, {});
+    });
+}
+
+// ---- taking the rooms of dead nodes over ----------------------------------------------------------
+
+void node::found_dead(const std::string& dead, const std::string& token_text)
+{
+    if (dead == id_ || taking_over_.contains(dead) || !hooks_.dead_node) return;
+    std::int64_t token = 0;
+    if (std::from_chars(token_text.data(), token_text.data() + token_text.size(), token).ec != std::errc{}) return;
+    // One survivor takes a dead node over: whoever sets the mark first.
+    taking_over_.insert(dead);
+    const bool sent = redis_connection_.command(
+        {"SET", "quarto:takeover:" + dead, id_, "NX", "PX", "30000"}, [this, dead, token](const redis_reply& r) {
+            if (r.type != redis_reply::kind::status) return (void)taking_over_.erase(dead); // another node has it
+            spdlog::warn("node {}: node {} is gone (lease expired); taking its rooms over", id_, dead);
+            hooks_.dead_node(dead, token);
+        });
+    if (!sent) taking_over_.erase(dead);
+}
+
+void node::took_over(const std::string& dead, std::int64_t token, bool all)
+{
+    post([this, dead, token, all] {
+        taking_over_.erase(dead);
+        if (all) redis_connection_.command({"EVAL", took_over_script, "0", dead, std::to_string(token)}, {});
+        else redis_connection_.command({"DEL", "quarto:takeover:" + dead}, {});
     });
 }
 
@@ -252,7 +306,7 @@ void node::renew(bool acquiring)
     const std::string lease = "quarto:node:" + id_;
     const std::string token = std::to_string(token_);
     const std::string ttl = std::to_string(lease_ttl.count());
-    const std::string figures = figures_ ? figures_() : std::string{"{}"};
+    const std::string figures = hooks_.figures ? hooks_.figures() : std::string{"{}"};
     beat_pending_ = redis_connection_.command(
         {"EVAL", heartbeat_script, "3", lease, lease + ":figures", nodes_key, token, ttl, figures, id_, acquiring ? "1" : "0"},
         [this, acquiring, sent = loop_.turn_time()](const redis_reply& r) {
@@ -292,10 +346,17 @@ void node::renewed(const redis_reply& r, bool acquiring, std::chrono::steady_clo
         acquiring_ = false;
         waiting_for_.clear();
         token_held_.store(token_, std::memory_order_relaxed);
+        if (hooks_.new_token) hooks_.new_token(token_, std::exchange(previous_token_, token_));
+        previous_token_ = token_;
     }
     std::vector<peer> read;
-    for (std::size_t i = 2; i + 1 < r.elements.size(); i += 2)
-        read.push_back({r.elements[i].text, r.elements[i + 1].text, r.elements[i].text == id_});
+    if (r.elements.size() >= 3)
+        for (std::size_t i = 0; i + 1 < r.elements[2].elements.size(); i += 2)
+            read.push_back({r.elements[2].elements[i].text, r.elements[2].elements[i + 1].text,
+                            r.elements[2].elements[i].text == id_});
+    if (r.elements.size() >= 4)
+        for (std::size_t i = 0; i + 1 < r.elements[3].elements.size(); i += 2)
+            found_dead(r.elements[3].elements[i].text, r.elements[3].elements[i + 1].text);
     std::stable_partition(read.begin(), read.end(), [](const peer& p) { return p.self; });
     std::lock_guard lock{mutex_};
     peers_ = std::move(read);

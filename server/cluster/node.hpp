@@ -54,7 +54,18 @@ public:
         bool self = false;
     };
 
-    node(redis_address redis, std::string id, describe figures, inbound on_records = {});
+    // What the node tells the server, on the node's thread.
+    struct hooks {
+        describe figures;
+        inbound records;
+        // The lease was taken with `token` (previous: the token before, 0 the first time).
+        std::function<void(std::int64_t token, std::int64_t previous)> new_token;
+        // `dead` (whose last token was `token`) has rooms and no lease, and this node is the
+        // one to take them over: call took_over() when done.
+        std::function<void(const std::string& dead, std::int64_t token)> dead_node;
+    };
+
+    node(redis_address redis, std::string id, hooks h);
     ~node(); // stop()
     node(const node&) = delete;
     node& operator=(const node&) = delete;
@@ -80,6 +91,8 @@ public:
     void to_owner(const std::string& room, std::string records, std::function<void(undelivered)> failed);
     // Any thread: `records` to the node `id`, in the order of the calls (lost if it is gone).
     void to_node(const std::string& id, std::string records);
+    // Any thread: `records` to every node, this one included.
+    void to_all(std::string records);
 
     // Players: any node knows a token any node made. Any thread: the player's record (a JSON
     // object, {"id","name"}) under its token's hash, kept `player_ttl` after its last hello.
@@ -88,6 +101,9 @@ public:
     // Any thread: the record published for `token_hash`; `found` (on the node's thread) gets it,
     // or nullopt when there is none or Redis cannot be asked.
     void find_player(const std::string& token_hash, std::function<void(std::optional<std::string>)> found);
+
+    // Any thread: the rooms of `dead` are taken over (`all`: else another try is allowed).
+    void took_over(const std::string& dead, std::int64_t token, bool all);
 
 private:
     // net::event_loop::owner
@@ -101,11 +117,11 @@ private:
     void release_lease();
     void post(std::function<void()> task);
     void claim_all(); // every room held, again (Redis may have restarted empty)
+    void found_dead(const std::string& dead, const std::string& token);
 
     const redis_address redis_;
     const std::string id_;
-    const describe figures_;
-    const inbound on_records_;
+    const hooks hooks_;
     net::event_loop loop_;
     redis_connection redis_connection_;
     redis_connection subscriber_; // this node's channel
@@ -119,6 +135,8 @@ private:
     std::string waiting_for_;  // the holder of this id when it was not free (logged once)
     std::chrono::steady_clock::time_point last_renewed_; // when the last renewal that took was sent
     std::unordered_set<std::string> rooms_held_;
+    std::unordered_set<std::string> taking_over_; // dead nodes this node is taking over
+    std::int64_t previous_token_ = 0;
 
     // Shared with other threads.
     std::atomic<bool> redis_up_{false};

@@ -8,6 +8,8 @@
 //   frame         an event or reply for that client                          (owner -> client's node)
 //   subscribed    the room sends that client its events from now on          (owner -> client's node)
 //   unsubscribed  it no longer does                                          (owner -> client's node)
+//   resume        that client (a player of the room) is back: the snapshot  (client's node -> owner)
+//   moved         the room is on `from_node` now (it took it over)          (new owner -> every node)
 #pragma once
 
 #include <cstdint>
@@ -26,7 +28,15 @@ struct client_address {
 };
 
 struct relay_record {
-    enum class kind : char { message = 'M', detach = 'D', frame = 'F', subscribed = 'S', unsubscribed = 'U' };
+    enum class kind : char {
+        message = 'M',
+        detach = 'D',
+        frame = 'F',
+        subscribed = 'S',
+        unsubscribed = 'U',
+        resume = 'R',
+        moved = 'X',
+    };
 
     kind type = kind::frame;
     std::string from_node;    // message, detach: the client's node

@@ -272,11 +272,7 @@ void client::resume_places()
 {
     auto& players = home_.players();
     const std::size_t shard_count = home_.state().shards.size();
-    for (const auto& id : players.rooms_of(player_->info.id)) {
-        home_.run_on(shard_of(id, shard_count), [ref = self_, player = player_, id](shard& s) {
-            if (auto* r = s.find_room(id)) r->resume(ref, *player);
-        });
-    }
+    for (const auto& id : players.rooms_of(player_->info.id)) home_.resume_in(id, self_, *player_);
     for (const auto& id : players.tournaments_of(player_->info.id)) {
         home_.run_on(shard_of(id, shard_count), [ref = self_, player = player_, id](shard& s) {
             if (auto* t = s.find_tournament(id)) t->resubscribe(ref, *player);

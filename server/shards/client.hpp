@@ -7,6 +7,7 @@
 // A client in no room that joins one on another shard moves there first (see shard).
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,6 +42,9 @@ public:
     // Starts reading; a client that moved first finishes what made it move.
     void start();
     const play::client_ref& ref() const { return self_; }
+    // Null before hello.
+    const std::shared_ptr<const play::player_record>& player() const { return player_; }
+    bool in(const play::place& p) const { return std::find(places_.begin(), places_.end(), p) != places_.end(); }
     net::ws_connection& connection() { return connection_; }
     bool has_places() const { return !places_.empty(); }
     // Frames are queued that wait for the shard's next flush of watchers.

@@ -1,5 +1,7 @@
 #include "shards/shard.hpp"
 
+#include <cstdlib>
+
 #include "play/random_ids.hpp"
 #include "quarto/protocol/encode.hpp"
 #include "quarto/protocol/stored_tournament.hpp"
@@ -289,6 +291,7 @@ void shard::release_committed()
         spdlog::error("shard {}: {} journal batches were not written; their events go out anyway", index_,
                       failures - journal_failures_seen_);
         journal_failures_seen_ = failures;
+        if (state_.journal->fenced()) stop_fenced_node(state_.settings.node_id);
     }
     const std::uint64_t through = committed_through_.load();
     while (!pending_.empty() && (!pending_.front().writes || pending_.front().number <= through)) {
@@ -319,7 +322,13 @@ bool shard::restore_room(const protocol::room_id& id, std::span<const archive::j
     }
     auto& r = *rooms_.emplace(id, std::move(restored)).first->second;
     lobby_.add(r.listing(), r.lobby());
-    if (state_.cluster) state_.cluster->claim_room(id);
+    if (state_.cluster) {
+        state_.cluster->claim_room(id);
+        // Its players and spectators connected to other nodes get it back from here.
+        std::string moved;
+        cluster::append(moved, {cluster::relay_record::kind::moved, state_.cluster->id(), {}, false, id, {}, {}});
+        state_.cluster->to_all(std::move(moved));
+    }
     return true;
 }
 
@@ -597,6 +606,13 @@ void shard::tick()
     if (index_ == 0) state_.players.forget_idle(at, forget_players_after);
 }
 
+void stop_fenced_node(const std::string& node)
+{
+    spdlog::critical("node {} is fenced: another node has taken its rooms over. Stopping now.", node);
+    spdlog::default_logger()->flush();
+    std::_Exit(3);
+}
+
 // ---- clients of other nodes (--redis) ------------------------------------------------------------
 
 void shard::relay(const std::string& node, const cluster::relay_record& r) { cluster::append(relayed_[node], r); }
@@ -606,6 +622,17 @@ void shard::send_relayed()
     if (relayed_.empty()) return;
     for (auto& [node, records] : relayed_) state_.cluster->to_node(node, std::move(records));
     relayed_.clear();
+}
+
+void shard::resume_in(const protocol::room_id& id, const play::client_ref& c, const play::player_record& p)
+{
+    run_on(shard_of(id, state_.shards.size()), [id, c, p](shard& s) {
+        if (auto* r = s.find_room(id)) return r->resume(c, p);
+        if (!s.state_.cluster) return;
+        const nlohmann::json player{{"id", p.info.id}, {"name", p.info.name}};
+        s.to_owner(c, id, {cluster::relay_record::kind::resume, s.state_.cluster->id(), {c.shard, c.slot, c.generation}, false,
+                           id, player.dump(), {}}, nullptr);
+    });
 }
 
 void shard::to_owner(const play::client_ref& from, const std::string& room, cluster::relay_record r, const nlohmann::json& req)
@@ -656,6 +683,29 @@ void shard::remote_record(const cluster::relay_record& r)
         const play::client_ref ref{index_, r.client.slot, r.client.generation};
         if (r.type == kind::subscribed) client_subscribed(ref, where);
         else client_unsubscribed(ref, where);
+        // The player's rooms on other nodes are theirs here too: a resume on hello finds them.
+        if (client* c = find_client(ref); c && c->player() && !r.tournament) {
+            if (r.type == kind::subscribed) players().add_room(c->player()->info.id, r.place);
+            else players().remove_room(c->player()->info.id, r.place);
+        }
+        return;
+    }
+    case kind::resume: {
+        const auto player = nlohmann::json::parse(r.player, nullptr, false);
+        if (!player.is_object() || !player.contains("id") || !player["id"].is_string() || !player.contains("name") ||
+            !player["name"].is_string())
+            return spdlog::warn("shard {}: a resume from node {} without its player", index_, r.from_node);
+        const play::player_record p{{player["id"].get<std::string>(), player["name"].get<std::string>()}, {}};
+        const auto from = remote_.ref_for(r.from_node, r.client, loop_.turn_time());
+        if (auto* room = find_room(r.place)) return room->resume(from, p);
+        // Gone: the client's node forgets it.
+        return relay(r.from_node, {kind::unsubscribed, {}, r.client, false, r.place, {}, {}});
+    }
+    case kind::moved: {
+        const play::place where{play::place::kind::room, r.place};
+        for (auto& s : slots_)
+            if (s.occupant && s.occupant->in(where) && s.occupant->player())
+                resume_in(r.place, s.occupant->ref(), *s.occupant->player());
         return;
     }
     }

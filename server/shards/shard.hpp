@@ -118,6 +118,9 @@ public:
     // A record from another node (cluster/relay_record.hpp), for a room of this shard or a
     // client of it.
     void remote_record(const cluster::relay_record& r);
+    // A player's connection `c` is back in room `id` (resume on hello, or the room moved to
+    // another node): its snapshot, from this shard's room or through the room's node.
+    void resume_in(const protocol::room_id& id, const play::client_ref& c, const play::player_record& p);
     tournaments::tournament* find_tournament(const protocol::tournament_id& id);
     // A new room on this shard, its creator seated and subscribed.
     play::room& create_room(play::room_settings settings, const play::client_ref& creator, const play::player_record& p);
@@ -269,6 +272,12 @@ private:
     std::uint64_t journal_failures_seen_ = 0;
     bool close_when_released_ = false; // close_all() waits for the pending batches
 };
+
+// A node whose rooms another node has taken over (it was cut off from Redis longer than its
+// lease, or paused): it must not serve them a moment longer, nor write them anywhere. It stops
+// at once, as a crash would (exit code 3); its supervisor starts it again, and its clients
+// reconnect to the node that holds the rooms now.
+[[noreturn]] void stop_fenced_node(const std::string& node);
 
 template <class F>
 void shard::guarded(F&& f)

@@ -4,6 +4,8 @@
 // spectators connected to different nodes play and watch it as on one server.
 #include <thread>
 
+#include <csignal>
+
 #include <sys/wait.h>
 
 #include "helpers.hpp"
@@ -240,42 +242,104 @@ TEST_CASE("cluster: a token made on one node works on every node, and a player w
     CHECK(must(stranger.wait_type("error"), "unknown_token")["code"] == "unknown_token");
 }
 
-TEST_CASE("cluster: nodes sharing one PostgreSQL each restore their own rooms, and a room's node restarted goes on with every player")
-{
+namespace {
+
+// Two nodes on one PostgreSQL: a room of alpha's, its creator Ann on alpha, Bob and a
+// watcher on beta, the game under way (a piece given, to be placed by the second seat).
+struct shared_cluster {
     test_redis::redis_server redis;
-    const std::string db = test_postgres::shared_postgres().fresh_database();
-    const auto args = [&](const char* id) { return std::vector<std::string>{"--redis", redis.address(), "--node-id", id, "--db", db}; };
-    auto alpha = std::make_unique<server_process>(args("alpha"));
-    server_process beta{args("beta")};
-    duel d = start_split_duel(*alpha, beta); // the room is alpha's; Bob and the watcher are on beta
-    d.act(d.first, "give", {{"piece", 7}});
-    d.expect_all("given");
+    std::string db = test_postgres::shared_postgres().fresh_database();
+    std::vector<std::string> args(const char* id) const { return {"--redis", redis.address(), "--node-id", id, "--db", db}; }
+};
 
-    // A node started now does not take alpha's room (a node restores only its own).
-    {
-        server_process gamma{args("gamma")};
-        CHECK(gamma.log().find("journal: 0 rooms restored") != std::string::npos);
-    }
-    // Alpha restarts, and has it back.
-    alpha->stop();
-    alpha = std::make_unique<server_process>(args("alpha"));
-    CHECK(alpha->log().find("journal: 1 rooms restored") != std::string::npos);
-
-    // Ann comes back to alpha; Bob, still on beta, goes on once the room is back.
-    d.creator.ws = std::make_unique<ws_client>(alpha->port());
+// After alpha is gone: Ann comes back through beta with her token and gets the room (resumed
+// by hello, as the browser does); Bob, who never left beta, is given it again by beta; the
+// game goes on with the placement due.
+void go_on_after_takeover(duel& d, const server_process& beta)
+{
+    d.creator.ws = std::make_unique<ws_client>(beta.port());
     d.creator->send({{"type", "hello"}, {"token", d.creator.token}});
-    must(d.creator->wait_type("welcome"), "welcome");
-    must(d.creator->wait_for([](const json& m) { return m.value("type", "") == "room"; }), "Ann's room after the restart");
-    json synced;
-    for (const auto deadline = in(std::chrono::seconds{10}); steady::now() < deadline;) {
-        d.joiner->send({{"type", "sync"}, {"room", d.room}, {"since", 0}, {"req", "s"}});
-        synced = must(d.joiner->wait_for([](const json& m) { return m.value("req", json{}) == "s"; }), "sync");
-        if (synced["type"] == "synced") break;
-        std::this_thread::sleep_for(std::chrono::milliseconds{100}); // unavailable until alpha has claimed it again
-    }
-    REQUIRE(synced["type"] == "synced");
-    d.act(1 - d.first, "place", {{"square", 9}});
-    const json placed = must(d.creator->wait_type("placed"), "placed");
+    must(d.creator->wait_type("welcome"), "Ann's welcome on beta");
+    const json ann_room = must(d.creator->wait_for([](const json& m) { return m.value("type", "") == "room"; }, in(std::chrono::seconds{10})),
+                               "Ann's room, taken over by beta");
+    CHECK(ann_room["game"]["phase"] == "place");
+    const json bob_room = must(d.joiner->wait_for([](const json& m) { return m.value("type", "") == "room"; }, in(std::chrono::seconds{10})),
+                               "Bob's room, again from beta");
+    CHECK(bob_room["game"]["phase"] == "place");
+    must(d.watchers[0]->wait_for([](const json& m) { return m.value("type", "") == "room"; }, in(std::chrono::seconds{10})),
+         "the watcher's room");
+    const int placer = 1 - d.first;
+    d.act(placer, "place", {{"square", 9}});
+    const json placed = d.expect_all("placed");
     CHECK(placed["piece"] == 7);
     CHECK(placed["square"] == 9);
+    CHECK(placed["seq"].get<int>() > ann_room["seq"].get<int>());
+    // Every event each of them got follows the one before, across the move of the room.
+    for (ws_client* ws : d.everyone()) check_seq(ws->history(), d.room);
+}
+
+} // namespace
+
+TEST_CASE("cluster: nodes sharing one PostgreSQL restore only their own rooms")
+{
+    shared_cluster c;
+    server_process alpha{c.args("alpha")};
+    server_process beta{c.args("beta")};
+    duel d = start_split_duel(alpha, beta);
+    server_process gamma{c.args("gamma")};
+    CHECK(gamma.log().find("journal: 0 rooms restored") != std::string::npos);
+    CHECK(alpha.log().find("taken over") == std::string::npos);
+}
+
+TEST_CASE("cluster: a node that stops hands its rooms to another node, and their players go on")
+{
+    shared_cluster c;
+    auto alpha = std::make_unique<server_process>(c.args("alpha"));
+    server_process beta{c.args("beta")};
+    duel d = start_split_duel(*alpha, beta);
+    d.act(d.first, "give", {{"piece", 7}});
+    d.expect_all("given");
+    alpha->stop();
+    CHECK(beta.wait_log("1 rooms of node alpha taken over", in(std::chrono::seconds{10})));
+    go_on_after_takeover(d, beta);
+    // Alpha comes back empty-handed: the room is beta's.
+    alpha = std::make_unique<server_process>(c.args("alpha"));
+    CHECK(alpha->log().find("journal: 0 rooms restored") != std::string::npos);
+}
+
+TEST_CASE("cluster: a node killed mid-game: another node takes its rooms over within seconds, and the game goes on")
+{
+    shared_cluster c;
+    auto alpha = std::make_unique<server_process>(c.args("alpha"));
+    server_process beta{c.args("beta")};
+    duel d = start_split_duel(*alpha, beta);
+    d.act(d.first, "give", {{"piece", 7}});
+    d.expect_all("given");
+    ::kill(alpha->pid(), SIGKILL);
+    const auto killed = steady::now();
+    alpha->wait_exit();
+    REQUIRE(beta.wait_log("1 rooms of node alpha taken over", in(std::chrono::seconds{10})));
+    // The lease runs out within 3 s, the next heartbeat sees it: the target is 5 s.
+    CHECK(steady::now() - killed < std::chrono::seconds{5});
+    go_on_after_takeover(d, beta);
+}
+
+TEST_CASE("cluster: a node paused past its lease finds its rooms taken over, and stops at once")
+{
+    shared_cluster c;
+    server_process alpha{c.args("alpha")};
+    server_process beta{c.args("beta")};
+    duel d = start_split_duel(alpha, beta);
+    d.act(d.first, "give", {{"piece", 7}});
+    d.expect_all("given");
+    ::kill(alpha.pid(), SIGSTOP);
+    REQUIRE(beta.wait_log("1 rooms of node alpha taken over", in(std::chrono::seconds{10})));
+    ::kill(alpha.pid(), SIGCONT);
+    // Its lease is gone and its fence taken: it must not serve the room a moment longer.
+    const auto status = alpha.wait_exit(std::chrono::seconds{10});
+    REQUIRE(status);
+    CHECK(WIFEXITED(*status));
+    CHECK(WEXITSTATUS(*status) == 3);
+    CHECK(alpha.log().find("node alpha is fenced") != std::string::npos);
+    go_on_after_takeover(d, beta);
 }

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <functional>
+#include <mutex>
 #include <thread>
 
 #include "cluster/node.hpp"
@@ -41,8 +42,11 @@ std::vector<std::string> ids(const node& n)
 TEST_CASE("nodes see each other and what each says of itself, and a node that stops is gone at once")
 {
     test_redis::redis_server server;
-    node a{address_of(server), "a", [] { return std::string{R"({"connections":3})"}; }};
-    node b{address_of(server), "b", [] { return std::string{R"({"connections":4})"}; }};
+    node::hooks a_hooks, b_hooks;
+    a_hooks.figures = [] { return std::string{R"({"connections":3})"}; };
+    b_hooks.figures = [] { return std::string{R"({"connections":4})"}; };
+    node a{address_of(server), "a", a_hooks};
+    node b{address_of(server), "b", b_hooks};
     a.start();
     b.start();
     REQUIRE(eventually([&] { return a.peers().size() == 2 && b.peers().size() == 2; }));
@@ -116,4 +120,41 @@ TEST_CASE("tokens keep growing when Redis restarts and forgets its counter")
     again.start();
     REQUIRE(eventually([&] { return again.lease_held(); }));
     CHECK(again.fencing_token() > token);
+}
+
+TEST_CASE("a node that owned rooms and has no lease is taken over by one live node, once")
+{
+    test_redis::redis_server server;
+    // A node that died: listed among the owners with its token, no lease.
+    server.cli("HSET quarto:owners ghost 41");
+    std::mutex mutex;
+    std::vector<std::string> calls; // "node:dead:token"
+    node* nodes[2] = {};
+    const auto hooks_for = [&](const std::string& self, int index) {
+        node::hooks h;
+        h.dead_node = [&, self, index](const std::string& dead, std::int64_t token) {
+            {
+                std::lock_guard lock{mutex};
+                calls.push_back(self + ":" + dead + ":" + std::to_string(token));
+            }
+            nodes[index]->took_over(dead, token, true);
+        };
+        return h;
+    };
+    node a{address_of(server), "a", hooks_for("a", 0)};
+    node b{address_of(server), "b", hooks_for("b", 1)};
+    nodes[0] = &a;
+    nodes[1] = &b;
+    a.start();
+    b.start();
+    REQUIRE(eventually([&] {
+        std::lock_guard lock{mutex};
+        return !calls.empty();
+    }));
+    std::this_thread::sleep_for(2500ms); // more heartbeats of both: no second call
+    std::lock_guard lock{mutex};
+    REQUIRE(calls.size() == 1);
+    CHECK((calls[0] == "a:ghost:41" || calls[0] == "b:ghost:41"));
+    CHECK(server.cli("HEXISTS quarto:owners ghost") == "0\n");
+    CHECK(server.cli("HEXISTS quarto:owners a") == "1\n"); // the live ones are owners too
 }

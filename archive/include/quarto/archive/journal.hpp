@@ -54,6 +54,18 @@ public:
 
     // Blocks until everything written before has been committed.
     void flush();
+
+    // Nodes sharing one PostgreSQL database (opened with a node). This node's fencing token:
+    // its lease's, from `open` on (previous 0) or after its lease had to be taken again
+    // (previous: the one before). `done` (on the journal thread): false when another node has
+    // taken this node's rows over meanwhile (it is fenced: every write fails from then on).
+    void fence(std::int64_t token, std::int64_t previous, std::function<void(bool)> done);
+    bool fenced() const;
+    // Takes the rows of the dead node `dead` (its last token `token`) as this node's own,
+    // fencing it, and answers on the journal thread with the entries of the rooms they held
+    // (by room, then n): empty when `dead` is back or had none; failed when the database failed.
+    void take_over(std::string dead, std::int64_t token,
+                   std::function<void(archive_result<std::vector<journal_entry>>)> done);
     // Commits what is queued, flushes the log to the disk, stops the thread. Idempotent.
     void close();
 
