@@ -21,7 +21,7 @@ void write_v4_file(const std::string& path)
         REQUIRE(store.save_game(quarto_game("v4-game")));
     }
     sql_exec(path, "DROP TABLE game_analysis; ALTER TABLE journal DROP COLUMN node; ALTER TABLE journal_cuts DROP COLUMN node; "
-                   "ALTER TABLE tournaments DROP COLUMN node; PRAGMA user_version = 4");
+                   "ALTER TABLE tournaments DROP COLUMN node; DROP TABLE quarto_fence; PRAGMA user_version = 4");
 }
 
 const stored_analysis first_analysis{"g1", 1, false, R"({"game":"g1","exact":false,"positions":[]})"};
