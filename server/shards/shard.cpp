@@ -702,10 +702,16 @@ void shard::remote_record(const cluster::relay_record& r)
         return relay(r.from_node, {kind::unsubscribed, {}, r.client, false, r.place, {}, {}});
     }
     case kind::moved: {
+        // Its clients here: those that were in it, and the players of it who came back to this
+        // node before it moved (their hello found nothing to resume then).
         const play::place where{play::place::kind::room, r.place};
-        for (auto& s : slots_)
-            if (s.occupant && s.occupant->in(where) && s.occupant->player())
-                resume_in(r.place, s.occupant->ref(), *s.occupant->player());
+        for (auto& s : slots_) {
+            if (!s.occupant || !s.occupant->player()) continue;
+            const auto& player = *s.occupant->player();
+            const auto rooms = s.occupant->in(where) ? std::vector<std::string>{} : players().rooms_of(player.info.id);
+            if (s.occupant->in(where) || std::find(rooms.begin(), rooms.end(), r.place) != rooms.end())
+                resume_in(r.place, s.occupant->ref(), player);
+        }
         return;
     }
     }
