@@ -118,6 +118,7 @@ node::node(redis_address redis, std::string id, hooks h)
         subscriber_.subscribe(channel, [this](std::string_view payload) {
             if (hooks_.records) hooks_.records(payload);
         });
+    retry_timer_ = loop_.timers().add([this] { run_retries(); });
     beat_timer_ = loop_.timers().add([this] {
         loop_.timers().set(beat_timer_, loop_.turn_time() + heartbeat);
         beat();
@@ -197,14 +198,45 @@ void node::claim_all()
 void node::to_owner(const std::string& room, std::string records, std::function<void(undelivered)> failed)
 {
     post([this, room, records = std::move(records), failed = std::move(failed)]() mutable {
-        const bool sent = redis_connection_.command(
-            {"EVAL", to_owner_script, "1", room_key(room), id_, records}, [failed](const redis_reply& r) {
-                if (r.type == redis_reply::kind::integer && r.integer == 1) return;
-                if (r.type == redis_reply::kind::integer && r.integer >= -1) return failed(undelivered::no_such_room);
-                failed(undelivered::unavailable);
-            });
-        if (!sent) failed(undelivered::unavailable);
+        send_to_owner(room, std::move(records), std::move(failed), 0);
     });
+}
+
+void node::send_to_owner(const std::string& room, std::string records, std::function<void(undelivered)> failed, int attempt)
+{
+    auto shared = std::make_shared<std::string>(std::move(records));
+    const bool sent = redis_connection_.command(
+        {"EVAL", to_owner_script, "1", room_key(room), id_, *shared},
+        [this, room, shared, failed, attempt](const redis_reply& r) mutable {
+            if (r.type == redis_reply::kind::integer && r.integer == 1) return;
+            // No owner yet: the room may have been made a moment ago on another node, whose
+            // record is on its way. Asked again a few times before the answer is no.
+            if (r.type == redis_reply::kind::integer && r.integer == 0 && attempt < owner_retries)
+                return later([this, room, shared, failed, attempt]() mutable {
+                    send_to_owner(room, std::move(*shared), std::move(failed), attempt + 1);
+                });
+            if (r.type == redis_reply::kind::integer && r.integer >= -1) return failed(undelivered::no_such_room);
+            failed(undelivered::unavailable);
+        });
+    if (!sent) failed(undelivered::unavailable);
+}
+
+void node::later(std::function<void()> task)
+{
+    const auto at = loop_.turn_time() + owner_retry_delay;
+    if (retries_.empty()) loop_.timers().set(retry_timer_, at);
+    retries_.emplace_back(at, std::move(task));
+}
+
+void node::run_retries()
+{
+    const auto now = loop_.turn_time();
+    while (!retries_.empty() && retries_.front().first <= now) {
+        auto task = std::move(retries_.front().second);
+        retries_.pop_front();
+        task();
+    }
+    if (!retries_.empty()) loop_.timers().set(retry_timer_, retries_.front().first);
 }
 
 void node::to_all(std::string records)

@@ -19,6 +19,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -117,6 +118,12 @@ private:
     void release_lease();
     void post(std::function<void()> task);
     void claim_all(); // every room held, again (Redis may have restarted empty)
+    void send_to_owner(const std::string& room, std::string records, std::function<void(undelivered)> failed, int attempt);
+    // Runs `task` owner_retry_delay from now, on the node's thread, in the order of the calls.
+    void later(std::function<void()> task);
+    void run_retries();
+    static constexpr int owner_retries = 4;
+    static constexpr std::chrono::milliseconds owner_retry_delay{50};
     void found_dead(const std::string& dead, const std::string& token);
 
     const redis_address redis_;
@@ -126,6 +133,8 @@ private:
     redis_connection redis_connection_;
     redis_connection subscriber_; // this node's channel
     net::timer_queue::id beat_timer_;
+    net::timer_queue::id retry_timer_;
+    std::deque<std::pair<std::chrono::steady_clock::time_point, std::function<void()>>> retries_;
     std::thread thread_;
 
     // On the node's thread.
