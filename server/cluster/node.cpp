@@ -6,98 +6,15 @@
 
 #include <spdlog/spdlog.h>
 
+#include "cluster/scripts.hpp"
+
 namespace quarto::server::cluster {
 
 namespace {
 
-// KEYS: the lease, the figures, the set of nodes by expiry. ARGV: token, TTL in ms, figures,
-// node id, "1" when acquiring. Redis's own clock scores the set, so nodes' clocks need not agree.
-// The node is listed among the owners of rooms (quarto:owners, by token). Returns {1, now,
-// {id, figures, ...}, {dead owner, its token, ...}}, or {-1, holder} when another process holds
-// this id, or {0, holder} when the lease being renewed is no longer this token's.
-constexpr std::string_view heartbeat_script = R"lua(
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local held = redis.call('GET', KEYS[1])
-if ARGV[5] == '1' then
-  if held and held ~= ARGV[1] then return {-1, held} end
-elseif held ~= ARGV[1] then
-  return {0, held or ''}
-end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[2])
-redis.call('ZADD', KEYS[3], now + tonumber(ARGV[2]), ARGV[4])
-redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
-redis.call('HSET', 'quarto:owners', ARGV[4], ARGV[1])
-local nodes = {}
-for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], now, '+inf')) do
-  local figures = redis.call('GET', 'quarto:node:' .. id .. ':figures')
-  if figures then
-    nodes[#nodes + 1] = id
-    nodes[#nodes + 1] = figures
-  end
-end
-local dead = {}
-local owners = redis.call('HGETALL', 'quarto:owners')
-for i = 1, #owners, 2 do
-  if redis.call('EXISTS', 'quarto:node:' .. owners[i]) == 0 then
-    dead[#dead + 1] = owners[i]
-    dead[#dead + 1] = owners[i + 1]
-  end
-end
-return {1, now, nodes, dead}
-)lua";
-
-// ARGV: the dead node, its last token. Once its rooms are taken over, it owns nothing.
-constexpr std::string_view took_over_script = R"lua(
-if redis.call('HGET', 'quarto:owners', ARGV[1]) == ARGV[2] then redis.call('HDEL', 'quarto:owners', ARGV[1]) end
-redis.call('DEL', 'quarto:takeover:' .. ARGV[1])
-return 0
-)lua";
-
-// KEYS: the counter of tokens. A counter that Redis lost (a restart without persistence) starts
-// again from Redis's clock in milliseconds: far above any token handed out before, since tokens
-// are taken far less often than once a millisecond. So tokens only ever grow.
-constexpr std::string_view token_script = R"lua(
-local token = redis.call('INCR', KEYS[1])
-if token == 1 then
-  local t = redis.call('TIME')
-  token = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  redis.call('SET', KEYS[1], token)
-end
-return token
-)lua";
-
-// KEYS: the lease, the figures, the set of nodes. ARGV: token, node id.
-constexpr std::string_view release_script = R"lua(
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('DEL', KEYS[1], KEYS[2])
-redis.call('ZREM', KEYS[3], ARGV[2])
-return 1
-)lua";
-
-// KEYS: the room's owner record. ARGV: this node's id, the records. Returns 1 when published,
-// 0 when no node holds the room, -1 when this node does (it has dropped it since), -2 when its
-// owner is not listening (down, or restarting).
-constexpr std::string_view to_owner_script = R"lua(
-local owner = redis.call('GET', KEYS[1])
-if not owner then return 0 end
-if owner == ARGV[1] then return -1 end
-if redis.call('PUBLISH', 'quarto:node:' .. owner, ARGV[2]) == 0 then return -2 end
-return 1
-)lua";
-
-// KEYS: the room's owner record. ARGV: this node's id.
-constexpr std::string_view release_room_script = R"lua(
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
-return 0
-)lua";
+using namespace scripts;
 
 std::string room_key(std::string_view room) { return "quarto:room:" + std::string{room}; }
-
-constexpr std::string_view nodes_key = "quarto:nodes";
-constexpr std::string_view all_nodes_channel = "quarto:all-nodes";
-constexpr std::string_view epoch_key = "quarto:node-epoch";
 constexpr std::chrono::milliseconds release_wait{500};
 
 } // namespace
@@ -263,8 +180,8 @@ void node::found_dead(const std::string& dead, const std::string& token_text)
     // One survivor takes a dead node over: whoever sets the mark first.
     taking_over_.insert(dead);
     const bool sent = redis_connection_.command(
-        {"SET", "quarto:takeover:" + dead, id_, "NX", "PX", "30000"}, [this, dead, token](const redis_reply& r) {
-            if (r.type != redis_reply::kind::status) return (void)taking_over_.erase(dead); // another node has it
+        {"EVAL", mark_dead_script, "0", dead, token_text, id_, "30000"}, [this, dead, token](const redis_reply& r) {
+            if (r.type != redis_reply::kind::integer || r.integer != 1) return (void)taking_over_.erase(dead); // not for us
             spdlog::warn("node {}: node {} is gone (lease expired); taking its rooms over", id_, dead);
             hooks_.dead_node(dead, token);
         });

@@ -15,6 +15,11 @@
 // that reads the owner and publishes in one step, so that a client's messages keep their
 // order; what the owner sends back comes the same way. The node's thread runs only this
 // traffic, never a room: what arrives is handed to the shards (`inbound`).
+//
+// Failover: every node that may hold rooms is listed among the owners with its token. A
+// heartbeat also finds the owners with no lease (dead, or stopped); the first live node to mark
+// one takes it over (hooks::dead_node: the server moves its journal and restores its rooms).
+// The keys and scripts are in scripts.hpp.
 #pragma once
 
 #include <atomic>

@@ -1,7 +1,5 @@
 #include "shards/shard.hpp"
 
-#include <cstdlib>
-
 #include "play/random_ids.hpp"
 #include "quarto/protocol/encode.hpp"
 #include "quarto/protocol/stored_tournament.hpp"
@@ -604,117 +602,6 @@ void shard::tick()
         return true;
     });
     if (index_ == 0) state_.players.forget_idle(at, forget_players_after);
-}
-
-void stop_fenced_node(const std::string& node)
-{
-    spdlog::critical("node {} is fenced: another node has taken its rooms over. Stopping now.", node);
-    spdlog::default_logger()->flush();
-    std::_Exit(3);
-}
-
-// ---- clients of other nodes (--redis) ------------------------------------------------------------
-
-void shard::relay(const std::string& node, const cluster::relay_record& r) { cluster::append(relayed_[node], r); }
-
-void shard::send_relayed()
-{
-    if (relayed_.empty()) return;
-    for (auto& [node, records] : relayed_) state_.cluster->to_node(node, std::move(records));
-    relayed_.clear();
-}
-
-void shard::resume_in(const protocol::room_id& id, const play::client_ref& c, const play::player_record& p)
-{
-    run_on(shard_of(id, state_.shards.size()), [id, c, p](shard& s) {
-        if (auto* r = s.find_room(id)) return r->resume(c, p);
-        if (!s.state_.cluster) return;
-        const nlohmann::json player{{"id", p.info.id}, {"name", p.info.name}};
-        s.to_owner(c, id, {cluster::relay_record::kind::resume, s.state_.cluster->id(), {c.shard, c.slot, c.generation}, false,
-                           id, player.dump(), {}}, nullptr);
-    });
-}
-
-void shard::to_owner(const play::client_ref& from, const std::string& room, cluster::relay_record r, const nlohmann::json& req)
-{
-    std::string records;
-    cluster::append(records, r);
-    const bool answer = r.type == cluster::relay_record::kind::message;
-    state_.cluster->to_owner(room, std::move(records), [this, from, req, answer](cluster::node::undelivered why) {
-        if (!answer) return; // a detach that went nowhere: the room is gone already, or its node
-        post([from, req, why](shard& s) {
-            const auto code = why == cluster::node::undelivered::no_such_room ? protocol::error_code::no_such_room
-                                                                                : protocol::error_code::unavailable;
-            s.counters().error(code);
-            s.send(from, net::make_frame(protocol::error_reply(code, protocol::default_message(code), req)));
-        });
-    });
-}
-
-void shard::remote_record(const cluster::relay_record& r)
-{
-    using kind = cluster::relay_record::kind;
-    switch (r.type) {
-    case kind::message: {
-        const auto player = nlohmann::json::parse(r.player, nullptr, false);
-        if (!player.is_object() || !player.contains("id") || !player["id"].is_string() || !player.contains("name") ||
-            !player["name"].is_string())
-            return spdlog::warn("shard {}: a message from node {} without its player", index_, r.from_node);
-        play::player_record p{{player["id"].get<std::string>(), player["name"].get<std::string>()}, {}};
-        const auto from = remote_.ref_for(r.from_node, r.client, loop_.turn_time());
-        auto parsed = protocol::parse_client_message(r.text);
-        auto* message = std::get_if<protocol::parsed_message>(&parsed);
-        auto* room_message = message ? std::get_if<protocol::room_message>(&message->message) : nullptr;
-        if (!room_message) return spdlog::warn("shard {}: node {} relayed what is not a room message", index_, r.from_node);
-        return room_request(find_room(room_message->room), from, p, *room_message, message->req, r.text);
-    }
-    case kind::detach: {
-        const auto from = remote_.ref_for(r.from_node, r.client, loop_.turn_time());
-        if (auto* room = find_room(r.place)) room->detach(from);
-        remote_.left(from, loop_.turn_time());
-        return;
-    }
-    case kind::frame:
-        if (client* c = find_client({index_, r.client.slot, r.client.generation})) c->connection().send(net::make_frame(r.text));
-        return;
-    case kind::subscribed:
-    case kind::unsubscribed: {
-        const play::place where{r.tournament ? play::place::kind::tournament : play::place::kind::room, r.place};
-        const play::client_ref ref{index_, r.client.slot, r.client.generation};
-        if (r.type == kind::subscribed) client_subscribed(ref, where);
-        else client_unsubscribed(ref, where);
-        // The player's rooms on other nodes are theirs here too: a resume on hello finds them.
-        if (client* c = find_client(ref); c && c->player() && !r.tournament) {
-            if (r.type == kind::subscribed) players().add_room(c->player()->info.id, r.place);
-            else players().remove_room(c->player()->info.id, r.place);
-        }
-        return;
-    }
-    case kind::resume: {
-        const auto player = nlohmann::json::parse(r.player, nullptr, false);
-        if (!player.is_object() || !player.contains("id") || !player["id"].is_string() || !player.contains("name") ||
-            !player["name"].is_string())
-            return spdlog::warn("shard {}: a resume from node {} without its player", index_, r.from_node);
-        const play::player_record p{{player["id"].get<std::string>(), player["name"].get<std::string>()}, {}};
-        const auto from = remote_.ref_for(r.from_node, r.client, loop_.turn_time());
-        if (auto* room = find_room(r.place)) return room->resume(from, p);
-        // Gone: the client's node forgets it.
-        return relay(r.from_node, {kind::unsubscribed, {}, r.client, false, r.place, {}, {}});
-    }
-    case kind::moved: {
-        // Its clients here: those that were in it, and the players of it who came back to this
-        // node before it moved (their hello found nothing to resume then).
-        const play::place where{play::place::kind::room, r.place};
-        for (auto& s : slots_) {
-            if (!s.occupant || !s.occupant->player()) continue;
-            const auto& player = *s.occupant->player();
-            const auto rooms = s.occupant->in(where) ? std::vector<std::string>{} : players().rooms_of(player.info.id);
-            if (s.occupant->in(where) || std::find(rooms.begin(), rooms.end(), r.place) != rooms.end())
-                resume_in(r.place, s.occupant->ref(), player);
-        }
-        return;
-    }
-    }
 }
 
 void shard::close_all()

@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# What a cluster costs (issue 18), side by side in one run: one quarto-server on its SQLite file,
+# against two nodes on one Redis and one PostgreSQL behind HAProxy (deploy/cluster/haproxy.cfg),
+# whose round robin puts the two players of every room on different nodes, so that every move
+# crosses Redis twice (the mover's message to the room's node, the event back to the other
+# player's). R = 1000 rooms, closed loop and with 100 ms think time. Per move: the CPU of every
+# process taking part (the server, or both nodes + Redis + PostgreSQL + HAProxy), user and
+# system, from /proc; and p99 action -> opponent as quarto-load measures it. Redis and
+# PostgreSQL are the tests' kind: scratch directories, Unix sockets, PostgreSQL's defaults.
+#   bench/cluster.sh                  2 rounds: about 5 minutes
+#   bench/cluster.sh --repeat 3 --out /tmp/cluster.md
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+# shellcheck source=bench/servers.sh
+source bench/servers.sh
+
+repeats=2
+out=$root/bench/RESULTS-cluster.md
+while (($#)); do
+    case $1 in
+        --repeat) repeats=$2; shift ;;
+        --out) out=$2; shift ;;
+        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        *) echo "cluster.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+for tool in jq redis-server redis-cli haproxy python3; do
+    command -v "$tool" >/dev/null || { echo "cluster.sh: needs $tool (deploy/deps.sh --tests --bench)" >&2; exit 1; }
+done
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)
+[[ -x $pg_bin/initdb ]] || { echo "cluster.sh: needs the postgresql package (deploy/deps.sh --tests)" >&2; exit 1; }
+ensure_servers cpp
+ulimit -n "$(ulimit -Hn)"
+work=$(mktemp -d /tmp/quarto-cluster-bench.XXXXXX)
+chmod 755 "$work"
+as_owner=()
+if [[ $(id -u) == 0 ]]; then
+    mkdir "$work/pg" && chown postgres: "$work/pg"
+    as_owner=(runuser -u postgres --)
+else
+    mkdir "$work/pg"
+fi
+pg_ctl() { "${as_owner[@]}" "$pg_bin/pg_ctl" -w -D "$work/pg/data" "$@" >/dev/null; }
+pids_to_kill=()
+cleanup() {
+    for p in "${pids_to_kill[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+    pg_ctl -m immediate stop 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+"${as_owner[@]}" "$pg_bin/initdb" -A trust -U quarto -D "$work/pg/data" >/dev/null
+pg_ctl -l "$work/pg/postgres.log" -o "-c listen_addresses='' -k $work/pg" start
+admin="postgresql:///postgres?host=$work/pg&user=quarto"
+sql() { psql -qAt "$admin" -c "$1"; }
+postmaster=$(head -n1 "$work/pg/data/postmaster.pid")
+redis-server --port 0 --unixsocket "$work/redis.sock" --save '' --appendonly no --daemonize no \
+    --logfile "$work/redis.log" &
+redis_pid=$!
+pids_to_kill+=("$redis_pid")
+for _ in $(seq 100); do redis-cli -s "$work/redis.sock" ping >/dev/null 2>&1 && break; sleep 0.1; done
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# CPU ticks (user, system) of the given processes and their children (PostgreSQL's backends).
+ticks() {
+    local p all=()
+    for p in "$@"; do all+=("$p" $(pgrep -P "$p" | tr '\n' ' ')); done
+    for p in "${all[@]}"; do awk '{ print $14, $15 }' "/proc/$p/stat" 2>/dev/null || true; done |
+        awk '{ u += $1; s += $2 } END { print u + 0, s + 0 }'
+}
+load_args() { # THINK_MS
+    echo --rooms 1000 --duration 15 --warmup 0 --think-ms "$1" --move-ms 60000 --connect-rate 2000
+}
+hz=$(getconf CLK_TCK)
+
+# run_single BASE THINK / run_cluster BASE THINK: one load run; writes BASE.json (quarto-load's)
+# and BASE.cpu.json (every process's CPU per move).
+measure() { # BASE THINK URL PID...
+    local base=$1 think=$2 url=$3
+    shift 3
+    read -r u0 s0 < <(ticks "$@")
+    # shellcheck disable=SC2046
+    "$load_bin" --url "$url" $(load_args "$think") --server-pid "$1" --json "$base.json" >"$base.txt" 2>"$base.err" ||
+        { cat "$base.err" >&2; exit 1; }
+    read -r u1 s1 < <(ticks "$@")
+    jq -n --argjson u "$(((u1 - u0) * 1000000 / hz))" --argjson s "$(((s1 - s0) * 1000000 / hz))" \
+        --argjson m "$(jq -r '.moves' "$base.json")" \
+        '{user_us_per_move: ($u / $m), sys_us_per_move: ($s / $m)}' >"$base.cpu.json"
+}
+
+run_single() {
+    local base=$1 think=$2
+    cpp_extra_args=()
+    cpp_db=
+    start_server cpp "$base.server.log"
+    measure "$base" "$think" "ws://127.0.0.1:$port/ws" "$server_pid"
+    stop_server
+}
+
+run_cluster() {
+    local base=$1 think=$2 n1 n2 p1 p2 hport haproxy_pid
+    local db="postgresql:///run_$(basename "$base" | tr -c 'a-z0-9\n' '_')?host=$work/pg&user=quarto"
+    sql "CREATE DATABASE $(sed 's|postgresql:///\([^?]*\).*|\1|' <<<"$db")"
+    redis-cli -s "$work/redis.sock" flushall >/dev/null
+    cpp_db=$db
+    cpp_extra_args=(--redis "unix://$work/redis.sock" --node-id n1 --trust-proxy)
+    start_server cpp "$base.n1.log"
+    n1=$server_pid p1=$port
+    pids_to_kill+=("$n1")
+    cpp_extra_args=(--redis "unix://$work/redis.sock" --node-id n2 --trust-proxy)
+    start_server cpp "$base.n2.log"
+    n2=$server_pid p2=$port
+    pids_to_kill+=("$n2")
+    hport=$(free_port)
+    # Two nodes: the third server of the configuration points at a closed port, and is down
+    # after its first two checks (1 s apart), before the load starts.
+    QUARTO_LISTEN=127.0.0.1:$hport QUARTO_NODE1=127.0.0.1:$p1 QUARTO_NODE2=127.0.0.1:$p2 QUARTO_NODE3=127.0.0.1:1 \
+        haproxy -db -f "$root/deploy/cluster/haproxy.cfg" >"$base.haproxy.log" 2>&1 &
+    haproxy_pid=$!
+    pids_to_kill+=("$haproxy_pid")
+    sleep 3
+    measure "$base" "$think" "ws://127.0.0.1:$hport/ws" "$n1" "$n2" "$redis_pid" "$postmaster" "$haproxy_pid"
+    kill "$haproxy_pid"
+    wait "$haproxy_pid" 2>/dev/null || true
+    for p in "$n1" "$n2"; do kill -TERM "$p"; wait "$p" || echo "bench: a node exited with status $?" >&2; done
+}
+
+for ((rep = 1; rep <= repeats; rep++)); do
+    for think in 0 100; do
+        setups=(single cluster)
+        ((rep % 2)) || setups=(cluster single)
+        for setup in "${setups[@]}"; do
+            echo "== think $think ms, $setup (round $rep of $repeats)" >&2
+            "run_$setup" "$work/t$think.$setup.$rep" "$think"
+        done
+    done
+done
+
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "n/a" }'; }
+m() { printf '%s\n' "$@" | median; }
+rows=()
+ratio_lines=()
+for think in 0 100; do
+    for setup in single cluster; do
+        rate=() user=() sys=() p99=()
+        for ((rep = 1; rep <= repeats; rep++)); do
+            f=$work/t$think.$setup.$rep
+            rate+=("$(jq -r '.moves_per_s' "$f.json")")
+            user+=("$(jq -r '.user_us_per_move' "$f.cpu.json")")
+            sys+=("$(jq -r '.sys_us_per_move' "$f.cpu.json")")
+            p99+=("$(jq -r '.latency_us.p99 / 1000' "$f.json")")
+        done
+        label=$([[ $setup == single ]] && echo "one server, SQLite file" || echo "2 nodes + Redis + PostgreSQL + HAProxy")
+        rows+=("| $think ms | $label | $(m "${rate[@]}" | xargs printf '%.0f') | $(m "${user[@]}" | xargs printf '%.1f') | $(m "${sys[@]}" | xargs printf '%.1f') | $(m "${p99[@]}" | xargs printf '%.2f') |")
+    done
+    ratios=()
+    for ((rep = 1; rep <= repeats; rep++)); do
+        a=$(jq -r '.user_us_per_move + .sys_us_per_move' "$work/t$think.cluster.$rep.cpu.json")
+        b=$(jq -r '.user_us_per_move + .sys_us_per_move' "$work/t$think.single.$rep.cpu.json")
+        ratios+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", a / b }')")
+    done
+    ratio_lines+=("- think $think ms: CPU per move, the whole cluster over the one server, by round: $(printf '%s / ' "${ratios[@]}" | sed 's| / $||'); median $(m "${ratios[@]}")")
+done
+
+{
+    echo "# What a cluster costs (bench/cluster.sh)"
+    echo
+    echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')),"
+    echo "load average before the report: $(cut -d' ' -f1-3 /proc/loadavg). Release build, Redis $(redis-server --version | awk '{ print $3 }' | tr -d 'v='),"
+    echo "PostgreSQL $("$pg_bin/postgres" --version | awk '{ print $3 }'), HAProxy $(haproxy -v | awk 'NR == 1 { print $3 }'); $repeats rounds, the two setups alternating first. Each run:"
+    echo "fresh servers (and database), then"
+    echo
+    echo '```'
+    echo "build/release/bin/quarto-load --url ws://127.0.0.1:PORT/ws $(load_args THINK)"
+    echo '```'
+    echo
+    echo "against the server, or against HAProxy in front of the two nodes."
+    echo
+    echo "| think | setup | moves/s | user CPU µs/move | system CPU µs/move | p99 action → opponent (ms) |"
+    echo "|---|---|---|---|---|---|"
+    printf '%s\n' "${rows[@]}"
+    echo
+    echo "CPU: every process of the setup over quarto-load's whole run (its room set-up included),"
+    echo "per move; medians of the rounds. The ratios are within each round:"
+    echo
+    printf '%s\n' "${ratio_lines[@]}"
+} >"$out"
+cat "$out"
