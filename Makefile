@@ -3,13 +3,15 @@
 #   make test   Debug build with ASan+UBSan and -Werror, runs every test through ctest
 #   make test-deploy  the container image, nginx and systemd files, end to end (minutes; root)
 #   make test-tsan    ThreadSanitizer build: the server tests and a short load on 4 shards
+#   make test-cluster the cluster's tests alone (Redis, PostgreSQL, HAProxy and nodes on
+#                     loopback; also part of make test), then bench/cluster.sh's cost comparison
 #   make fuzz         the libFuzzer targets (clang-14), FUZZ_SECONDS each (tests/fuzz/README.md)
 JOBS ?= $(shell nproc)
 RUN_ARGS ?=
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?=
 
-.PHONY: run test test-deploy test-tsan fuzz build-release build-debug deps deps-test deps-fuzz clean
+.PHONY: run test test-deploy test-tsan test-cluster fuzz build-release build-debug deps deps-test deps-fuzz clean
 
 deps:
 	deploy/deps.sh
@@ -36,6 +38,11 @@ test: build-debug
 
 test-deploy:
 	deploy/test.sh
+
+test-cluster: build-debug
+	cd build/debug && ctest --output-on-failure --timeout 300 -R 'cluster'
+	deploy/deps.sh --bench
+	bench/cluster.sh --repeat 1 --out build/cluster-bench.md
 
 test-tsan: deps
 	deploy/deps.sh --tests
