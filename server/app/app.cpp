@@ -1,6 +1,8 @@
 #include "app/app.hpp"
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <future>
 #include <thread>
 
@@ -176,6 +178,9 @@ int app::run()
         hooks.records = [this](std::string_view payload) { relay_in(payload); };
         hooks.new_token = [this](std::int64_t token, std::int64_t previous) { refence(token, previous); };
         hooks.dead_node = [this](const std::string& dead, std::int64_t token) { take_over(dead, token); };
+        hooks.rooms = [this](std::vector<std::pair<std::string, std::string>> rooms, std::vector<std::string> live) {
+            other_nodes_rooms(std::move(rooms), live);
+        };
         node_ = std::make_unique<cluster::node>(redis, s.node_id, std::move(hooks));
         state_.cluster = node_.get();
         // The lease first: no other process may hold this node's rooms while they are restored.
@@ -339,6 +344,40 @@ void app::take_over(const std::string& dead, std::int64_t token)
         spdlog::warn("node {}: {} rooms of node {} taken over", state_.settings.node_id, rooms, dead);
         node_->took_over(dead, token, true);
     });
+}
+
+// On the node's thread: every room the nodes published; the live other nodes' are the lobby's
+// (a dead node's stay out of it until they are taken over and published again).
+void app::other_nodes_rooms(std::vector<std::pair<std::string, std::string>> published, const std::vector<std::string>& live)
+{
+    const auto steady_now = std::chrono::steady_clock::now();
+    const auto unix_now = play::server_clock::unix_ms();
+    std::vector<play::remote_lobby::room> rooms;
+    rooms.reserve(published.size());
+    for (auto& [id, text] : published) {
+        // rank, added (unix ms), listed, node, summary (shard::publish_lobby)
+        std::array<std::string_view, 4> fields;
+        std::string_view rest = text;
+        bool ok = true;
+        for (auto& f : fields) {
+            const auto tab = rest.find('\t');
+            if (tab == std::string_view::npos) {
+                ok = false;
+                break;
+            }
+            f = rest.substr(0, tab);
+            rest.remove_prefix(tab + 1);
+        }
+        if (!ok || fields[3] == state_.settings.node_id || std::find(live.begin(), live.end(), fields[3]) == live.end())
+            continue;
+        int rank = 0;
+        std::int64_t added_ms = 0;
+        std::from_chars(fields[0].data(), fields[0].data() + fields[0].size(), rank);
+        std::from_chars(fields[1].data(), fields[1].data() + fields[1].size(), added_ms);
+        rooms.push_back({std::move(id), rank, steady_now - std::chrono::milliseconds{unix_now - added_ms}, fields[2] == "1",
+                         std::string{rest}});
+    }
+    state_.other_nodes_rooms.replace(std::move(rooms));
 }
 
 // On the node's thread: records from other nodes, each to the shard of its room or client.

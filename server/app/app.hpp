@@ -51,6 +51,7 @@ private:
     void relay_in(std::string_view payload);
     void refence(std::int64_t token, std::int64_t previous);
     void take_over(const std::string& dead, std::int64_t token);
+    void other_nodes_rooms(std::vector<std::pair<std::string, std::string>> published, const std::vector<std::string>& live);
     // Opens the archive and brings the stored tournaments back; false (logged) when it cannot.
     bool restore();
     // The live rooms, from the journal (--journal on).

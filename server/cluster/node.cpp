@@ -103,7 +103,7 @@ void node::release_room(const std::string& room)
 {
     post([this, room] {
         rooms_held_.erase(room);
-        redis_connection_.command({"EVAL", release_room_script, "1", room_key(room), id_}, {});
+        redis_connection_.command({"EVAL", release_room_script, "1", room_key(room), id_, room}, {});
     });
 }
 
@@ -154,6 +154,13 @@ void node::run_retries()
         task();
     }
     if (!retries_.empty()) loop_.timers().set(retry_timer_, retries_.front().first);
+}
+
+void node::publish_room(const std::string& room, std::string text)
+{
+    post([this, room, text = std::move(text)] {
+        if (rooms_held_.contains(room)) redis_connection_.command({"HSET", lobby_key, room, text}, {});
+    });
 }
 
 void node::to_all(std::string records)
@@ -307,6 +314,17 @@ void node::renewed(const redis_reply& r, bool acquiring, std::chrono::steady_clo
         for (std::size_t i = 0; i + 1 < r.elements[3].elements.size(); i += 2)
             found_dead(r.elements[3].elements[i].text, r.elements[3].elements[i + 1].text);
     std::stable_partition(read.begin(), read.end(), [](const peer& p) { return p.self; });
+    if (hooks_.rooms) {
+        std::vector<std::string> live;
+        for (const auto& p : read) live.push_back(p.id);
+        redis_connection_.command({"HGETALL", lobby_key}, [this, live = std::move(live)](const redis_reply& all) mutable {
+            if (all.type != redis_reply::kind::array) return;
+            std::vector<std::pair<std::string, std::string>> rooms;
+            for (std::size_t i = 0; i + 1 < all.elements.size(); i += 2)
+                rooms.emplace_back(all.elements[i].text, all.elements[i + 1].text);
+            hooks_.rooms(std::move(rooms), std::move(live));
+        });
+    }
     std::lock_guard lock{mutex_};
     peers_ = std::move(read);
 }

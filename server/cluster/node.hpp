@@ -69,6 +69,9 @@ public:
         // `dead` (whose last token was `token`) has rooms and no lease, and this node is the
         // one to take them over: call took_over() when done.
         std::function<void(const std::string& dead, std::int64_t token)> dead_node;
+        // Every room every node published (room id, text), read after each heartbeat, with the
+        // live nodes' ids.
+        std::function<void(std::vector<std::pair<std::string, std::string>> rooms, std::vector<std::string> live)> rooms;
     };
 
     node(redis_address redis, std::string id, hooks h);
@@ -99,6 +102,9 @@ public:
     void to_node(const std::string& id, std::string records);
     // Any thread: `records` to every node, this one included.
     void to_all(std::string records);
+    // Any thread: what the lobby shows of a room of this node (for the other nodes' lobbies;
+    // gone with release_room).
+    void publish_room(const std::string& room, std::string text);
 
     // Players: any node knows a token any node made. Any thread: the player's record (a JSON
     // object, {"id","name"}) under its token's hash, kept `player_ttl` after its last hello.

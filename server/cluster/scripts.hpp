@@ -9,6 +9,7 @@
 //                               with no lease is dead, and its rooms are to be taken over
 //   quarto:takeover:{id}        the mark of the node taking a dead one over (30 s TTL)
 //   quarto:room:{id}            the node that holds a room
+//   quarto:lobby                hash: room id -> what the lobby shows of it (shards/shard_relay.cpp)
 //   quarto:player:{token hash}  a player's id and name, for 30 days from their last hello
 //
 // and the channels quarto:node:{id} (records for one node) and quarto:all-nodes (for every
@@ -107,14 +108,18 @@ if redis.call('PUBLISH', 'quarto:node:' .. owner, ARGV[2]) == 0 then return -2 e
 return 1
 )lua";
 
-// KEYS: the room's owner record. ARGV: this node's id.
+// KEYS: the room's owner record. ARGV: this node's id, the room's id.
 inline constexpr std::string_view release_room_script = R"lua(
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  redis.call('HDEL', 'quarto:lobby', ARGV[2])
+end
 return 0
 )lua";
 
 
 inline constexpr std::string_view nodes_key = "quarto:nodes";
+inline constexpr std::string_view lobby_key = "quarto:lobby";
 inline constexpr std::string_view all_nodes_channel = "quarto:all-nodes";
 inline constexpr std::string_view epoch_key = "quarto:node-epoch";
 

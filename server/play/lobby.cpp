@@ -16,6 +16,12 @@ int status_rank(protocol::room_status s)
     return 3;
 }
 
+// Shown in the lobby: public, and not a free seat opposite the computer.
+bool listed(const lobby_listing& l, const lobby_state& s)
+{
+    return !l.is_private && !(l.computer && s.status == protocol::room_status::waiting);
+}
+
 } // namespace
 
 void lobby_board::add(lobby_listing listing, lobby_state state)
@@ -45,8 +51,7 @@ void lobby_board::public_places(std::vector<place_in_list>& out, std::size_t boa
 {
     std::lock_guard lock{mutex_};
     for (const auto& [id, e] : rooms_)
-        if (!e.listing.is_private && !(e.listing.computer && e.state.status == protocol::room_status::waiting))
-            out.push_back({status_rank(e.state.status), e.added, id, board});
+        if (listed(e.listing, e.state)) out.push_back({status_rank(e.state.status), e.added, id, board});
 }
 
 // Built on first demand after a change; the caller holds the mutex.
@@ -85,21 +90,66 @@ std::size_t lobby_board::size() const
     return rooms_.size();
 }
 
+std::optional<lobby_board::published> lobby_board::publication(const protocol::room_id& id) const
+{
+    std::lock_guard lock{mutex_};
+    const auto it = rooms_.find(id);
+    if (it == rooms_.end()) return std::nullopt;
+    const entry& e = it->second;
+    return published{status_rank(e.state.status), e.added, listed(e.listing, e.state), e.summary_text()};
+}
+
+void remote_lobby::replace(std::vector<room> rooms)
+{
+    std::unordered_map<protocol::room_id, room> by_id;
+    by_id.reserve(rooms.size());
+    for (auto& r : rooms) {
+        auto id = r.id;
+        by_id.insert_or_assign(std::move(id), std::move(r));
+    }
+    std::lock_guard lock{mutex_};
+    rooms_.swap(by_id);
+}
+
+void remote_lobby::public_places(std::vector<lobby_board::place_in_list>& out, std::size_t board) const
+{
+    std::lock_guard lock{mutex_};
+    for (const auto& [id, r] : rooms_)
+        if (r.listed) out.push_back({r.status_rank, r.added, id, board});
+}
+
+std::string remote_lobby::summary(const protocol::room_id& id) const
+{
+    std::lock_guard lock{mutex_};
+    const auto it = rooms_.find(id);
+    return it == rooms_.end() ? std::string{} : it->second.summary;
+}
+
+std::size_t remote_lobby::size() const
+{
+    std::lock_guard lock{mutex_};
+    return rooms_.size();
+}
+
 // Only the page's summaries are copied, whatever the number of rooms: the rest of the work is
 // a sort of small keys.
 std::string rooms_page(std::span<const lobby_board* const> boards, const protocol::page_request& page,
-                       const nlohmann::json& req)
+                       const nlohmann::json& req, const remote_lobby* others)
 {
     std::vector<lobby_board::place_in_list> places;
     for (std::size_t b = 0; b < boards.size(); ++b) boards[b]->public_places(places, b);
+    if (others) others->public_places(places, boards.size()); // the board after the last
     const std::size_t total = places.size();
     const std::size_t begin = std::min(static_cast<std::size_t>(page.offset), total);
     const std::size_t end = std::min(begin + static_cast<std::size_t>(page.limit), total);
     std::partial_sort(places.begin(), places.begin() + static_cast<std::ptrdiff_t>(end), places.end());
     std::vector<std::string> summaries;
     summaries.reserve(end - begin);
-    for (std::size_t i = begin; i < end; ++i)
-        if (auto s = boards[places[i].board]->public_summary(places[i].id); !s.empty()) summaries.push_back(std::move(s));
+    for (std::size_t i = begin; i < end; ++i) {
+        auto s = places[i].board < boards.size() ? boards[places[i].board]->public_summary(places[i].id)
+                                                 : others->summary(places[i].id);
+        if (!s.empty()) summaries.push_back(std::move(s));
+    }
     return protocol::rooms_list(summaries, total, begin, req);
 }
 

@@ -69,6 +69,16 @@ public:
     std::string summary(const protocol::room_id& id) const;
     std::size_t size() const;
 
+    // What other nodes of a cluster are told of a room: its place in the lobby's order, whether
+    // it is listed, and its summary. Nullopt if there is no such room here.
+    struct published {
+        int status_rank;
+        std::chrono::steady_clock::time_point added;
+        bool listed; // public, and not a free seat opposite the computer
+        std::string summary;
+    };
+    std::optional<published> publication(const protocol::room_id& id) const;
+
 private:
     struct entry {
         lobby_listing listing;
@@ -81,8 +91,31 @@ private:
     std::unordered_map<protocol::room_id, entry> rooms_;
 };
 
-// The `rooms` message for one page of the public rooms of every board (every shard's).
+// The rooms of the other nodes of a cluster, as they published them (lobby_board::publication),
+// replaced whole about once a second; read from any thread.
+class remote_lobby {
+public:
+    struct room {
+        protocol::room_id id;
+        int status_rank = 0;
+        std::chrono::steady_clock::time_point added; // on this node's clock
+        bool listed = false;
+        std::string summary;
+    };
+    void replace(std::vector<room> rooms);
+    void public_places(std::vector<lobby_board::place_in_list>& out, std::size_t board) const;
+    // Any room's summary, private ones too; empty when unknown.
+    std::string summary(const protocol::room_id& id) const;
+    std::size_t size() const;
+
+private:
+    mutable std::mutex mutex_;
+    std::unordered_map<protocol::room_id, room> rooms_;
+};
+
+// The `rooms` message for one page of the public rooms of every board (every shard's), and of
+// the other nodes' when `others` is given.
 std::string rooms_page(std::span<const lobby_board* const> boards, const protocol::page_request& page,
-                       const nlohmann::json& req);
+                       const nlohmann::json& req, const remote_lobby* others = nullptr);
 
 } // namespace quarto::server::play

@@ -12,6 +12,7 @@
 #include "config/config.hpp"
 #include "metrics/metrics.hpp"
 #include "net/address_limiter.hpp"
+#include "play/lobby.hpp"
 #include "play/player_registry.hpp"
 #include "play/server_clock.hpp"
 #include "quarto/archive/game_archive.hpp"
@@ -52,6 +53,8 @@ struct server_state {
     std::atomic<std::size_t> live_connections{0};
     // This server's node of a cluster (--redis), or null: set before the rooms are restored.
     cluster::node* cluster = nullptr;
+    // The other nodes' rooms, for the lobby and room summaries (refreshed by the node's thread).
+    play::remote_lobby other_nodes_rooms;
     // Made before any shard's thread starts and unchanged after: any thread may index it.
     std::vector<std::unique_ptr<shard>> shards;
 };

@@ -320,6 +320,7 @@ bool shard::restore_room(const protocol::room_id& id, std::span<const archive::j
     }
     auto& r = *rooms_.emplace(id, std::move(restored)).first->second;
     lobby_.add(r.listing(), r.lobby());
+    publish_lobby(id);
     if (state_.cluster) {
         state_.cluster->claim_room(id);
         // Its players and spectators connected to other nodes get it back from here.
@@ -439,6 +440,7 @@ play::room& shard::create_room(play::room_settings settings, const play::client_
     auto& r = *rooms_.emplace(id, std::make_unique<play::room>(*this, id, std::move(settings))).first->second;
     lobby_.add(r.listing(), r.lobby());
     if (state_.cluster) state_.cluster->claim_room(id);
+    publish_lobby(id);
     r.seat_creator(creator, p);
     return r;
 }
@@ -450,6 +452,7 @@ play::room& shard::open_game_room(play::room_settings settings, const play::play
     auto& r = *rooms_.emplace(id, std::make_unique<play::room>(*this, id, std::move(settings))).first->second;
     lobby_.add(r.listing(), r.lobby());
     if (state_.cluster) state_.cluster->claim_room(id);
+    publish_lobby(id);
     r.seat_pair(first_seat, second_seat);
     return r;
 }
@@ -498,7 +501,7 @@ std::string shard::rooms_page(const protocol::page_request& page, const nlohmann
     std::vector<const play::lobby_board*> boards;
     boards.reserve(state_.shards.size());
     for (const auto& s : state_.shards) boards.push_back(&s->lobby_);
-    return play::rooms_page(boards, page, req);
+    return play::rooms_page(boards, page, req, state_.cluster ? &state_.other_nodes_rooms : nullptr);
 }
 
 std::string shard::room_summary(const protocol::room_id& id) const
@@ -506,10 +509,14 @@ std::string shard::room_summary(const protocol::room_id& id) const
     // A room is on the board of the shard it lives on; asking each board costs a lookup apiece.
     for (const auto& s : state_.shards)
         if (auto summary = s->lobby_.summary(id); !summary.empty()) return summary;
-    return {};
+    return state_.other_nodes_rooms.summary(id);
 }
 
-void shard::lobby_changed(const protocol::room_id& room, const play::lobby_state& state) { lobby_.update(room, state); }
+void shard::lobby_changed(const protocol::room_id& room, const play::lobby_state& state)
+{
+    lobby_.update(room, state);
+    publish_lobby(room);
+}
 
 bool shard::think(const bots::think_request& request, std::function<void(const solver::move&)> answer)
 {

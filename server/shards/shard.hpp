@@ -197,6 +197,8 @@ private:
     // the turn, one PUBLISH per node.
     void relay(const std::string& node, const cluster::relay_record& r);
     void send_relayed();
+    // Tells the other nodes what the lobby shows of a room of this shard (a few times a game).
+    void publish_lobby(const protocol::room_id& id);
     // A local client's message or detach for a room held by another node.
     void to_owner(const play::client_ref& from, const std::string& room, cluster::relay_record r, const nlohmann::json& req);
     // The journal: what a turn journals goes out as one batch at its end, and what rooms sent

@@ -28,6 +28,17 @@ void shard::send_relayed()
     relayed_.clear();
 }
 
+void shard::publish_lobby(const protocol::room_id& id)
+{
+    if (!state_.cluster) return;
+    const auto p = lobby_.publication(id);
+    if (!p) return;
+    // rank, added (unix ms), listed, node, summary: tab-separated (JSON escapes its own tabs).
+    const auto added_ms = unix_ms() - std::chrono::duration_cast<std::chrono::milliseconds>(loop_.turn_time() - p->added).count();
+    state_.cluster->publish_room(id, std::to_string(p->status_rank) + '\t' + std::to_string(added_ms) + '\t' +
+                                         (p->listed ? "1" : "0") + '\t' + state_.cluster->id() + '\t' + p->summary);
+}
+
 void shard::resume_in(const protocol::room_id& id, const play::client_ref& c, const play::player_record& p)
 {
     run_on(shard_of(id, state_.shards.size()), [id, c, p](shard& s) {

@@ -335,3 +335,49 @@ TEST_CASE("cluster: a node paused past its lease finds its rooms taken over, and
     CHECK(alpha.log().find("node alpha is fenced") != std::string::npos);
     go_on_after_takeover(d, beta);
 }
+
+TEST_CASE("cluster: the lobby and a room's page are the same on every node")
+{
+    test_redis::redis_server redis;
+    server_process alpha{{"--redis", redis.address(), "--node-id", "alpha"}};
+    server_process beta{{"--redis", redis.address(), "--node-id", "beta"}};
+    player ann = connect_player(alpha, "Ann");
+    const json open_room = create_room(*ann.ws, {{"name", "Open to all"}});
+    const json secret = create_room(*ann.ws, {{"name", "Friends only"}, {"private", true}});
+    player bob = connect_player(beta, "Bob");
+    const json local = create_room(*bob.ws, {{"name", "Bob's"}});
+
+    // Beta's lobby: its own room and alpha's public one (as alpha's next heartbeat brings it).
+    json lobby;
+    for (const auto deadline = in(std::chrono::seconds{10}); steady::now() < deadline;) {
+        lobby = json::parse(http_get(beta.port(), "/api/rooms").body);
+        if (lobby["total"] == 2) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds{100});
+    }
+    REQUIRE(lobby["total"] == 2);
+    std::vector<std::string> names;
+    for (const auto& r : lobby["rooms"]) names.push_back(r["name"].get<std::string>());
+    CHECK(names == std::vector<std::string>{"Bob's", "Open to all"}); // the newest first
+    // The same over the WebSocket, and from alpha's side.
+    bob->send({{"type", "list_rooms"}, {"req", "l"}});
+    CHECK(must(bob->wait_type("rooms"), "rooms")["total"] == 2);
+    CHECK(json::parse(http_get(alpha.port(), "/api/rooms").body)["total"] == 2);
+
+    // An invitation's page for alpha's private room, opened through beta.
+    const http_response page = http_get(beta.port(), "/api/rooms/" + secret.get<std::string>());
+    REQUIRE(page.status == 200);
+    CHECK(json::parse(page.body)["name"] == "Friends only");
+    CHECK(json::parse(page.body)["private"] == true);
+    CHECK(http_get(beta.port(), "/api/rooms/nosuchroom").status == 404);
+
+    // A game starting on alpha's room shows as playing on beta.
+    player carl = connect_player(beta, "Carl");
+    join(*carl.ws, open_room, "player");
+    for (const auto deadline = in(std::chrono::seconds{10}); steady::now() < deadline;) {
+        lobby = json::parse(http_get(beta.port(), "/api/rooms").body);
+        if (lobby["rooms"].size() == 2 && lobby["rooms"][1]["status"] == "playing") break;
+        std::this_thread::sleep_for(std::chrono::milliseconds{100});
+    }
+    CHECK(lobby["rooms"][1]["status"] == "playing");
+    (void)local;
+}
