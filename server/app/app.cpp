@@ -173,6 +173,11 @@ int app::run()
         // (they claim themselves), started after.
         const auto redis = std::get<cluster::redis_address>(cluster::parse_redis_address(s.redis));
         spdlog::info("node {} of a cluster on Redis at {}", s.node_id, redis.shown());
+        if (!archive::is_postgres_address(s.db_path))
+            spdlog::warn("node {}: its archive is a file of its own (--db {}): the games finished on other nodes are "
+                         "not found here, nor this node's rooms taken over by another if it dies. Give every node the "
+                         "same PostgreSQL --db.",
+                         s.node_id, s.db_path);
         cluster::node::hooks hooks;
         hooks.figures = [this] { return cluster::to_json(figures()); };
         hooks.records = [this](std::string_view payload) { relay_in(payload); };
