@@ -65,7 +65,7 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 # CPU ticks (user, system) of the given processes and their children (PostgreSQL's backends).
 ticks() {
     local p all=()
-    for p in "$@"; do all+=("$p" $(pgrep -P "$p" | tr '\n' ' ')); done
+    for p in "$@"; do all+=("$p" $(pgrep -P "$p" | tr "\n" " " || true)); done
     for p in "${all[@]}"; do awk '{ print $14, $15 }' "/proc/$p/stat" 2>/dev/null || true; done |
         awk '{ u += $1; s += $2 } END { print u + 0, s + 0 }'
 }
@@ -76,17 +76,32 @@ hz=$(getconf CLK_TCK)
 
 # run_single BASE THINK / run_cluster BASE THINK: one load run; writes BASE.json (quarto-load's)
 # and BASE.cpu.json (every process's CPU per move).
-measure() { # BASE THINK URL PID...
-    local base=$1 think=$2 url=$3
+# measure BASE THINK URL PART...: PART is NAME=PID[,PID...]; BASE.cpu.json gets each part's
+# user and system CPU per move, and their sums (user_us_per_move, sys_us_per_move).
+measure() {
+    local base=$1 think=$2 url=$3 part name pids first
     shift 3
-    read -r u0 s0 < <(ticks "$@")
+    declare -A u0 s0
+    for part in "$@"; do
+        name=${part%%=*} pids=${part#*=}
+        read -r "u0[$name]" "s0[$name]" < <(ticks ${pids//,/ })
+    done
+    first=${1#*=}
+    first=${first%%,*}
     # shellcheck disable=SC2046
-    "$load_bin" --url "$url" $(load_args "$think") --server-pid "$1" --json "$base.json" >"$base.txt" 2>"$base.err" ||
+    "$load_bin" --url "$url" $(load_args "$think") --server-pid "$first" --json "$base.json" >"$base.txt" 2>"$base.err" ||
         { cat "$base.err" >&2; exit 1; }
-    read -r u1 s1 < <(ticks "$@")
-    jq -n --argjson u "$(((u1 - u0) * 1000000 / hz))" --argjson s "$(((s1 - s0) * 1000000 / hz))" \
-        --argjson m "$(jq -r '.moves' "$base.json")" \
-        '{user_us_per_move: ($u / $m), sys_us_per_move: ($s / $m)}' >"$base.cpu.json"
+    local moves parts=() u1 s1
+    moves=$(jq -r '.moves' "$base.json")
+    for part in "$@"; do
+        name=${part%%=*} pids=${part#*=}
+        read -r u1 s1 < <(ticks ${pids//,/ })
+        parts+=("$(jq -n --arg n "$name" --argjson u "$(((u1 - u0[$name]) * 1000000 / hz))" \
+            --argjson s "$(((s1 - s0[$name]) * 1000000 / hz))" --argjson m "$moves" \
+            '{($n): {user: ($u / $m), sys: ($s / $m)}}')")
+    done
+    printf '%s\n' "${parts[@]}" | jq -s 'add | . as $p | {parts: $p,
+        user_us_per_move: ([$p[] | .user] | add), sys_us_per_move: ([$p[] | .sys] | add)}' >"$base.cpu.json"
 }
 
 run_single() {
@@ -94,7 +109,7 @@ run_single() {
     cpp_extra_args=()
     cpp_db=
     start_server cpp "$base.server.log"
-    measure "$base" "$think" "ws://127.0.0.1:$port/ws" "$server_pid"
+    measure "$base" "$think" "ws://127.0.0.1:$port/ws" "server=$server_pid"
     stop_server
 }
 
@@ -120,7 +135,8 @@ run_cluster() {
     haproxy_pid=$!
     pids_to_kill+=("$haproxy_pid")
     sleep 3
-    measure "$base" "$think" "ws://127.0.0.1:$hport/ws" "$n1" "$n2" "$redis_pid" "$postmaster" "$haproxy_pid"
+    measure "$base" "$think" "ws://127.0.0.1:$hport/ws" "nodes=$n1,$n2" "redis=$redis_pid" "postgres=$postmaster" \
+        "haproxy=$haproxy_pid"
     kill "$haproxy_pid"
     wait "$haproxy_pid" 2>/dev/null || true
     for p in "$n1" "$n2"; do kill -TERM "$p"; wait "$p" || echo "bench: a node exited with status $?" >&2; done
@@ -140,6 +156,7 @@ done
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "n/a" }'; }
 m() { printf '%s\n' "$@" | median; }
 rows=()
+parts_rows=()
 ratio_lines=()
 for think in 0 100; do
     for setup in single cluster; do
@@ -154,13 +171,23 @@ for think in 0 100; do
         label=$([[ $setup == single ]] && echo "one server, SQLite file" || echo "2 nodes + Redis + PostgreSQL + HAProxy")
         rows+=("| $think ms | $label | $(m "${rate[@]}" | xargs printf '%.0f') | $(m "${user[@]}" | xargs printf '%.1f') | $(m "${sys[@]}" | xargs printf '%.1f') | $(m "${p99[@]}" | xargs printf '%.2f') |")
     done
-    ratios=()
+    for part in nodes redis postgres haproxy; do
+        pu=() ps=()
+        for ((rep = 1; rep <= repeats; rep++)); do
+            pu+=("$(jq -r ".parts.$part.user" "$work/t$think.cluster.$rep.cpu.json")")
+            ps+=("$(jq -r ".parts.$part.sys" "$work/t$think.cluster.$rep.cpu.json")")
+        done
+        parts_rows+=("| $think ms | $part | $(m "${pu[@]}" | xargs printf '%.1f') | $(m "${ps[@]}" | xargs printf '%.1f') |")
+    done
+    ratios=() without=()
     for ((rep = 1; rep <= repeats; rep++)); do
         a=$(jq -r '.user_us_per_move + .sys_us_per_move' "$work/t$think.cluster.$rep.cpu.json")
+        h=$(jq -r '.parts.haproxy.user + .parts.haproxy.sys' "$work/t$think.cluster.$rep.cpu.json")
         b=$(jq -r '.user_us_per_move + .sys_us_per_move' "$work/t$think.single.$rep.cpu.json")
         ratios+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", a / b }')")
+        without+=("$(awk -v a="$a" -v h="$h" -v b="$b" 'BEGIN { printf "%.2f", (a - h) / b }')")
     done
-    ratio_lines+=("- think $think ms: CPU per move, the whole cluster over the one server, by round: $(printf '%s / ' "${ratios[@]}" | sed 's| / $||'); median $(m "${ratios[@]}")")
+    ratio_lines+=("- think $think ms: CPU per move, the whole cluster over the one server, by round: $(printf '%s / ' "${ratios[@]}" | sed 's| / $||'); median $(m "${ratios[@]}"). Without HAProxy (the nodes, Redis and PostgreSQL, as the issue's target counts): $(printf '%s / ' "${without[@]}" | sed 's| / $||'); median $(m "${without[@]}")")
 done
 
 {
@@ -182,7 +209,13 @@ done
     printf '%s\n' "${rows[@]}"
     echo
     echo "CPU: every process of the setup over quarto-load's whole run (its room set-up included),"
-    echo "per move; medians of the rounds. The ratios are within each round:"
+    echo "per move; medians of the rounds. The cluster's CPU by part (µs per move):"
+    echo
+    echo "| think | part | user | system |"
+    echo "|---|---|---|---|"
+    printf '%s\n' "${parts_rows[@]}"
+    echo
+    echo "The ratios are within each round:"
     echo
     printf '%s\n' "${ratio_lines[@]}"
 } >"$out"
