@@ -395,6 +395,10 @@ void app::relay_in(std::string_view payload)
     const std::size_t count = state_.shards.size();
     for (auto& r : records) {
         using kind = cluster::relay_record::kind;
+        if (r.type == kind::gone) {
+            if (r.from_node != state_.settings.node_id) node_->beat_now();
+            continue;
+        }
         if (r.type == kind::moved) { // every shard's clients may be in that room
             for (auto& shard : state_.shards) shard->post([r](shards::shard& s) { s.remote_record(r); });
             continue;

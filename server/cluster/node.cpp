@@ -6,6 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "cluster/relay_record.hpp"
 #include "cluster/scripts.hpp"
 
 namespace quarto::server::cluster {
@@ -161,6 +162,11 @@ void node::publish_room(const std::string& room, std::string text)
     post([this, room, text = std::move(text)] {
         if (rooms_held_.contains(room)) redis_connection_.command({"HSET", lobby_key, room, text}, {});
     });
+}
+
+void node::beat_now()
+{
+    post([this] { beat(); });
 }
 
 void node::to_all(std::string records)
@@ -334,8 +340,10 @@ void node::release_lease()
     loop_.timers().cancel(beat_timer_);
     const auto held = token_held_.exchange(0, std::memory_order_relaxed);
     const std::string lease = "quarto:node:" + id_;
+    std::string gone;
+    append(gone, {relay_record::kind::gone, id_, {}, false, {}, {}, {}});
     const bool sent = held != 0 && redis_connection_.command({"EVAL", release_script, "3", lease, lease + ":figures",
-                                                               nodes_key, std::to_string(held), id_},
+                                                               nodes_key, std::to_string(held), id_, gone},
                                                               [this](const redis_reply& r) {
                                                                   if (r.is_error())
                                                                       spdlog::warn("node {}: lease not given back: {}", id_, r.text);

@@ -102,6 +102,8 @@ public:
     void to_node(const std::string& id, std::string records);
     // Any thread: `records` to every node, this one included.
     void to_all(std::string records);
+    // Any thread: a heartbeat now (another node said it is gone: its rooms are to be taken over).
+    void beat_now();
     // Any thread: what the lobby shows of a room of this node (for the other nodes' lobbies;
     // gone with release_room).
     void publish_room(const std::string& room, std::string text);

@@ -10,6 +10,7 @@
 //   unsubscribed  it no longer does                                          (owner -> client's node)
 //   resume        that client (a player of the room) is back: the snapshot  (client's node -> owner)
 //   moved         the room is on `from_node` now (it took it over)          (new owner -> every node)
+//   gone          `from_node` has stopped: its rooms are to be taken over    (that node -> every node)
 #pragma once
 
 #include <cstdint>
@@ -36,6 +37,7 @@ struct relay_record {
         unsubscribed = 'U',
         resume = 'R',
         moved = 'X',
+        gone = 'G',
     };
 
     kind type = kind::frame;

@@ -89,11 +89,13 @@ end
 return token
 )lua";
 
-// KEYS: the lease, the figures, the set of nodes. ARGV: token, node id.
+// KEYS: the lease, the figures, the set of nodes. ARGV: token, node id, the notice to every
+// node that it is gone (so that one takes its rooms over at once, not at its next heartbeat).
 inline constexpr std::string_view release_script = R"lua(
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('ZREM', KEYS[3], ARGV[2])
+redis.call('PUBLISH', 'quarto:all-nodes', ARGV[3])
 return 1
 )lua";
 

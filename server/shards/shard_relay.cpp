@@ -116,6 +116,7 @@ void shard::remote_record(const cluster::relay_record& r)
         // Gone: the client's node forgets it.
         return relay(r.from_node, {kind::unsubscribed, {}, r.client, false, r.place, {}, {}});
     }
+    case kind::gone: return; // the node's, not a shard's (app::relay_in)
     case kind::moved: {
         // Its clients here: those that were in it, and the players of it who came back to this
         // node before it moved (their hello found nothing to resume then).

@@ -36,6 +36,17 @@ json nodes_when(const server_process& server, Condition condition)
     return nodes;
 }
 
+// The time of day (ms) of the first log line holding `needle` ("[2026-11-27 13:05:01.123] ...").
+std::int64_t log_time_ms(const std::string& log, const std::string& needle)
+{
+    const auto at = log.find(needle);
+    REQUIRE_MESSAGE(at != std::string::npos, needle << " not in:\n" << log.substr(log.size() > 3000 ? log.size() - 3000 : 0));
+    const auto line = log.rfind('\n', at) == std::string::npos ? 0 : log.rfind('\n', at) + 1;
+    const std::string stamp = log.substr(line + 12, 12); // HH:MM:SS.mmm
+    return ((std::stoll(stamp.substr(0, 2)) * 60 + std::stoll(stamp.substr(3, 2))) * 60 + std::stoll(stamp.substr(6, 2))) * 1000 +
+           std::stoll(stamp.substr(9, 3));
+}
+
 // A game whose creator is on `home`, and whose joiner and spectator are on `away`.
 duel start_split_duel(const server_process& home, const server_process& away)
 {
@@ -290,10 +301,19 @@ TEST_CASE("cluster: a node that stops hands its rooms to another node, and their
     duel d = start_split_duel(*alpha, beta);
     d.act(d.first, "give", {{"piece", 7}});
     d.expect_all("given");
-    alpha->stop();
-    // Ann is back on beta at once, as the browser reconnects after a 1012: before the room is.
+    // Ann's browser would answer alpha's 1012 and reconnect: this client closes first instead
+    // (it reads nothing while alpha stops, so it could not answer, and alpha would wait for it).
+    d.creator->close();
+    alpha->stop(std::chrono::seconds{15});
+    // Ann is back on beta at once: perhaps before the room is.
     go_on_after_takeover(d, beta);
-    CHECK(beta.log().find("1 rooms of node alpha taken over") != std::string::npos);
+    // Alpha's last word (its lease given back, and a notice to every node) makes beta take the
+    // room over at once, not at its next heartbeat: from the one log line to the other.
+    REQUIRE(beta.wait_log("1 rooms of node alpha taken over", in(std::chrono::seconds{10})));
+    const auto handover = log_time_ms(beta.log(), "1 rooms of node alpha taken over") - log_time_ms(alpha->log(), "lease given back");
+    MESSAGE("room taken over " << handover << " ms after alpha gave its lease back");
+    CHECK(handover >= 0);
+    CHECK(handover < 1000);
     // Alpha comes back empty-handed: the room is beta's.
     alpha = std::make_unique<server_process>(c.args("alpha"));
     CHECK(alpha->log().find("journal: 0 rooms restored") != std::string::npos);
@@ -312,6 +332,8 @@ TEST_CASE("cluster: a node killed mid-game: another node takes its rooms over wi
     alpha->wait_exit();
     REQUIRE(beta.wait_log("1 rooms of node alpha taken over", in(std::chrono::seconds{10})));
     // The lease runs out within 3 s, the next heartbeat sees it: the target is 5 s.
+    MESSAGE("room taken over " << std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - killed).count()
+                               << " ms after alpha's SIGKILL");
     CHECK(steady::now() - killed < std::chrono::seconds{5});
     go_on_after_takeover(d, beta);
 }
