@@ -74,31 +74,33 @@ public:
     // A statement not prepared: SQL text with $1, $2, ...
     PGresult* run_sql(PGconn* c, const char* sql) const
     {
-        std::vector<const char*> values;
-        std::vector<int> lengths, formats;
-        for (const auto& p : params_) {
-            values.push_back(p.null ? nullptr : p.value.data());
-            lengths.push_back(static_cast<int>(p.value.size()));
-            formats.push_back(p.binary ? 1 : 0);
-        }
-        return PQexecParams(c, sql, static_cast<int>(params_.size()), nullptr, values.data(), lengths.data(),
-                            formats.data(), 0);
+        const arrays a{params_};
+        return PQexecParams(c, sql, a.count(), nullptr, a.values.data(), a.lengths.data(), a.formats.data(), 0);
     }
 
     PGresult* run(PGconn* c, const char* statement, bool binary_result = false) const
     {
-        std::vector<const char*> values;
-        std::vector<int> lengths, formats;
-        for (const auto& p : params_) {
-            values.push_back(p.null ? nullptr : p.value.data());
-            lengths.push_back(static_cast<int>(p.value.size()));
-            formats.push_back(p.binary ? 1 : 0);
-        }
-        return PQexecPrepared(c, statement, static_cast<int>(params_.size()), values.data(), lengths.data(),
-                              formats.data(), binary_result ? 1 : 0);
+        const arrays a{params_};
+        return PQexecPrepared(c, statement, a.count(), a.values.data(), a.lengths.data(), a.formats.data(),
+                              binary_result ? 1 : 0);
     }
 
 private:
+    struct param;
+    // libpq's view of the parameters: pointers into them, their lengths and formats.
+    struct arrays {
+        explicit arrays(const std::vector<param>& params)
+        {
+            for (const auto& p : params) {
+                values.push_back(p.null ? nullptr : p.value.data());
+                lengths.push_back(static_cast<int>(p.value.size()));
+                formats.push_back(p.binary ? 1 : 0);
+            }
+        }
+        int count() const { return static_cast<int>(values.size()); }
+        std::vector<const char*> values;
+        std::vector<int> lengths, formats;
+    };
     struct param {
         std::string value;
         bool null, binary;
