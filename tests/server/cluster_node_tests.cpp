@@ -256,8 +256,11 @@ struct shared_cluster {
 
 // After alpha is gone: Ann comes back through beta with her token and gets the room (resumed
 // by hello, or once it has moved if she came first); Bob, who never left beta, is given it
-// again by beta; the game goes on with the placement due.
-void go_on_after_takeover(duel& d, const server_process& beta)
+// again by beta; the game goes on with the placement due. The placer's clock comes back as it
+// stood at the room's last event, `given` (the restart rule): the seconds the room spent on no
+// node (about 3 after a SIGKILL) are not charged; it has run only since the restore, well under
+// a second when the snapshot is made.
+void go_on_after_takeover(duel& d, const server_process& beta, const json& given)
 {
     d.creator.ws = std::make_unique<ws_client>(beta.port());
     d.creator->send({{"type", "hello"}, {"token", d.creator.token}});
@@ -265,6 +268,12 @@ void go_on_after_takeover(duel& d, const server_process& beta)
     const json ann_room = must(d.creator->wait_for([](const json& m) { return m.value("type", "") == "room"; }, in(std::chrono::seconds{10})),
                                "Ann's room, taken over by beta");
     CHECK(ann_room["game"]["phase"] == "place");
+    const int mover = 1 - d.first;
+    const auto clock_then = given["clock"]["remaining_ms"][mover].get<std::int64_t>();
+    const auto clock_now = ann_room["game"]["clock"]["remaining_ms"][mover].get<std::int64_t>();
+    CHECK(ann_room["game"]["clock"]["running"] == mover);
+    CHECK_MESSAGE((clock_now <= clock_then && clock_then - clock_now < 1000),
+                  "clock at the give " << clock_then << " ms, in the snapshot after the move " << clock_now);
     const json bob_room = must(d.joiner->wait_for([](const json& m) { return m.value("type", "") == "room"; }, in(std::chrono::seconds{10})),
                                "Bob's room, again from beta");
     CHECK(bob_room["game"]["phase"] == "place");
@@ -300,13 +309,13 @@ TEST_CASE("cluster: a node that stops hands its rooms to another node, and their
     server_process beta{c.args("beta")};
     duel d = start_split_duel(*alpha, beta);
     d.act(d.first, "give", {{"piece", 7}});
-    d.expect_all("given");
+    const json given = d.expect_all("given");
     // Ann's browser would answer alpha's 1012 and reconnect: this client closes first instead
     // (it reads nothing while alpha stops, so it could not answer, and alpha would wait for it).
     d.creator->close();
     alpha->stop(std::chrono::seconds{15});
     // Ann is back on beta at once: perhaps before the room is.
-    go_on_after_takeover(d, beta);
+    go_on_after_takeover(d, beta, given);
     // Alpha's last word (its lease given back, and a notice to every node) makes beta take the
     // room over at once, not at its next heartbeat: from the one log line to the other.
     REQUIRE(beta.wait_log("1 rooms of node alpha taken over", in(std::chrono::seconds{10})));
@@ -326,7 +335,7 @@ TEST_CASE("cluster: a node killed mid-game: another node takes its rooms over wi
     server_process beta{c.args("beta")};
     duel d = start_split_duel(*alpha, beta);
     d.act(d.first, "give", {{"piece", 7}});
-    d.expect_all("given");
+    const json given = d.expect_all("given");
     ::kill(alpha->pid(), SIGKILL);
     const auto killed = steady::now();
     alpha->wait_exit();
@@ -335,7 +344,7 @@ TEST_CASE("cluster: a node killed mid-game: another node takes its rooms over wi
     MESSAGE("room taken over " << std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - killed).count()
                                << " ms after alpha's SIGKILL");
     CHECK(steady::now() - killed < std::chrono::seconds{5});
-    go_on_after_takeover(d, beta);
+    go_on_after_takeover(d, beta, given);
 }
 
 TEST_CASE("cluster: a node paused past its lease finds its rooms taken over, and stops at once")
@@ -345,7 +354,7 @@ TEST_CASE("cluster: a node paused past its lease finds its rooms taken over, and
     server_process beta{c.args("beta")};
     duel d = start_split_duel(alpha, beta);
     d.act(d.first, "give", {{"piece", 7}});
-    d.expect_all("given");
+    const json given = d.expect_all("given");
     ::kill(alpha.pid(), SIGSTOP);
     REQUIRE(beta.wait_log("1 rooms of node alpha taken over", in(std::chrono::seconds{10})));
     ::kill(alpha.pid(), SIGCONT);
@@ -355,7 +364,7 @@ TEST_CASE("cluster: a node paused past its lease finds its rooms taken over, and
     CHECK(WIFEXITED(*status));
     CHECK(WEXITSTATUS(*status) == 3);
     CHECK(alpha.log().find("node alpha is fenced") != std::string::npos);
-    go_on_after_takeover(d, beta);
+    go_on_after_takeover(d, beta, given);
 }
 
 TEST_CASE("cluster: the lobby and a room's page are the same on every node")
