@@ -95,7 +95,7 @@ std::vector<node::peer> node::peers() const
 void node::claim_room(const std::string& room)
 {
     post([this, room] {
-        rooms_held_.insert(room);
+        rooms_held_.try_emplace(room);
         redis_connection_.command({"SET", room_key(room), id_}, {});
     });
 }
@@ -110,7 +110,10 @@ void node::release_room(const std::string& room)
 
 void node::claim_all()
 {
-    for (const auto& room : rooms_held_) redis_connection_.command({"SET", room_key(room), id_}, {});
+    for (const auto& [room, lobby_text] : rooms_held_) {
+        redis_connection_.command({"SET", room_key(room), id_}, {});
+        if (!lobby_text.empty()) redis_connection_.command({"HSET", lobby_key, room, lobby_text}, {});
+    }
 }
 
 void node::to_owner(const std::string& room, std::string records, std::function<void(undelivered)> failed)
@@ -160,7 +163,10 @@ void node::run_retries()
 void node::publish_room(const std::string& room, std::string text)
 {
     post([this, room, text = std::move(text)] {
-        if (rooms_held_.contains(room)) redis_connection_.command({"HSET", lobby_key, room, text}, {});
+        const auto held = rooms_held_.find(room);
+        if (held == rooms_held_.end()) return;
+        held->second = text; // published again if Redis comes back empty
+        redis_connection_.command({"HSET", lobby_key, room, text}, {});
     });
 }
 

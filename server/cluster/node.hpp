@@ -32,6 +32,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -156,7 +157,7 @@ private:
     bool beat_pending_ = false; // a heartbeat is on its way: never two at once
     std::string waiting_for_;  // the holder of this id when it was not free (logged once)
     std::chrono::steady_clock::time_point last_renewed_; // when the last renewal that took was sent
-    std::unordered_set<std::string> rooms_held_;
+    std::unordered_map<std::string, std::string> rooms_held_; // room -> what its lobby entry says
     std::unordered_set<std::string> taking_over_; // dead nodes this node is taking over
     std::int64_t previous_token_ = 0;
 

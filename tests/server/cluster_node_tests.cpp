@@ -410,5 +410,16 @@ TEST_CASE("cluster: the lobby and a room's page are the same on every node")
         std::this_thread::sleep_for(std::chrono::milliseconds{100});
     }
     CHECK(lobby["rooms"][1]["status"] == "playing");
+
+    // Redis restarts empty: the nodes write their rooms and lobby entries again.
+    redis.restart();
+    json after;
+    for (const auto deadline = in(std::chrono::seconds{15}); steady::now() < deadline;) {
+        after = json::parse(http_get(beta.port(), "/api/rooms").body);
+        if (after["total"] == 2 && http_get(beta.port(), "/api/rooms/" + secret.get<std::string>()).status == 200) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds{100});
+    }
+    CHECK(after["total"] == 2);
+    CHECK(http_get(beta.port(), "/api/rooms/" + secret.get<std::string>()).status == 200);
     (void)local;
 }
