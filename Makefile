@@ -47,7 +47,7 @@ test-cluster: build-debug
 test-tsan: deps
 	deploy/deps.sh --tests
 	cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUARTO_TSAN=ON -DQUARTO_WERROR=ON -DQUARTO_BROWSER_TESTS=OFF
-	cmake --build build/tsan -j $(JOBS) --target quarto-server quarto-load archive_tests server_tests server_unit_tests server_net_tests
+	cmake --build build/tsan -j $(JOBS) --target quarto-server quarto-load archive_tests server_tests server_unit_tests server_net_tests cluster_tests
 	tests/tsan.sh build/tsan
 
 # Only the libraries the targets link are built, at -O1 without NDEBUG: assertions stay on and the

@@ -24,6 +24,8 @@ echo "== the archive and the journal (their threads and callbacks)"
 echo "== in-process server tests"
 "$bin/server_unit_tests"
 "$bin/server_net_tests"
+echo "== the cluster's parts (a node's thread and its Redis connection)"
+"$bin/cluster_tests"
 for migration in on off; do
     echo "== server tests, shard migration $migration"
     QUARTO_SHARD_MIGRATION=$migration "$bin/server_tests"
