@@ -98,26 +98,19 @@ void redis_connection::connect_now()
     for (const auto& subscription : channels_) send_subscribe(subscription.first);
 }
 
-bool redis_connection::command(std::initializer_list<std::string_view> args, reply_handler done)
+bool redis_connection::command(const std::vector<std::string>& args, reply_handler done)
+{
+    const std::vector<std::string_view> views(args.begin(), args.end());
+    return command(std::span<const std::string_view>{views}, std::move(done));
+}
+
+bool redis_connection::command(std::span<const std::string_view> args, reply_handler done)
 {
     std::vector<const char*> argv;
     std::vector<std::size_t> lengths;
     argv.reserve(args.size());
     lengths.reserve(args.size());
     for (const auto a : args) {
-        argv.push_back(a.data());
-        lengths.push_back(a.size());
-    }
-    return send(static_cast<int>(argv.size()), argv.data(), lengths.data(), std::move(done));
-}
-
-bool redis_connection::command(const std::vector<std::string>& args, reply_handler done)
-{
-    std::vector<const char*> argv;
-    std::vector<std::size_t> lengths;
-    argv.reserve(args.size());
-    lengths.reserve(args.size());
-    for (const auto& a : args) {
         argv.push_back(a.data());
         lengths.push_back(a.size());
     }

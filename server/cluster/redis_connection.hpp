@@ -13,6 +13,7 @@
 #include <functional>
 #include <initializer_list>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,8 +49,12 @@ public:
 
     // Sends a command; `done` is called with its reply. False (and `done` never called) when the
     // connection is not up.
-    bool command(std::initializer_list<std::string_view> args, reply_handler done);
+    bool command(std::initializer_list<std::string_view> args, reply_handler done)
+    {
+        return command(std::span<const std::string_view>{args.begin(), args.size()}, std::move(done));
+    }
     bool command(const std::vector<std::string>& args, reply_handler done);
+    bool command(std::span<const std::string_view> args, reply_handler done);
 
     // Messages on `channel` go to `on_message` from now on, across reconnections.
     void subscribe(const std::string& channel, message_handler on_message);

@@ -7,6 +7,7 @@
 #include "quarto/archive/token_hash.hpp"
 #include "quarto/protocol/encode.hpp"
 #include "quarto/protocol/encode_tournament.hpp"
+#include "shards/player_json.hpp"
 #include "shards/shard.hpp"
 #include "shards/shard_of.hpp"
 
@@ -207,10 +208,9 @@ void client::hello(const protocol::hello& h, const json& req)
 void client::found_player(const std::optional<std::string>& record, const std::string& token, const json& req)
 {
     finding_player_ = false;
-    const auto j = record ? json::parse(*record, nullptr, false) : json{};
-    if (!j.is_object() || !j.contains("id") || !j["id"].is_string() || !j.contains("name") || !j["name"].is_string())
-        return reply_error(error_code::unknown_token, protocol::default_message(error_code::unknown_token), req);
-    player_ = home_.players().restore({{j["id"].get<std::string>(), j["name"].get<std::string>()}, archive::token_hash(token)});
+    const auto info = record ? player_from_json(*record) : std::nullopt;
+    if (!info) return reply_error(error_code::unknown_token, protocol::default_message(error_code::unknown_token), req);
+    player_ = home_.players().restore({*info, archive::token_hash(token)});
     renames_seen_ = home_.players().renames();
     welcome(token, true, req);
 }
@@ -218,7 +218,7 @@ void client::found_player(const std::optional<std::string>& record, const std::s
 void client::publish_player()
 {
     if (auto* cluster = home_.state().cluster)
-        cluster->publish_player(player_->token_hash, json{{"id", player_->info.id}, {"name", player_->info.name}}.dump());
+        cluster->publish_player(player_->token_hash, player_json(player_->info));
 }
 
 void client::welcome(const std::string& token, bool resumed, const json& req)

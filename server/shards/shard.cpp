@@ -4,6 +4,7 @@
 #include "quarto/protocol/encode.hpp"
 #include "quarto/protocol/stored_tournament.hpp"
 #include "shards/client.hpp"
+#include "shards/player_json.hpp"
 #include "shards/shard_of.hpp"
 
 namespace quarto::server::shards {
@@ -408,9 +409,8 @@ void shard::room_request(play::room* r, const play::client_ref& from, const play
                          const protocol::room_message& m, const nlohmann::json& req, std::string_view text)
 {
     if (!r && state_.cluster && !is_remote(from)) {
-        const nlohmann::json player{{"id", p.info.id}, {"name", p.info.name}};
         cluster::relay_record record{cluster::relay_record::kind::message, state_.cluster->id(),
-                                     {from.shard, from.slot, from.generation}, false, m.room, player.dump(),
+                                     {from.shard, from.slot, from.generation}, false, m.room, player_json(p.info),
                                      std::string{text}};
         return to_owner(from, m.room, std::move(record), req);
     }

@@ -8,6 +8,7 @@
 
 #include "quarto/protocol/encode.hpp"
 #include "shards/client.hpp"
+#include "shards/player_json.hpp"
 #include "shards/shard_of.hpp"
 
 namespace quarto::server::shards {
@@ -44,9 +45,8 @@ void shard::resume_in(const protocol::room_id& id, const play::client_ref& c, co
     run_on(shard_of(id, state_.shards.size()), [id, c, p](shard& s) {
         if (auto* r = s.find_room(id)) return r->resume(c, p);
         if (!s.state_.cluster) return;
-        const nlohmann::json player{{"id", p.info.id}, {"name", p.info.name}};
         s.to_owner(c, id, {cluster::relay_record::kind::resume, s.state_.cluster->id(), {c.shard, c.slot, c.generation}, false,
-                           id, player.dump(), {}}, nullptr);
+                           id, player_json(p.info), {}}, nullptr);
     });
 }
 
@@ -71,11 +71,9 @@ void shard::remote_record(const cluster::relay_record& r)
     using kind = cluster::relay_record::kind;
     switch (r.type) {
     case kind::message: {
-        const auto player = nlohmann::json::parse(r.player, nullptr, false);
-        if (!player.is_object() || !player.contains("id") || !player["id"].is_string() || !player.contains("name") ||
-            !player["name"].is_string())
-            return spdlog::warn("shard {}: a message from node {} without its player", index_, r.from_node);
-        play::player_record p{{player["id"].get<std::string>(), player["name"].get<std::string>()}, {}};
+        const auto player = player_from_json(r.player);
+        if (!player) return spdlog::warn("shard {}: a message from node {} without its player", index_, r.from_node);
+        const play::player_record p{*player, {}};
         const auto from = remote_.ref_for(r.from_node, r.client, loop_.turn_time());
         auto parsed = protocol::parse_client_message(r.text);
         auto* message = std::get_if<protocol::parsed_message>(&parsed);
@@ -106,11 +104,9 @@ void shard::remote_record(const cluster::relay_record& r)
         return;
     }
     case kind::resume: {
-        const auto player = nlohmann::json::parse(r.player, nullptr, false);
-        if (!player.is_object() || !player.contains("id") || !player["id"].is_string() || !player.contains("name") ||
-            !player["name"].is_string())
-            return spdlog::warn("shard {}: a resume from node {} without its player", index_, r.from_node);
-        const play::player_record p{{player["id"].get<std::string>(), player["name"].get<std::string>()}, {}};
+        const auto player = player_from_json(r.player);
+        if (!player) return spdlog::warn("shard {}: a resume from node {} without its player", index_, r.from_node);
+        const play::player_record p{*player, {}};
         const auto from = remote_.ref_for(r.from_node, r.client, loop_.turn_time());
         if (auto* room = find_room(r.place)) return room->resume(from, p);
         // Gone: the client's node forgets it.
