@@ -141,29 +141,30 @@ void journal::fence(std::int64_t token, std::int64_t previous, std::function<voi
 
 bool journal::fenced() const { return impl_->storage->fenced(); }
 
-void journal::take_over(std::string dead, std::int64_t token,
-                        std::function<void(archive_result<std::vector<journal_entry>>)> done)
+void journal::take_over(std::string dead, std::int64_t token, std::function<void(archive_result<taken_over>)> done)
 {
     auto& m = *impl_;
     const bool queued = m.enqueue({{}, {}, [&m, dead = std::move(dead), token, done] {
-        const auto rows = m.storage->take_over(dead, token);
+        auto rows = m.storage->take_over(dead, token);
         if (!rows) {
             spdlog::error("journal {}: cannot take node {}'s rooms over: {}", m.path, dead, m.storage->last_error());
             return done({{}, true});
         }
-        std::set<std::string, std::less<>> taken;
-        for (const auto& bytes : *rows) {
+        taken_over taken{{}, std::move(rows->tournaments)};
+        std::set<std::string, std::less<>> rooms;
+        for (const auto& bytes : rows->journal) {
             journal_entry_reader reader{bytes};
             journal_entry_reader::view e;
-            while (!reader.done() && reader.next(e)) taken.emplace(e.room);
+            while (!reader.done() && reader.next(e)) rooms.emplace(e.room);
         }
-        if (taken.empty()) return done({});
+        if (rooms.empty()) return done({std::move(taken), false});
         // The rows are this node's now: read everything again, so that the maps (which rows
         // hold what) cover them, and answer with the taken rooms' entries.
         auto all = m.read_all();
-        if (all.failed) return done(std::move(all));
-        std::erase_if(all.value, [&](const journal_entry& e) { return !taken.contains(e.room); });
-        done(std::move(all));
+        if (all.failed) return done({{}, true});
+        std::erase_if(all.value, [&](const journal_entry& e) { return !rooms.contains(e.room); });
+        taken.entries = std::move(all.value);
+        done({std::move(taken), false});
     }, 0});
     if (!queued) spdlog::error("journal {}: closed; node {}'s rooms NOT taken over", impl_->path, dead);
 }

@@ -47,12 +47,17 @@ public:
     // held before; false when the rows were taken over since (this node is fenced).
     virtual bool fence(std::int64_t token, std::int64_t previous) { return (void)token, (void)previous, true; }
     virtual bool fenced() const { return false; }
-    // Makes the rows of the dead node `dead`, whose last token was `token`, this node's, and
-    // fences it; the moved rows' bytes. Empty when `dead` has a new token (it is back) or had
-    // no rows; nullopt when the database failed.
-    virtual std::optional<std::vector<std::string>> take_over(const std::string& dead, std::int64_t token)
+    // What a node took over from a dead one: its journal rows' bytes and its tournaments.
+    struct taken_rows {
+        std::vector<std::string> journal;
+        std::vector<stored_tournament> tournaments;
+    };
+    // Makes the journal rows and the tournaments of the dead node `dead`, whose last token was
+    // `token`, this node's, and fences it, in one transaction. Empty when `dead` has a new token
+    // (it is back) or had nothing; nullopt when the database failed.
+    virtual std::optional<taken_rows> take_over(const std::string& dead, std::int64_t token)
     {
-        return (void)dead, (void)token, std::vector<std::string>{};
+        return (void)dead, (void)token, taken_rows{};
     }
 
     // Flushes of the log to the disk so far (SQLite's syncer), from any thread.

@@ -94,12 +94,12 @@ public:
     }
     bool fenced() const override { return fenced_; }
 
-    std::optional<std::vector<std::string>> take_over(const std::string& dead, std::int64_t token) override
+    std::optional<taken_rows> take_over(const std::string& dead, std::int64_t token) override
     {
         if (!begin()) return std::nullopt;
         const auto fail = [&] {
             roll_back();
-            return std::optional<std::vector<std::string>>{};
+            return std::optional<taken_rows>{};
         };
         // The dead node's token, fenced; another one (it is back) leaves everything as it is.
         const pg_result fence_row{pg_parameters{}.add(dead).add(token).run_sql(
@@ -110,7 +110,7 @@ public:
             if (!any.ok()) return fail();
             if (any.rows() > 0) {
                 roll_back();
-                return std::vector<std::string>{};
+                return taken_rows{};
             }
         }
         const pg_result moved{PQexecParams(c_, "UPDATE journal SET node = $1 WHERE node = $2 RETURNING entries", 2, nullptr,
@@ -118,10 +118,15 @@ public:
                                            nullptr, 1)};
         const pg_result cuts{pg_parameters{}.add(node_).add(dead).run_sql(
             c_, "UPDATE journal_cuts SET node = $1 WHERE node = $2")};
-        if (!moved.ok() || !cuts.ok() || !commit()) return fail();
-        std::vector<std::string> rows;
-        for (int i = 0; i < moved.rows(); ++i) rows.emplace_back(moved.bytes_at(i, 0));
-        return rows;
+        const pg_result tournaments{pg_parameters{}.add(node_).add(dead).run_sql(
+            c_, "UPDATE tournaments SET node = $1 WHERE node = $2 RETURNING id, name, status, state")};
+        if (!moved.ok() || !cuts.ok() || !tournaments.ok() || !commit()) return fail();
+        taken_rows taken;
+        for (int i = 0; i < moved.rows(); ++i) taken.journal.emplace_back(moved.bytes_at(i, 0));
+        for (int i = 0; i < tournaments.rows(); ++i)
+            taken.tournaments.push_back({tournaments.text_at(i, 0), tournaments.text_at(i, 1), tournaments.text_at(i, 2),
+                                         tournaments.text_at(i, 3)});
+        return taken;
     }
     std::optional<std::int64_t> append_row(std::string_view entries) override
     {

@@ -341,7 +341,9 @@ std::variant<std::unique_ptr<postgres_store>, open_error> postgres_store::open(c
         {"upsert_tournament",
          "INSERT INTO tournaments (id, name, status, state, updated_ms, node) VALUES ($1, $2, $3, $4, $5, $6) "
          "ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, state = excluded.state, "
-         "updated_ms = excluded.updated_ms, node = excluded.node"},
+         "updated_ms = excluded.updated_ms, node = excluded.node "
+         // A node that has been taken over (its tournaments are another's now) changes nothing.
+         "WHERE tournaments.node = excluded.node OR tournaments.node = ''"},
         {"select_tournaments", "SELECT id, name, status, state FROM tournaments WHERE node = $1 ORDER BY id"},
         {"select_tournament", "SELECT id, name, status, state FROM tournaments WHERE id = $1"},
         {"delete_tournament", "DELETE FROM tournaments WHERE id = $1"},

@@ -16,9 +16,10 @@
 #include "quarto/archive/postgres_store.hpp"
 #include "quarto/protocol/encode.hpp"
 #include "quarto/protocol/encode_tournament.hpp"
-#include "quarto/protocol/stored_tournament.hpp"
+#include "shards/player_json.hpp"
 #include "shards/shard.hpp"
 #include "shards/shard_of.hpp"
+#include "tournaments/stored_document.hpp"
 
 namespace quarto::server {
 
@@ -72,32 +73,14 @@ bool app::restore()
     std::vector<protocol::tournament_record> records;
     std::size_t unreadable = 0;
     for (const auto& t : stored.value) {
-        const auto document = nlohmann::json::parse(t.state, nullptr, /*allow_exceptions=*/false);
-        std::optional<protocol::tournament_record> record;
-        if (document.is_object() && document.contains("tournament"))
-            record = protocol::read_stored_tournament(document["tournament"]);
-        // Its people: each an id, a name and a token hash, all text (or the whole is damaged).
-        std::vector<play::player_record> people;
-        const auto text = [](const nlohmann::json& person, const char* key) {
-            const auto it = person.find(key);
-            return it != person.end() && it->is_string() && !it->get_ref<const std::string&>().empty();
-        };
-        bool people_readable = record && document.contains("people") && document["people"].is_array();
-        for (const auto& person : people_readable ? document["people"] : nlohmann::json::array()) {
-            if (!person.is_object() || !text(person, "id") || !text(person, "name") || !text(person, "token_hash")) {
-                people_readable = false;
-                break;
-            }
-            people.push_back({{person["id"].get<std::string>(), person["name"].get<std::string>()},
-                              person["token_hash"].get<std::string>()});
-        }
-        if (!people_readable) {
+        auto document = tournaments::read_stored_document(t.state);
+        if (!document) {
             spdlog::error("archive: stored tournament {} could not be read (damaged); skipped", t.id);
             ++unreadable;
             continue;
         }
-        for (auto& person : people) state_.players.restore(std::move(person));
-        records.push_back(std::move(*record));
+        for (auto& person : document->people) state_.players.restore(std::move(person));
+        records.push_back(std::move(document->record));
     }
     std::sort(records.begin(), records.end(), [](const auto& a, const auto& b) { return a.created_ms < b.created_ms; });
     for (auto& record : records) {
@@ -185,6 +168,12 @@ int app::run()
         hooks.dead_node = [this](const std::string& dead, std::int64_t token) { take_over(dead, token); };
         hooks.rooms = [this](std::vector<std::pair<std::string, std::string>> rooms, std::vector<std::string> live) {
             other_nodes_rooms(std::move(rooms), live);
+        };
+        hooks.redis_back = [this] {
+            for (auto& shard : state_.shards) shard->post([](shards::shard& shard_here) { shard_here.resync_across_nodes(); });
+        };
+        hooks.tournaments = [this](std::vector<std::pair<std::string, std::string>> published, std::vector<std::string> live) {
+            other_nodes_tournaments(std::move(published), live);
         };
         node_ = std::make_unique<cluster::node>(redis, s.node_id, std::move(hooks));
         state_.cluster = node_.get();
@@ -303,6 +292,13 @@ std::shared_ptr<const std::string> app::tournament_json(const std::string& id)
     return views ? views->snapshot() : nullptr;
 }
 
+bool app::other_node_tournament_json(const std::string& id, std::function<void(std::optional<std::string>)> found)
+{
+    if (!node_) return false;
+    node_->find_view(id, std::move(found));
+    return true;
+}
+
 std::string app::metrics_text()
 {
     std::vector<const metrics::shard_counters*> all;
@@ -330,23 +326,40 @@ void app::refence(std::int64_t token, std::int64_t previous)
 void app::take_over(const std::string& dead, std::int64_t token)
 {
     if (!state_.journal) return node_->took_over(dead, token, true);
-    state_.journal->take_over(dead, token, [this, dead, token](archive::archive_result<std::vector<archive::journal_entry>> taken) {
+    state_.journal->take_over(dead, token, [this, dead, token](archive::archive_result<archive::journal::taken_over> taken) {
         if (taken.failed) return node_->took_over(dead, token, false); // another try at the next heartbeat
         const std::size_t count = state_.shards.size();
+        auto& entries = taken.value.entries;
         std::size_t rooms = 0;
-        for (std::size_t begin = 0; begin < taken.value.size();) {
+        for (std::size_t begin = 0; begin < entries.size();) {
             std::size_t end = begin;
-            while (end < taken.value.size() && taken.value[end].room == taken.value[begin].room) ++end;
-            std::vector<archive::journal_entry> entries(std::make_move_iterator(taken.value.begin() + static_cast<std::ptrdiff_t>(begin)),
-                                                        std::make_move_iterator(taken.value.begin() + static_cast<std::ptrdiff_t>(end)));
-            const auto id = entries.front().room;
-            state_.shards[shards::shard_of(id, count)]->post([id, entries = std::move(entries)](shards::shard& s) {
-                s.restore_room(id, entries);
+            while (end < entries.size() && entries[end].room == entries[begin].room) ++end;
+            std::vector<archive::journal_entry> room(std::make_move_iterator(entries.begin() + static_cast<std::ptrdiff_t>(begin)),
+                                                     std::make_move_iterator(entries.begin() + static_cast<std::ptrdiff_t>(end)));
+            const auto id = room.front().room;
+            state_.shards[shards::shard_of(id, count)]->post([id, room = std::move(room)](shards::shard& s) {
+                s.restore_room(id, room);
             });
             ++rooms;
             begin = end;
         }
-        spdlog::warn("node {}: {} rooms of node {} taken over", state_.settings.node_id, rooms, dead);
+        // After the rooms (posted first to the same shard): a tournament finds its games going on.
+        std::size_t adopted = 0;
+        for (const auto& t : taken.value.tournaments) {
+            auto document = tournaments::read_stored_document(t.state);
+            if (!document) {
+                spdlog::error("node {}: tournament {} of node {} could not be read (damaged); not taken over",
+                              state_.settings.node_id, t.id, dead);
+                continue;
+            }
+            for (auto& person : document->people) state_.players.restore(std::move(person));
+            state_.shards[shards::shard_of(t.id, count)]->post([record = std::move(document->record)](shards::shard& s) mutable {
+                s.adopt_tournament(std::move(record));
+            });
+            ++adopted;
+        }
+        spdlog::warn("node {}: {} rooms and {} tournaments of node {} taken over", state_.settings.node_id, rooms,
+                     adopted, dead);
         node_->took_over(dead, token, true);
     });
 }
@@ -385,6 +398,28 @@ void app::other_nodes_rooms(std::vector<std::pair<std::string, std::string>> pub
     state_.other_nodes_rooms.replace(std::move(rooms));
 }
 
+// On the node's thread: every tournament the nodes published; the live other nodes' are listed
+// (a dead node's come back once they are taken over).
+void app::other_nodes_tournaments(std::vector<std::pair<std::string, std::string>> published, const std::vector<std::string>& live)
+{
+    std::vector<shards::tournament_directory::remote_entry> listed;
+    listed.reserve(published.size());
+    for (auto& [id, text] : published) {
+        // created (unix ms), node, summary (shard::publish_tournament)
+        const auto first = text.find('\t');
+        const auto second = first == std::string::npos ? first : text.find('\t', first + 1);
+        if (second == std::string::npos) continue;
+        const std::string_view node = std::string_view{text}.substr(first + 1, second - first - 1);
+        if (node == state_.settings.node_id || std::find(live.begin(), live.end(), node) == live.end()) continue;
+        std::int64_t created_ms = 0;
+        std::from_chars(text.data(), text.data() + first, created_ms);
+        auto summary = nlohmann::json::parse(std::string_view{text}.substr(second + 1), nullptr, false);
+        if (!summary.is_object()) continue;
+        listed.push_back({std::move(id), created_ms, std::move(summary)});
+    }
+    state_.tournaments.replace_remote(std::move(listed));
+}
+
 // On the node's thread: records from other nodes, each to the shard of its room or client.
 void app::relay_in(std::string_view payload)
 {
@@ -397,6 +432,22 @@ void app::relay_in(std::string_view payload)
         using kind = cluster::relay_record::kind;
         if (r.type == kind::gone) {
             if (r.from_node != state_.settings.node_id) node_->beat_now();
+            continue;
+        }
+        if (r.type == kind::back) { // the player's places here, each on its shard
+            if (r.from_node == state_.settings.node_id) continue; // its node resumes its own
+            const auto player = shards::player_from_json(r.player);
+            if (!player) continue;
+            const auto to_place = [&](const std::string& id, bool tournament) {
+                auto place = r;
+                place.tournament = tournament;
+                place.place = id;
+                state_.shards[shards::shard_of(id, count)]->post([place = std::move(place)](shards::shard& s) {
+                    s.remote_record(place);
+                });
+            };
+            for (const auto& id : state_.players.rooms_of(player->info.id)) to_place(id, false);
+            for (const auto& id : state_.players.tournaments_of(player->info.id)) to_place(id, true);
             continue;
         }
         if (r.type == kind::moved) { // every shard's clients may be in that room

@@ -36,6 +36,7 @@ public:
     std::string tournaments_json(const protocol::page_request& page) override;
     std::string room_json(const std::string& id) override;
     std::shared_ptr<const std::string> tournament_json(const std::string& id) override;
+    bool other_node_tournament_json(const std::string& id, std::function<void(std::optional<std::string>)> found) override;
     std::string metrics_text() override;
     std::string nodes_json() override;
     archive::game_archive* archive() override { return state_.archive.get(); }
@@ -52,6 +53,7 @@ private:
     void refence(std::int64_t token, std::int64_t previous);
     void take_over(const std::string& dead, std::int64_t token);
     void other_nodes_rooms(std::vector<std::pair<std::string, std::string>> published, const std::vector<std::string>& live);
+    void other_nodes_tournaments(std::vector<std::pair<std::string, std::string>> published, const std::vector<std::string>& live);
     // Opens the archive and brings the stored tournaments back; false (logged) when it cannot.
     bool restore();
     // The live rooms, from the journal (--journal on).

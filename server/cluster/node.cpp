@@ -15,7 +15,13 @@ namespace {
 
 using namespace scripts;
 
-std::string room_key(std::string_view room) { return "quarto:room:" + std::string{room}; }
+using place_kind = node::place_kind;
+
+std::string owner_key(place_kind kind, std::string_view id)
+{
+    return (kind == place_kind::room ? "quarto:room:" : "quarto:tournament:") + std::string{id};
+}
+std::string_view listing_key(place_kind kind) { return kind == place_kind::room ? lobby_key : tournaments_key; }
 constexpr std::chrono::milliseconds release_wait{500};
 
 } // namespace
@@ -30,13 +36,20 @@ node::node(redis_address redis, std::string id, hooks h)
                             beat(); // at once: a node that just started or reconnected is seen
                             claim_all();
                         }},
-      subscriber_{loop_, redis_, "node " + id_ + " (channel)"}
+      subscriber_{loop_, redis_, "node " + id_ + " (channel)", [this](bool up, const std::string&) {
+                      if (!up) return;
+                      if (std::exchange(subscribed_before_, true))
+                          loop_.timers().set(redis_back_timer_, loop_.turn_time() + redis_back_delay);
+                  }}
 {
     for (const std::string& channel : {"quarto:node:" + id_, std::string{all_nodes_channel}})
         subscriber_.subscribe(channel, [this](std::string_view payload) {
             if (hooks_.records) hooks_.records(payload);
         });
     retry_timer_ = loop_.timers().add([this] { run_retries(); });
+    redis_back_timer_ = loop_.timers().add([this] {
+        if (hooks_.redis_back) hooks_.redis_back();
+    });
     beat_timer_ = loop_.timers().add([this] {
         loop_.timers().set(beat_timer_, loop_.turn_time() + heartbeat);
         beat();
@@ -92,51 +105,57 @@ std::vector<node::peer> node::peers() const
 
 // ---- rooms ------------------------------------------------------------------------------------
 
-void node::claim_room(const std::string& room)
+void node::claim(place_kind kind, const std::string& id)
 {
-    post([this, room] {
-        rooms_held_.try_emplace(room);
-        redis_connection_.command({"SET", room_key(room), id_}, {});
+    post([this, kind, id] {
+        auto key = owner_key(kind, id);
+        redis_connection_.command({"SET", key, id_}, {});
+        held_.try_emplace(std::move(key), held_place{kind, id, {}, {}});
     });
 }
 
-void node::release_room(const std::string& room)
+void node::release(place_kind kind, const std::string& id)
 {
-    post([this, room] {
-        rooms_held_.erase(room);
-        redis_connection_.command({"EVAL", release_room_script, "1", room_key(room), id_, room}, {});
+    post([this, kind, id] {
+        const auto key = owner_key(kind, id);
+        held_.erase(key);
+        if (kind == place_kind::room)
+            redis_connection_.command({"EVAL", release_place_script, "2", key, lobby_key, id_, id}, {});
+        else
+            redis_connection_.command({"EVAL", release_place_script, "3", key, tournaments_key, tournament_views_key, id_, id}, {});
     });
 }
 
 void node::claim_all()
 {
-    for (const auto& [room, lobby_text] : rooms_held_) {
-        redis_connection_.command({"SET", room_key(room), id_}, {});
-        if (!lobby_text.empty()) redis_connection_.command({"HSET", lobby_key, room, lobby_text}, {});
+    for (const auto& [key, place] : held_) {
+        redis_connection_.command({"SET", key, id_}, {});
+        if (!place.listing.empty()) redis_connection_.command({"HSET", listing_key(place.kind), place.id, place.listing}, {});
+        if (!place.view.empty()) redis_connection_.command({"HSET", tournament_views_key, place.id, place.view}, {});
     }
 }
 
-void node::to_owner(const std::string& room, std::string records, std::function<void(undelivered)> failed)
+void node::to_owner(place_kind kind, const std::string& id, std::string records, std::function<void(undelivered)> failed)
 {
-    post([this, room, records = std::move(records), failed = std::move(failed)]() mutable {
-        send_to_owner(room, std::move(records), std::move(failed), 0);
+    post([this, key = owner_key(kind, id), records = std::move(records), failed = std::move(failed)]() mutable {
+        send_to_owner(std::move(key), std::move(records), std::move(failed), 0);
     });
 }
 
-void node::send_to_owner(const std::string& room, std::string records, std::function<void(undelivered)> failed, int attempt)
+void node::send_to_owner(std::string key, std::string records, std::function<void(undelivered)> failed, int attempt)
 {
     auto shared = std::make_shared<std::string>(std::move(records));
     const bool sent = redis_connection_.command(
-        {"EVAL", to_owner_script, "1", room_key(room), id_, *shared},
-        [this, room, shared, failed, attempt](const redis_reply& r) mutable {
+        {"EVAL", to_owner_script, "1", key, id_, *shared},
+        [this, key, shared, failed, attempt](const redis_reply& r) mutable {
             if (r.type == redis_reply::kind::integer && r.integer == 1) return;
             // No owner yet: the room may have been made a moment ago on another node, whose
             // record is on its way. Asked again a few times before the answer is no.
             if (r.type == redis_reply::kind::integer && r.integer == 0 && attempt < owner_retries)
-                return later([this, room, shared, failed, attempt]() mutable {
-                    send_to_owner(room, std::move(*shared), std::move(failed), attempt + 1);
+                return later([this, key, shared, failed, attempt]() mutable {
+                    send_to_owner(std::move(key), std::move(*shared), std::move(failed), attempt + 1);
                 });
-            if (r.type == redis_reply::kind::integer && r.integer >= -1) return failed(undelivered::no_such_room);
+            if (r.type == redis_reply::kind::integer && r.integer >= -1) return failed(undelivered::no_owner);
             failed(undelivered::unavailable);
         });
     if (!sent) failed(undelivered::unavailable);
@@ -160,13 +179,33 @@ void node::run_retries()
     if (!retries_.empty()) loop_.timers().set(retry_timer_, retries_.front().first);
 }
 
-void node::publish_room(const std::string& room, std::string text)
+void node::publish_listing(place_kind kind, const std::string& id, std::string text)
 {
-    post([this, room, text = std::move(text)] {
-        const auto held = rooms_held_.find(room);
-        if (held == rooms_held_.end()) return;
-        held->second = text; // published again if Redis comes back empty
-        redis_connection_.command({"HSET", lobby_key, room, text}, {});
+    post([this, kind, id, text = std::move(text)] {
+        const auto it = held_.find(owner_key(kind, id));
+        if (it == held_.end()) return;
+        it->second.listing = text; // published again if Redis comes back empty
+        redis_connection_.command({"HSET", listing_key(kind), id, text}, {});
+    });
+}
+
+void node::publish_view(const std::string& tournament, std::string snapshot)
+{
+    post([this, tournament, snapshot = std::move(snapshot)] {
+        const auto it = held_.find(owner_key(place_kind::tournament, tournament));
+        if (it == held_.end()) return;
+        it->second.view = snapshot;
+        redis_connection_.command({"HSET", tournament_views_key, tournament, snapshot}, {});
+    });
+}
+
+void node::find_view(const std::string& tournament, std::function<void(std::optional<std::string>)> found)
+{
+    post([this, tournament, found = std::move(found)] {
+        const bool sent = redis_connection_.command({"HGET", tournament_views_key, tournament}, [found](const redis_reply& r) {
+            found(r.type == redis_reply::kind::text ? std::optional<std::string>{r.text} : std::nullopt);
+        });
+        if (!sent) found(std::nullopt);
     });
 }
 
@@ -212,7 +251,7 @@ void node::took_over(const std::string& dead, std::int64_t token, bool all)
     post([this, dead, token, all] {
         taking_over_.erase(dead);
         if (all) redis_connection_.command({"EVAL", took_over_script, "0", dead, std::to_string(token)}, {});
-        else redis_connection_.command({"DEL", "quarto:takeover:" + dead}, {});
+        else redis_connection_.command({"DEL", "quarto:takeover:" + dead + ":" + std::to_string(token)}, {});
     });
 }
 
@@ -326,19 +365,24 @@ void node::renewed(const redis_reply& r, bool acquiring, std::chrono::steady_clo
         for (std::size_t i = 0; i + 1 < r.elements[3].elements.size(); i += 2)
             found_dead(r.elements[3].elements[i].text, r.elements[3].elements[i + 1].text);
     std::stable_partition(read.begin(), read.end(), [](const peer& p) { return p.self; });
-    if (hooks_.rooms) {
-        std::vector<std::string> live;
-        for (const auto& p : read) live.push_back(p.id);
-        redis_connection_.command({"HGETALL", lobby_key}, [this, live = std::move(live)](const redis_reply& all) mutable {
-            if (all.type != redis_reply::kind::array) return;
-            std::vector<std::pair<std::string, std::string>> rooms;
-            for (std::size_t i = 0; i + 1 < all.elements.size(); i += 2)
-                rooms.emplace_back(all.elements[i].text, all.elements[i + 1].text);
-            hooks_.rooms(std::move(rooms), std::move(live));
-        });
-    }
+    std::vector<std::string> live;
+    for (const auto& p : read) live.push_back(p.id);
+    read_listing(lobby_key, hooks_.rooms, live);
+    read_listing(tournaments_key, hooks_.tournaments, std::move(live));
     std::lock_guard lock{mutex_};
     peers_ = std::move(read);
+}
+
+void node::read_listing(std::string_view key, const listing& to, std::vector<std::string> live)
+{
+    if (!to) return;
+    redis_connection_.command({"HGETALL", key}, [&to, live = std::move(live)](const redis_reply& all) mutable {
+        if (all.type != redis_reply::kind::array) return;
+        std::vector<std::pair<std::string, std::string>> entries;
+        for (std::size_t i = 0; i + 1 < all.elements.size(); i += 2)
+            entries.emplace_back(all.elements[i].text, all.elements[i + 1].text);
+        to(std::move(entries), std::move(live));
+    });
 }
 
 void node::release_lease()

@@ -9,12 +9,13 @@
 // or a partition longer than the TTL) says so loudly and takes a new token, so that whatever
 // was fenced with the old one stays fenced.
 //
-// Rooms: each node records the rooms it holds (quarto:room:{id} = its id, again after every
-// reconnection). A client's message for a room held by another node goes there as a relay
-// record (relay_record.hpp), published on that node's channel (quarto:node:{id}) by a script
-// that reads the owner and publishes in one step, so that a client's messages keep their
-// order; what the owner sends back comes the same way. The node's thread runs only this
-// traffic, never a room: what arrives is handed to the shards (`inbound`).
+// Rooms and tournaments: each node records those it holds (quarto:room:{id} and
+// quarto:tournament:{id} = its id, again after every reconnection). A client's message for one
+// held by another node goes there as a relay record (relay_record.hpp), published on that
+// node's channel (quarto:node:{id}) by a script that reads the owner and publishes in one step,
+// so that a client's messages keep their order; what the owner sends back comes the same way.
+// The node's thread runs only this traffic, never a room: what arrives is handed to the shards
+// (`inbound`).
 //
 // Failover: every node that may hold rooms is listed among the owners with its token. A
 // heartbeat also finds the owners with no lease (dead, or stopped); the first live node to mark
@@ -51,9 +52,14 @@ public:
     using describe = std::function<std::string()>;
     // Records from other nodes (a PUBLISH's payload), on the node's thread.
     using inbound = std::function<void(std::string_view payload)>;
-    // Why a record for a room's owner went nowhere: no node holds that room (or this one did
-    // and has dropped it), or it could not be sent (Redis is out of reach, or the owner is down).
-    enum class undelivered { no_such_room, unavailable };
+    // What a node holds, one node at a time.
+    enum class place_kind : std::uint8_t { room, tournament };
+    // Why a record for an owner went nowhere: no node holds that room or tournament (or this one
+    // did and has dropped it), or it could not be sent (Redis is out of reach, or the owner is down).
+    enum class undelivered { no_owner, unavailable };
+    // Every entry of a list the nodes publish (id, text), read after each heartbeat, with the
+    // live nodes' ids.
+    using listing = std::function<void(std::vector<std::pair<std::string, std::string>> entries, std::vector<std::string> live)>;
 
     struct peer {
         std::string id;
@@ -70,9 +76,13 @@ public:
         // `dead` (whose last token was `token`) has rooms and no lease, and this node is the
         // one to take them over: call took_over() when done.
         std::function<void(const std::string& dead, std::int64_t token)> dead_node;
-        // Every room every node published (room id, text), read after each heartbeat, with the
-        // live nodes' ids.
-        std::function<void(std::vector<std::pair<std::string, std::string>> rooms, std::vector<std::string> live)> rooms;
+        // What every node published of its rooms (for the lobby) and of its tournaments.
+        listing rooms;
+        listing tournaments;
+        // The node's channel is subscribed again after Redis was out of reach: what nodes sent
+        // each other meanwhile may be lost (called a moment after, so that the other nodes'
+        // channels are likely back too).
+        std::function<void()> redis_back;
     };
 
     node(redis_address redis, std::string id, hooks h);
@@ -93,21 +103,25 @@ public:
     std::int64_t fencing_token() const { return token_held_.load(std::memory_order_relaxed); }
     std::uint64_t lease_losses() const { return lease_losses_.load(std::memory_order_relaxed); }
 
-    // Any thread. This node holds `room` from now on / no longer.
-    void claim_room(const std::string& room);
-    void release_room(const std::string& room);
-    // Any thread: `records` to the node holding `room`; `failed` (on the node's thread) when
-    // they went nowhere.
-    void to_owner(const std::string& room, std::string records, std::function<void(undelivered)> failed);
+    // Any thread. This node holds the room or tournament `id` from now on / no longer.
+    void claim(place_kind kind, const std::string& id);
+    void release(place_kind kind, const std::string& id);
+    // Any thread: `records` to the node holding `id`; `failed` (on the node's thread) when they
+    // went nowhere.
+    void to_owner(place_kind kind, const std::string& id, std::string records, std::function<void(undelivered)> failed);
     // Any thread: `records` to the node `id`, in the order of the calls (lost if it is gone).
     void to_node(const std::string& id, std::string records);
     // Any thread: `records` to every node, this one included.
     void to_all(std::string records);
     // Any thread: a heartbeat now (another node said it is gone: its rooms are to be taken over).
     void beat_now();
-    // Any thread: what the lobby shows of a room of this node (for the other nodes' lobbies;
-    // gone with release_room).
-    void publish_room(const std::string& room, std::string text);
+    // Any thread: what the lobby shows of a room of this node, or the list of tournaments of a
+    // tournament, for the other nodes' (gone with release).
+    void publish_listing(place_kind kind, const std::string& id, std::string text);
+    // Any thread: a tournament's snapshot, for GET /api/tournaments/{id} on every node; and
+    // another node's, `found` on the node's thread (nullopt: none, or Redis out of reach).
+    void publish_view(const std::string& tournament, std::string snapshot);
+    void find_view(const std::string& tournament, std::function<void(std::optional<std::string>)> found);
 
     // Players: any node knows a token any node made. Any thread: the player's record (a JSON
     // object, {"id","name"}) under its token's hash, kept `player_ttl` after its last hello.
@@ -131,13 +145,15 @@ private:
     void renewed(const redis_reply& r, bool acquiring, std::chrono::steady_clock::time_point sent);
     void release_lease();
     void post(std::function<void()> task);
-    void claim_all(); // every room held, again (Redis may have restarted empty)
-    void send_to_owner(const std::string& room, std::string records, std::function<void(undelivered)> failed, int attempt);
+    void claim_all(); // everything held, again (Redis may have restarted empty)
+    void send_to_owner(std::string owner_key, std::string records, std::function<void(undelivered)> failed, int attempt);
+    void read_listing(std::string_view key, const listing& to, std::vector<std::string> live);
     // Runs `task` owner_retry_delay from now, on the node's thread, in the order of the calls.
     void later(std::function<void()> task);
     void run_retries();
     static constexpr int owner_retries = 4;
     static constexpr std::chrono::milliseconds owner_retry_delay{50};
+    static constexpr std::chrono::milliseconds redis_back_delay{250};
     void found_dead(const std::string& dead, const std::string& token);
 
     const redis_address redis_;
@@ -148,6 +164,8 @@ private:
     redis_connection subscriber_; // this node's channel
     net::timer_queue::id beat_timer_;
     net::timer_queue::id retry_timer_;
+    net::timer_queue::id redis_back_timer_;
+    bool subscribed_before_ = false; // on the node's thread
     std::deque<std::pair<std::chrono::steady_clock::time_point, std::function<void()>>> retries_;
     std::thread thread_;
 
@@ -157,7 +175,13 @@ private:
     bool beat_pending_ = false; // a heartbeat is on its way: never two at once
     std::string waiting_for_;  // the holder of this id when it was not free (logged once)
     std::chrono::steady_clock::time_point last_renewed_; // when the last renewal that took was sent
-    std::unordered_map<std::string, std::string> rooms_held_; // room -> what its lobby entry says
+    struct held_place {
+        place_kind kind;
+        std::string id;
+        std::string listing; // its lobby line, or its line in the list of tournaments
+        std::string view;    // a tournament's snapshot
+    };
+    std::unordered_map<std::string, held_place> held_; // by owner key
     std::unordered_set<std::string> taking_over_; // dead nodes this node is taking over
     std::int64_t previous_token_ = 0;
 

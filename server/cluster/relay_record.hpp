@@ -9,8 +9,11 @@
 //   subscribed    the room sends that client its events from now on          (owner -> client's node)
 //   unsubscribed  it no longer does                                          (owner -> client's node)
 //   resume        that client (a player of the room) is back: the snapshot  (client's node -> owner)
-//   moved         the room is on `from_node` now (it took it over)          (new owner -> every node)
+//   moved         the room or tournament is on `from_node` now (it took it over); the player field
+//                 lists its people's ids (JSON)                             (new owner -> every node)
 //   gone          `from_node` has stopped: its rooms are to be taken over    (that node -> every node)
+//   back          that client's player said hello with their token: each node gives it the
+//                 rooms and tournaments of the player's that it holds      (client's node -> every node)
 #pragma once
 
 #include <cstdint>
@@ -38,6 +41,7 @@ struct relay_record {
         resume = 'R',
         moved = 'X',
         gone = 'G',
+        back = 'B',
     };
 
     kind type = kind::frame;
@@ -45,7 +49,7 @@ struct relay_record {
     client_address client;
     bool tournament = false;  // the place is a tournament (else a room)
     std::string place;        // the room's id; empty for a frame
-    std::string player;       // message: {"id":…,"name":…}
+    std::string player;       // message, resume, back: the player (shards/player_json.hpp); moved: ids
     std::string text;         // message: the client's JSON; frame: the event's
 
     friend bool operator==(const relay_record&, const relay_record&) = default;

@@ -7,9 +7,13 @@
 //   quarto:node-epoch           the counter fencing tokens come from (only grows)
 //   quarto:owners               hash: node id -> token, of every node that may hold rooms; one
 //                               with no lease is dead, and its rooms are to be taken over
-//   quarto:takeover:{id}        the mark of the node taking a dead one over (30 s TTL)
+//   quarto:takeover:{id}:{token} the mark of the node taking a dead one over (30 s TTL), for
+//                               that token: the same node id back and dead again is marked anew
 //   quarto:room:{id}            the node that holds a room
+//   quarto:tournament:{id}      the node that holds a tournament
 //   quarto:lobby                hash: room id -> what the lobby shows of it (shards/shard_relay.cpp)
+//   quarto:tournaments          hash: tournament id -> its line in the list of tournaments
+//   quarto:tournament-views     hash: tournament id -> its snapshot (GET /api/tournaments/{id})
 //   quarto:player:{token hash}  a player's id and name, for 30 days from their last hello
 //
 // and the channels quarto:node:{id} (records for one node) and quarto:all-nodes (for every
@@ -65,7 +69,7 @@ return {1, now, nodes, dead}
 inline constexpr std::string_view mark_dead_script = R"lua(
 if redis.call('HGET', 'quarto:owners', ARGV[1]) ~= ARGV[2] then return 0 end
 if redis.call('EXISTS', 'quarto:node:' .. ARGV[1]) == 1 then return 0 end
-if not redis.call('SET', 'quarto:takeover:' .. ARGV[1], ARGV[3], 'NX', 'PX', ARGV[4]) then return 0 end
+if not redis.call('SET', 'quarto:takeover:' .. ARGV[1] .. ':' .. ARGV[2], ARGV[3], 'NX', 'PX', ARGV[4]) then return 0 end
 return 1
 )lua";
 
@@ -99,9 +103,9 @@ redis.call('PUBLISH', 'quarto:all-nodes', ARGV[3])
 return 1
 )lua";
 
-// KEYS: the room's owner record. ARGV: this node's id, the records. Returns 1 when published,
-// 0 when no node holds the room, -1 when this node does (it has dropped it since), -2 when its
-// owner is not listening (down, or restarting).
+// KEYS: the owner record of a room or tournament. ARGV: this node's id, the records. Returns 1
+// when published, 0 when no node holds it, -1 when this node does (it has dropped it since),
+// -2 when its owner is not listening (down, or restarting).
 inline constexpr std::string_view to_owner_script = R"lua(
 local owner = redis.call('GET', KEYS[1])
 if not owner then return 0 end
@@ -110,11 +114,12 @@ if redis.call('PUBLISH', 'quarto:node:' .. owner, ARGV[2]) == 0 then return -2 e
 return 1
 )lua";
 
-// KEYS: the room's owner record. ARGV: this node's id, the room's id.
-inline constexpr std::string_view release_room_script = R"lua(
+// KEYS: the owner record of a room or tournament, then the hashes that show it (the lobby; the
+// list of tournaments and their views). ARGV: this node's id, the room's or tournament's id.
+inline constexpr std::string_view release_place_script = R"lua(
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('DEL', KEYS[1])
-  redis.call('HDEL', 'quarto:lobby', ARGV[2])
+  for i = 2, #KEYS do redis.call('HDEL', KEYS[i], ARGV[2]) end
 end
 return 0
 )lua";
@@ -122,6 +127,8 @@ return 0
 
 inline constexpr std::string_view nodes_key = "quarto:nodes";
 inline constexpr std::string_view lobby_key = "quarto:lobby";
+inline constexpr std::string_view tournaments_key = "quarto:tournaments";
+inline constexpr std::string_view tournament_views_key = "quarto:tournament-views";
 inline constexpr std::string_view all_nodes_channel = "quarto:all-nodes";
 inline constexpr std::string_view epoch_key = "quarto:node-epoch";
 

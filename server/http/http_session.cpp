@@ -120,13 +120,21 @@ void http_session::serve()
         return send_json(bh::status::ok, version, keep_alive, room);
     }
     if (constexpr std::string_view prefix = "/api/tournaments/"; path.starts_with(prefix)) {
-        const auto t = site_.tournament_json(std::string{path.substr(prefix.size())});
-        if (!t)
-            return send_json(bh::status::not_found, version, keep_alive,
-                             protocol::error_reply(protocol::error_code::no_such_tournament,
-                                                   protocol::default_message(protocol::error_code::no_such_tournament),
-                                                   nullptr));
-        return send_json(bh::status::ok, version, keep_alive, *t);
+        const std::string id{path.substr(prefix.size())};
+        if (const auto t = site_.tournament_json(id)) return send_json(bh::status::ok, version, keep_alive, *t);
+        const auto not_found = [] {
+            return protocol::error_reply(protocol::error_code::no_such_tournament,
+                                         protocol::default_message(protocol::error_code::no_such_tournament), nullptr);
+        };
+        const bool asked = site_.other_node_tournament_json(id, [self = shared_from_this(), version, keep_alive,
+                                                                 not_found](std::optional<std::string> found) {
+            asio::post(self->stream_.get_executor(), [self, version, keep_alive, not_found, found = std::move(found)]() mutable {
+                if (!found) return self->send_json(bh::status::not_found, version, keep_alive, not_found());
+                self->send_json(bh::status::ok, version, keep_alive, std::move(*found));
+            });
+        });
+        if (!asked) return send_json(bh::status::not_found, version, keep_alive, not_found());
+        return;
     }
 
     serve_static(target, version, keep_alive);

@@ -3,7 +3,9 @@
 // that accepted the connection implements it.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,10 @@ public:
     virtual std::string room_json(const std::string& id) = 0;
     // GET /api/tournaments/{id}; null for an unknown id.
     virtual std::shared_ptr<const std::string> tournament_json(const std::string& id) = 0;
+    // The same for a tournament of another node of a cluster (as that node last published it):
+    // `found` on another thread, nullopt when no node has it. False (`found` never called) when
+    // this server is no node of a cluster.
+    virtual bool other_node_tournament_json(const std::string& id, std::function<void(std::optional<std::string>)> found) = 0;
     virtual std::string metrics_text() = 0; // GET /metrics
     // GET /api/nodes: every node of the cluster (this server alone when it is not one), totals.
     virtual std::string nodes_json() = 0;

@@ -276,6 +276,12 @@ void room::resume(const client_ref& c, const player_record& p)
     send_snapshot(c, id, nullptr);
 }
 
+void room::resend_snapshots(const std::function<bool(const client_ref&)>& to)
+{
+    for (const auto& s : subscribers_)
+        if (to(s.client)) send_snapshot(s.client, s.player_id, nullptr);
+}
+
 void room::detach(const client_ref& c)
 {
     const auto it = std::find_if(subscribers_.begin(), subscribers_.end(), [&](const auto& s) { return s.client == c; });

@@ -87,6 +87,9 @@ public:
     // A player back on a new connection (hello with token), or a tournament player's connection
     // taken to their game: subscribe it and send the snapshot.
     void resume(const client_ref& c, const player_record& p);
+    // Every subscriber for whom `to` holds gets the snapshot again: it may have missed events
+    // (a client of another node of a cluster, while Redis was out of reach).
+    void resend_snapshots(const std::function<bool(const client_ref&)>& to);
     // The connection has closed.
     void detach(const client_ref& c);
     // A player in the room took a new name: everyone is told (player_renamed), the seat keeps it.

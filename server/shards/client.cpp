@@ -208,9 +208,9 @@ void client::hello(const protocol::hello& h, const json& req)
 void client::found_player(const std::optional<std::string>& record, const std::string& token, const json& req)
 {
     finding_player_ = false;
-    const auto info = record ? player_from_json(*record) : std::nullopt;
-    if (!info) return reply_error(error_code::unknown_token, protocol::default_message(error_code::unknown_token), req);
-    player_ = home_.players().restore({*info, archive::token_hash(token)});
+    const auto found = record ? player_from_json(*record) : std::nullopt;
+    if (!found) return reply_error(error_code::unknown_token, protocol::default_message(error_code::unknown_token), req);
+    player_ = home_.players().restore({found->info, archive::token_hash(token)});
     renames_seen_ = home_.players().renames();
     welcome(token, true, req);
 }
@@ -218,7 +218,7 @@ void client::found_player(const std::optional<std::string>& record, const std::s
 void client::publish_player()
 {
     if (auto* cluster = home_.state().cluster)
-        cluster->publish_player(player_->token_hash, player_json(player_->info));
+        cluster->publish_player(player_->token_hash, player_json(*player_));
 }
 
 void client::welcome(const std::string& token, bool resumed, const json& req)
@@ -271,13 +271,13 @@ void client::rename(const std::string& name, const json& req)
 void client::resume_places()
 {
     auto& players = home_.players();
-    const std::size_t shard_count = home_.state().shards.size();
-    for (const auto& id : players.rooms_of(player_->info.id)) home_.resume_in(id, self_, *player_);
-    for (const auto& id : players.tournaments_of(player_->info.id)) {
-        home_.run_on(shard_of(id, shard_count), [ref = self_, player = player_, id](shard& s) {
-            if (auto* t = s.find_tournament(id)) t->resubscribe(ref, *player);
-        });
-    }
+    // On a cluster every node is told, and those that hold the player's rooms and tournaments
+    // give them back (wherever the player was connected before); this node resumes its own.
+    const bool ask_owners = home_.state().cluster == nullptr;
+    if (!ask_owners) home_.announce_back(self_, *player_);
+    for (const auto& id : players.rooms_of(player_->info.id)) home_.resume_in(id, self_, *player_, ask_owners);
+    for (const auto& id : players.tournaments_of(player_->info.id))
+        home_.resume_tournament_in(id, self_, *player_, ask_owners);
 }
 
 void client::on_lobby(protocol::lobby_message& m, const json& req)
@@ -361,18 +361,12 @@ void client::on_tournament(const protocol::tournament_message& m, const json& re
                                "You are in as many tournaments as one player may be; withdraw from one first.", req);
     }
     const auto owner = shard_of(m.tournament, home_.state().shards.size());
-    if (owner == home_.index()) {
-        if (auto* t = home_.find_tournament(m.tournament)) return t->handle(self_, *player_, m.action, req);
-        return reply_error(error_code::no_such_tournament, protocol::default_message(error_code::no_such_tournament), req);
-    }
+    if (owner == home_.index()) return home_.tournament_request(home_.find_tournament(m.tournament), self_, *player_, m, req, text);
     const bool subscribing = std::holds_alternative<protocol::join_tournament>(m.action) ||
                              std::holds_alternative<protocol::watch_tournament>(m.action);
     if (subscribing && places_.empty() && home_.state().settings.shard_migration) return move_to(owner, text, false);
-    home_.forward(owner, [ref = self_, player = player_, m, req](shard& s) {
-        if (auto* t = s.find_tournament(m.tournament)) return t->handle(ref, *player, m.action, req);
-        s.counters().error(error_code::no_such_tournament);
-        s.send(ref, net::make_frame(protocol::error_reply(
-                        error_code::no_such_tournament, protocol::default_message(error_code::no_such_tournament), req)));
+    home_.forward(owner, [ref = self_, player = player_, m, req, text = std::string{text}](shard& s) {
+        s.tournament_request(s.find_tournament(m.tournament), ref, *player, m, req, text);
     });
 }
 

@@ -1,5 +1,6 @@
 // A player as nodes tell each other of one (in relay records, and the token records in Redis):
-// {"id":…,"name":…}.
+// {"id":…,"name":…,"token_hash":…}. The hash lets the node of a tournament store its players
+// as a node that saw their hello does, so that their tokens work after any restart.
 #pragma once
 
 #include <optional>
@@ -8,22 +9,24 @@
 
 #include <nlohmann/json.hpp>
 
-#include "quarto/protocol/encode.hpp"
+#include "play/player_registry.hpp"
 
 namespace quarto::server::shards {
 
-inline std::string player_json(const protocol::player_info& p)
+inline std::string player_json(const play::player_record& p)
 {
-    return nlohmann::json{{"id", p.id}, {"name", p.name}}.dump();
+    return nlohmann::json{{"id", p.info.id}, {"name", p.info.name}, {"token_hash", p.token_hash}}.dump();
 }
 
-// Nullopt when `text` is not such an object.
-inline std::optional<protocol::player_info> player_from_json(std::string_view text)
+// Nullopt when `text` is not such an object (the hash may be missing: empty then).
+inline std::optional<play::player_record> player_from_json(std::string_view text)
 {
     const auto j = nlohmann::json::parse(text, nullptr, false);
     if (!j.is_object() || !j.contains("id") || !j["id"].is_string() || !j.contains("name") || !j["name"].is_string())
         return std::nullopt;
-    return protocol::player_info{j["id"].get<std::string>(), j["name"].get<std::string>()};
+    play::player_record p{{j["id"].get<std::string>(), j["name"].get<std::string>()}, {}};
+    if (const auto hash = j.find("token_hash"); hash != j.end() && hash->is_string()) p.token_hash = hash->get<std::string>();
+    return p;
 }
 
 } // namespace quarto::server::shards

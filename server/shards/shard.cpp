@@ -323,11 +323,11 @@ bool shard::restore_room(const protocol::room_id& id, std::span<const archive::j
     lobby_.add(r.listing(), r.lobby());
     publish_lobby(id);
     if (state_.cluster) {
-        state_.cluster->claim_room(id);
-        // Its players and spectators connected to other nodes get it back from here.
-        std::string moved;
-        cluster::append(moved, {cluster::relay_record::kind::moved, state_.cluster->id(), {}, false, id, {}, {}});
-        state_.cluster->to_all(std::move(moved));
+        state_.cluster->claim(place_kind::room, id);
+        std::vector<std::string> seated;
+        for (const auto& seat : r.lobby().seats)
+            if (seat) seated.push_back(seat->id);
+        announce_moved({play::place::kind::room, id}, seated);
     }
     return true;
 }
@@ -376,10 +376,14 @@ void shard::detach(const play::client_ref& c, const play::place& where)
         if (state_.cluster && !is_remote(c)) {
             cluster::relay_record r{cluster::relay_record::kind::detach, state_.cluster->id(),
                                     {c.shard, c.slot, c.generation}, false, where.id, {}, {}};
-            to_owner(c, where.id, std::move(r), nullptr);
+            to_owner(c, where, std::move(r), nullptr);
         }
     } else if (auto* t = find_tournament(where.id)) {
         t->detach(c);
+    } else if (state_.cluster && !is_remote(c)) {
+        cluster::relay_record r{cluster::relay_record::kind::detach, state_.cluster->id(),
+                                {c.shard, c.slot, c.generation}, true, where.id, {}, {}};
+        to_owner(c, where, std::move(r), nullptr);
     }
 }
 
@@ -410,9 +414,9 @@ void shard::room_request(play::room* r, const play::client_ref& from, const play
 {
     if (!r && state_.cluster && !is_remote(from)) {
         cluster::relay_record record{cluster::relay_record::kind::message, state_.cluster->id(),
-                                     {from.shard, from.slot, from.generation}, false, m.room, player_json(p.info),
+                                     {from.shard, from.slot, from.generation}, false, m.room, player_json(p),
                                      std::string{text}};
-        return to_owner(from, m.room, std::move(record), req);
+        return to_owner(from, {play::place::kind::room, m.room}, std::move(record), req);
     }
     if (!r) {
         counters_.error(protocol::error_code::no_such_room);
@@ -439,7 +443,7 @@ play::room& shard::create_room(play::room_settings settings, const play::client_
     auto id = new_room_id();
     auto& r = *rooms_.emplace(id, std::make_unique<play::room>(*this, id, std::move(settings))).first->second;
     lobby_.add(r.listing(), r.lobby());
-    if (state_.cluster) state_.cluster->claim_room(id);
+    if (state_.cluster) state_.cluster->claim(place_kind::room, id);
     publish_lobby(id);
     r.seat_creator(creator, p);
     return r;
@@ -451,7 +455,7 @@ play::room& shard::open_game_room(play::room_settings settings, const play::play
     auto id = new_room_id();
     auto& r = *rooms_.emplace(id, std::make_unique<play::room>(*this, id, std::move(settings))).first->second;
     lobby_.add(r.listing(), r.lobby());
-    if (state_.cluster) state_.cluster->claim_room(id);
+    if (state_.cluster) state_.cluster->claim(place_kind::room, id);
     publish_lobby(id);
     r.seat_pair(first_seat, second_seat);
     return r;
@@ -471,10 +475,12 @@ tournaments::tournament& shard::create_tournament(protocol::tournament_settings 
     } while (shard_of(record.id, state_.shards.size()) != index_ || tournaments_.contains(record.id));
     auto views = std::make_shared<tournaments::tournament_views>();
     const auto id = record.id;
+    const auto created_ms = record.created_ms;
     auto& t = *tournaments_
                    .emplace(id, std::make_unique<tournaments::tournament>(*this, std::move(record), views, std::move(quota)))
                    .first->second;
-    state_.tournaments.add(id, std::move(views));
+    state_.tournaments.add(id, created_ms, std::move(views));
+    if (state_.cluster) state_.cluster->claim(place_kind::tournament, id);
     return t;
 }
 
@@ -482,6 +488,7 @@ void shard::load_tournament(protocol::tournament_record record)
 {
     auto views = std::make_shared<tournaments::tournament_views>();
     const auto id = record.id;
+    const auto created_ms = record.created_ms;
     // An unfinished one counts against its director's cap again (its address is not kept).
     std::shared_ptr<void> quota;
     if (record.status != protocol::tournament_status::finished)
@@ -489,11 +496,23 @@ void shard::load_tournament(protocol::tournament_record record)
     auto& t = *tournaments_
                    .emplace(id, std::make_unique<tournaments::tournament>(*this, std::move(record), views, std::move(quota)))
                    .first->second;
-    state_.tournaments.add(id, std::move(views));
+    state_.tournaments.add(id, created_ms, std::move(views));
+    if (state_.cluster) state_.cluster->claim(place_kind::tournament, id);
     // Now, not in the posted reopen: a director or player whose hello came before this shard
     // ran it would resume without the tournament (no snapshot, ever).
     t.link_people();
     post([&t](shard&) { t.reopen(); });
+}
+
+void shard::adopt_tournament(protocol::tournament_record record)
+{
+    const auto id = record.id;
+    if (tournaments_.contains(id)) return;
+    load_tournament(std::move(record));
+    // After the reopen just posted: a client's resume finds the tournament as it goes on.
+    post([id](shard& s) {
+        if (auto* t = s.find_tournament(id)) s.announce_moved({play::place::kind::tournament, id}, t->people());
+    });
 }
 
 std::string shard::rooms_page(const protocol::page_request& page, const nlohmann::json& req) const
@@ -555,6 +574,7 @@ void shard::archive_game_if_missing(archive::game_record record)
 void shard::store(const protocol::tournament_id& id, std::string name, std::string status, std::string state,
                   std::function<void()> stored)
 {
+    publish_tournament(id);
     if (!state_.archive) return stored ? stored() : void();
     auto save = [this, id, name = std::move(name), status = std::move(status), state = std::move(state),
                  stored = std::move(stored)]() mutable {
@@ -569,6 +589,7 @@ void shard::store(const protocol::tournament_id& id, std::string name, std::stri
 void shard::forget_tournament(const protocol::tournament_id& id)
 {
     state_.tournaments.remove(id);
+    if (state_.cluster) state_.cluster->release(place_kind::tournament, id);
     if (!state_.archive) return;
     // After any store of it still held for the journal: the last word is the deletion.
     after_journal([this, id] { state_.archive->delete_tournament(id); });
@@ -598,7 +619,7 @@ void shard::tick()
     std::erase_if(rooms_, [&](auto& item) {
         if (!item.second->reclaim_if_idle(state_.settings.room_idle)) return false;
         lobby_.remove(item.first);
-        if (state_.cluster) state_.cluster->release_room(item.first);
+        if (state_.cluster) state_.cluster->release(place_kind::room, item.first);
         ++rooms_epoch_;
         return true;
     });

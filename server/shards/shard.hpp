@@ -119,9 +119,26 @@ public:
     // client of it.
     void remote_record(const cluster::relay_record& r);
     // A player's connection `c` is back in room `id` (resume on hello, or the room moved to
-    // another node): its snapshot, from this shard's room or through the room's node.
-    void resume_in(const protocol::room_id& id, const play::client_ref& c, const play::player_record& p);
+    // another node): its snapshot, from this shard's room or (`ask_owner`) through the room's node.
+    void resume_in(const protocol::room_id& id, const play::client_ref& c, const play::player_record& p,
+                   bool ask_owner = true);
+    // On a cluster, once Redis is back after being out of reach: events between this node and
+    // others may have been lost both ways, so this shard's rooms and tournaments send their
+    // members of other nodes a snapshot again, and its clients' places on other nodes are asked
+    // for theirs.
+    void resync_across_nodes();
+    // On a cluster: the player of `c` said hello with their token; every node is told (`back`),
+    // so that those holding the player's rooms and tournaments give them back.
+    void announce_back(const play::client_ref& c, const play::player_record& p);
     tournaments::tournament* find_tournament(const protocol::tournament_id& id);
+    // A client's message for a tournament of this shard. When there is none here: on a node of a
+    // cluster, the message (`text`) goes to the node that holds it; otherwise no_such_tournament.
+    void tournament_request(tournaments::tournament* t, const play::client_ref& from, const play::player_record& p,
+                            const protocol::tournament_message& m, const nlohmann::json& req, std::string_view text);
+    // A player's connection `c` is back in tournament `id`: subscribed again, with its snapshot,
+    // from this shard's tournament or through the tournament's node.
+    void resume_tournament_in(const protocol::tournament_id& id, const play::client_ref& c, const play::player_record& p,
+                              bool ask_owner = true);
     // A new room on this shard, its creator seated and subscribed.
     play::room& create_room(play::room_settings settings, const play::client_ref& creator, const play::player_record& p);
     // A room of this shard brought back from its journal (startup, before the loops run).
@@ -135,6 +152,9 @@ public:
                                                std::shared_ptr<void> quota);
     // A tournament loaded from the archive (startup, before the loops run).
     void load_tournament(protocol::tournament_record record);
+    // A tournament of a node that died, on this shard's thread after its rooms: this node's now,
+    // and the clients of every node that were in it get it again from here.
+    void adopt_tournament(protocol::tournament_record record);
     // The `rooms` message: a page of the public rooms of every shard.
     std::string rooms_page(const protocol::page_request& page, const nlohmann::json& req) const;
     // One room's summary, public or private, whichever shard holds it; empty when unknown.
@@ -199,8 +219,18 @@ private:
     void send_relayed();
     // Tells the other nodes what the lobby shows of a room of this shard (a few times a game).
     void publish_lobby(const protocol::room_id& id);
-    // A local client's message or detach for a room held by another node.
-    void to_owner(const play::client_ref& from, const std::string& room, cluster::relay_record r, const nlohmann::json& req);
+    using place_kind = cluster::node::place_kind;
+    // A local client's message, detach or resume for a room or tournament held by another node.
+    void to_owner(const play::client_ref& from, const play::place& where, cluster::relay_record r, const nlohmann::json& req);
+    // Tells every node that this node holds `where` now (it took it over): their clients that
+    // were in it, or whose player is one of `people` (its seated players, or its director and
+    // entrants), get it again from here.
+    void announce_moved(const play::place& where, const std::vector<std::string>& people);
+    // Asks the node holding `where` to resume `c` there (its snapshot comes back).
+    void ask_owner_to_resume(const play::place& where, const play::client_ref& c, const play::player_record& p);
+    // Tells the other nodes what the list of tournaments shows of one of this shard's, and its
+    // snapshot (after each change).
+    void publish_tournament(const protocol::tournament_id& id);
     // The journal: what a turn journals goes out as one batch at its end, and what rooms sent
     // in that turn (or while earlier batches wait) is held until the batch has committed, so
     // no event reaches anyone before its change is on disk. Batches are released in order.

@@ -11,7 +11,7 @@
 #include "quarto/protocol/encode.hpp"
 #include "quarto/protocol/encode_tournament.hpp"
 #include "quarto/protocol/request_id.hpp"
-#include "quarto/protocol/stored_tournament.hpp"
+#include "tournaments/stored_document.hpp"
 
 namespace quarto::server::tournaments {
 
@@ -162,6 +162,20 @@ void tournament::resubscribe(const play::client_ref& c, const play::player_recor
 {
     subscribe(c, p.info.id);
     send_snapshot(c, nullptr);
+}
+
+std::vector<std::string> tournament::people() const
+{
+    std::vector<std::string> out{record_.director};
+    for (const auto& entrant : record_.players)
+        if (entrant.id != record_.director) out.push_back(entrant.id);
+    return out;
+}
+
+void tournament::resend_snapshots(const std::function<bool(const play::client_ref&)>& to)
+{
+    for (const auto& s : subscribers_)
+        if (to(s.client)) host_.send(s.client, snapshot_);
 }
 
 void tournament::detach(const play::client_ref& c)
@@ -561,17 +575,15 @@ void tournament::send_error(const play::client_ref& c, error_code code, std::str
 // The record and its people's token hashes: after a restart they can resume as themselves.
 void tournament::persist(std::function<void()> stored)
 {
-    json people = json::array();
+    std::vector<play::player_record> people;
     const auto add = [&](const std::string& player_id) {
-        if (const auto p = host_.players().find_by_id(player_id))
-            people.push_back({{"id", p->info.id}, {"name", p->info.name}, {"token_hash", p->token_hash}});
+        if (const auto p = host_.players().find_by_id(player_id)) people.push_back(*p);
     };
     add(record_.director);
     for (const auto& entrant : record_.players)
         if (entrant.id != record_.director) add(entrant.id);
-    json document = {{"tournament", protocol::stored_tournament(record_)}, {"people", std::move(people)}};
-    host_.store(id_, record_.settings.name, std::string{protocol::to_string(record_.status)}, document.dump(),
-                std::move(stored));
+    host_.store(id_, record_.settings.name, std::string{protocol::to_string(record_.status)},
+                write_stored_document(record_, people), std::move(stored));
 }
 
 void tournament::arm_start_timer()

@@ -56,8 +56,12 @@ public:
     // join, withdraw, start, pause, resume, remove_player, watch, unwatch.
     void handle(const play::client_ref& c, const play::player_record& p, const protocol::tournament_action& action,
                 const json& req);
+    // Its director and every entrant, by id.
+    std::vector<std::string> people() const;
     // A player back on a new connection: subscribed again, and sent the snapshot.
     void resubscribe(const play::client_ref& c, const play::player_record& p);
+    // Every subscriber for whom `to` holds gets the snapshot again (see room::resend_snapshots).
+    void resend_snapshots(const std::function<bool(const play::client_ref&)>& to);
     // The connection has closed.
     void detach(const play::client_ref& c);
     // A player or the director took a new name: the tables show it (stored, then sent).

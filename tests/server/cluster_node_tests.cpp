@@ -318,8 +318,8 @@ TEST_CASE("cluster: a node that stops hands its rooms to another node, and their
     go_on_after_takeover(d, beta, given);
     // Alpha's last word (its lease given back, and a notice to every node) makes beta take the
     // room over at once, not at its next heartbeat: from the one log line to the other.
-    REQUIRE(beta.wait_log("1 rooms of node alpha taken over", in(std::chrono::seconds{10})));
-    const auto handover = log_time_ms(beta.log(), "1 rooms of node alpha taken over") - log_time_ms(alpha->log(), "lease given back");
+    REQUIRE(beta.wait_log("1 rooms and 0 tournaments of node alpha taken over", in(std::chrono::seconds{10})));
+    const auto handover = log_time_ms(beta.log(), "1 rooms and 0 tournaments of node alpha taken over") - log_time_ms(alpha->log(), "lease given back");
     MESSAGE("room taken over " << handover << " ms after alpha gave its lease back");
     CHECK(handover >= 0);
     CHECK(handover < 1000);
@@ -339,7 +339,7 @@ TEST_CASE("cluster: a node killed mid-game: another node takes its rooms over wi
     ::kill(alpha->pid(), SIGKILL);
     const auto killed = steady::now();
     alpha->wait_exit();
-    REQUIRE(beta.wait_log("1 rooms of node alpha taken over", in(std::chrono::seconds{10})));
+    REQUIRE(beta.wait_log("1 rooms and 0 tournaments of node alpha taken over", in(std::chrono::seconds{10})));
     // The lease runs out within 3 s, the next heartbeat sees it: the target is 5 s.
     MESSAGE("room taken over " << std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - killed).count()
                                << " ms after alpha's SIGKILL");
@@ -356,7 +356,7 @@ TEST_CASE("cluster: a node paused past its lease finds its rooms taken over, and
     d.act(d.first, "give", {{"piece", 7}});
     const json given = d.expect_all("given");
     ::kill(alpha.pid(), SIGSTOP);
-    REQUIRE(beta.wait_log("1 rooms of node alpha taken over", in(std::chrono::seconds{10})));
+    REQUIRE(beta.wait_log("1 rooms and 0 tournaments of node alpha taken over", in(std::chrono::seconds{10})));
     ::kill(alpha.pid(), SIGCONT);
     // Its lease is gone and its fence taken: it must not serve the room a moment longer.
     const auto status = alpha.wait_exit(std::chrono::seconds{10});

@@ -207,9 +207,17 @@ export class App extends EventTarget {
     for (const room of this.rooms.values()) this.requestSync(room, true);
     this.track(this.conn.send({ type: 'list_rooms', limit: LOBBY_PAGE }), { kind: 'list' });
     this.ping(); // the server's clock, for the countdowns to a tournament round's start
-    // The tournament pages on screen are watched again (the server subscribes registered
-    // players and directors by itself, on hello with their token).
+    // The tournament pages on screen are watched again, and so are the unfinished tournaments
+    // we play in or direct: a server subscribes their players and director by itself on hello
+    // with their token, but through another node of a cluster only the tournament's own node
+    // knows we are in it, and a pairing goes only to subscribed connections.
     for (const key of this.tournaments.viewing) this.sendWatch(key);
+    if (resumed) {
+      for (const [key, t] of this.tournaments.snapshots) {
+        if (this.tournaments.viewing.has(key) || t.status === 'finished') continue;
+        if (t.director === this.me.id || this.tournaments.isEntrant(t, this.me.id)) this.sendWatch(key);
+      }
+    }
     this.sendInvite();
     // After a resume the server sends a snapshot of each room we are in, each from its own room
     // (so in no fixed order). Until the rooms we remember have come back (or a few seconds have

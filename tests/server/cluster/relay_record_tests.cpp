@@ -19,6 +19,10 @@ TEST_CASE("records go through whole, several to a payload, whatever bytes their 
         {relay_record::kind::unsubscribed, {}, {1, 2, 3}, false, "abcd2345", {}, {}},
         {relay_record::kind::detach, "node-b", {3, 7, 9}, false, "abcd2345", {}, {}},
         {relay_record::kind::frame, {}, {0, 0, 0}, false, {}, {}, {}},
+        {relay_record::kind::resume, "node-c", {0, 5, 6}, true, "t12345678", R"({"id":"p2","name":"Bo","token_hash":"ab"})", {}},
+        {relay_record::kind::moved, "node-c", {}, false, "abcd2345", {}, {}},
+        {relay_record::kind::gone, "node-b", {}, false, {}, {}, {}},
+        {relay_record::kind::back, "node-a", {1, 9, 10}, false, {}, R"({"id":"p2","name":"Bo","token_hash":"ab"})", {}},
     };
     std::string payload;
     for (const auto& r : sent) append(payload, r);

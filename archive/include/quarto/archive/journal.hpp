@@ -61,11 +61,16 @@ public:
     // taken this node's rows over meanwhile (it is fenced: every write fails from then on).
     void fence(std::int64_t token, std::int64_t previous, std::function<void(bool)> done);
     bool fenced() const;
-    // Takes the rows of the dead node `dead` (its last token `token`) as this node's own,
-    // fencing it, and answers on the journal thread with the entries of the rooms they held
-    // (by room, then n): empty when `dead` is back or had none; failed when the database failed.
-    void take_over(std::string dead, std::int64_t token,
-                   std::function<void(archive_result<std::vector<journal_entry>>)> done);
+    // What take_over took: the entries of the dead node's rooms (by room, then n) and its
+    // tournaments.
+    struct taken_over {
+        std::vector<journal_entry> entries;
+        std::vector<stored_tournament> tournaments;
+    };
+    // Takes the rows and tournaments of the dead node `dead` (its last token `token`) as this
+    // node's own, fencing it, and answers on the journal thread: empty when `dead` is back or
+    // had none; failed when the database failed.
+    void take_over(std::string dead, std::int64_t token, std::function<void(archive_result<taken_over>)> done);
     // Commits what is queued, flushes the log to the disk, stops the thread. Idempotent.
     void close();
 
