@@ -434,6 +434,20 @@ void app::relay_in(std::string_view payload)
             if (r.from_node != state_.settings.node_id) node_->beat_now();
             continue;
         }
+        if (r.type == kind::renamed) { // the player's places here show the new name
+            if (r.from_node == state_.settings.node_id) continue; // its node renamed its own
+            const auto player = shards::player_from_json(r.player);
+            if (!player || !state_.players.rename(player->info.id, player->info.name)) continue; // not known here
+            for (const auto& id : state_.players.rooms_of(player->info.id))
+                state_.shards[shards::shard_of(id, count)]->post([id, info = player->info](shards::shard& s) {
+                    if (auto* room = s.find_room(id)) room->rename(info);
+                });
+            for (const auto& id : state_.players.tournaments_of(player->info.id))
+                state_.shards[shards::shard_of(id, count)]->post([id, info = player->info](shards::shard& s) {
+                    if (auto* t = s.find_tournament(id)) t->rename(info);
+                });
+            continue;
+        }
         if (r.type == kind::back) { // the player's places here, each on its shard
             if (r.from_node == state_.settings.node_id) continue; // its node resumes its own
             const auto player = shards::player_from_json(r.player);

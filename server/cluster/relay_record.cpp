@@ -33,7 +33,7 @@ bool take_word(std::string_view& in, std::string& word)
 
 bool known_kind(char c)
 {
-    return c == 'M' || c == 'D' || c == 'F' || c == 'S' || c == 'U' || c == 'R' || c == 'X' || c == 'G' || c == 'B';
+    return c == 'M' || c == 'D' || c == 'F' || c == 'S' || c == 'U' || c == 'R' || c == 'X' || c == 'G' || c == 'B' || c == 'N';
 }
 
 } // namespace

@@ -14,6 +14,8 @@
 //   gone          `from_node` has stopped: its rooms are to be taken over    (that node -> every node)
 //   back          that client's player said hello with their token: each node gives it the
 //                 rooms and tournaments of the player's that it holds      (client's node -> every node)
+//   renamed       the player has a new name: each node's rooms and tournaments of theirs show it
+//                                                                           (client's node -> every node)
 #pragma once
 
 #include <cstdint>
@@ -42,6 +44,7 @@ struct relay_record {
         moved = 'X',
         gone = 'G',
         back = 'B',
+        renamed = 'N',
     };
 
     kind type = kind::frame;

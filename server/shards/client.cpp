@@ -256,7 +256,13 @@ void client::rename(const std::string& name, const json& req)
     if (player_->info.name == old_name) return;
     publish_player();
     spdlog::info("ws {}: {} renamed", connection_.remote(), player_->info.id);
-    // Every room and tournament the player is in, wherever it lives, shows the new name.
+    // Every room and tournament the player is in, wherever it lives, shows the new name: on
+    // this node's shards, and on the other nodes of a cluster.
+    if (auto* cluster = home_.state().cluster) {
+        std::string renamed;
+        cluster::append(renamed, {cluster::relay_record::kind::renamed, cluster->id(), {}, false, {}, player_json(*player_), {}});
+        cluster->to_all(std::move(renamed));
+    }
     const std::size_t shard_count = home_.state().shards.size();
     for (const auto& id : players.rooms_of(player_->info.id))
         home_.run_on(shard_of(id, shard_count), [info = player_->info, id](shard& s) {

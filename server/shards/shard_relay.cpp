@@ -215,7 +215,8 @@ void shard::remote_record(const cluster::relay_record& r)
         // Gone: the client's node forgets it.
         return relay(r.from_node, {kind::unsubscribed, {}, r.client, r.tournament, r.place, {}, {}});
     }
-    case kind::gone: return; // the node's, not a shard's (app::relay_in)
+    case kind::gone:
+    case kind::renamed: return; // the node's, not a shard's (app::relay_in)
     case kind::back: { // one of the player's places here (app::relay_in found it in the registry)
         const auto player = player_from_json(r.player);
         if (!player) return spdlog::warn("shard {}: a `back` from node {} without its player", index_, r.from_node);

@@ -90,10 +90,17 @@ TEST_CASE("cluster: a game between players on two nodes, watched from the second
     CHECK(refused["code"] == "wrong_phase");
     CHECK(refused["req"] == 7);
 
+    // Beta's player takes a new name: alpha's room shows it to everyone.
+    d.joiner->send({{"type", "rename"}, {"name", "Bobby"}, {"req", "n"}});
+    CHECK(must(d.joiner->wait_type("renamed"), "renamed")["name"] == "Bobby");
+    const json renamed = must(d.creator->wait_type("player_renamed"), "player_renamed on alpha");
+    CHECK(renamed["player"]["name"] == "Bobby");
+    CHECK(renamed["seat"] == 1);
+
     // Beta's player leaves by closing: alpha's room sees them go.
     d.joiner->close();
     const json gone = must(d.creator->wait_type("disconnected"), "disconnected");
-    CHECK(gone["player"]["name"] == "Bob");
+    CHECK(gone["player"]["name"] == "Bobby");
 
     // A room that exists nowhere is still no_such_room, from either node.
     d.watchers[0]->send({{"type", "join"}, {"room", "nosuchroom"}, {"as", "spectator"}, {"req", "x"}});

@@ -23,6 +23,7 @@ TEST_CASE("records go through whole, several to a payload, whatever bytes their 
         {relay_record::kind::moved, "node-c", {}, false, "abcd2345", {}, {}},
         {relay_record::kind::gone, "node-b", {}, false, {}, {}, {}},
         {relay_record::kind::back, "node-a", {1, 9, 10}, false, {}, R"({"id":"p2","name":"Bo","token_hash":"ab"})", {}},
+        {relay_record::kind::renamed, "node-a", {}, false, {}, R"({"id":"p2","name":"Bob","token_hash":"ab"})", {}},
     };
     std::string payload;
     for (const auto& r : sent) append(payload, r);
