@@ -76,6 +76,25 @@ struct split_tournament {
     player& other(const player* p) { return p == &ann ? bob : ann; }
 };
 
+// After a takeover: `p` gets the tournament (running) again and, when `with_room`, its game's
+// room (a placement due), in whichever order they come.
+void tournament_and_room_back(player& p, const json& tournament, const json& room, bool with_room)
+{
+    bool tournament_back = false, room_back = !with_room;
+    while (!tournament_back || !room_back) {
+        const json m = must(p->wait_for([&](const json& x) {
+            return (is(x, "room") && x["room"] == room) || (is(x, "tournament") && x["tournament"] == tournament);
+        }, in(std::chrono::seconds{10})), p.name + "'s tournament and room back");
+        if (is(m, "room")) {
+            CHECK(m["game"]["phase"] == "place");
+            room_back = true;
+        } else {
+            CHECK(m["status"] == "running");
+            tournament_back = true;
+        }
+    }
+}
+
 json event_in(player& p, const std::string& type, const json& room, steady::time_point deadline = in(default_wait))
 {
     return must(p->wait_for([&](const json& m) { return is(m, type) && m["room"] == room; }, deadline), p.name + "'s " + type);
@@ -155,30 +174,14 @@ TEST_CASE("cluster: a node killed mid-round: another node takes its tournament a
                                      << " ms after alpha's SIGKILL");
 
     // Bob, on beta all along, gets the tournament and the room again from beta.
-    tournament_where(t.bob, t.id, [](const json& m) { return m["status"] == "running"; }, in(std::chrono::seconds{10}));
-    const json bob_room = must(t.bob->wait_for([&](const json& m) { return is(m, "room") && m["room"] == room; },
-                                               in(std::chrono::seconds{10})),
-                               "Bob's room, again from beta");
-    CHECK(bob_room["game"]["phase"] == "place");
+    tournament_and_room_back(t.bob, t.id, room, true);
     // Ann and Dee come back through beta with their tokens: they are who they were, and get the
-    // tournament back (and Ann her game), in whichever order.
+    // tournament back (and Ann her game).
     for (player* p : {&t.ann, &t.dee}) {
         p->ws = std::make_unique<ws_client>(beta.port());
         (*p)->send({{"type", "hello"}, {"token", p->token}});
         CHECK(must((*p)->wait_type("welcome"), p->name + "'s welcome")["player"] == p->id);
-        bool tournament_back = false, room_back = p == &t.dee;
-        while (!tournament_back || !room_back) {
-            const json m = must((*p)->wait_for([&](const json& x) {
-                return (is(x, "room") && x["room"] == room) || (is(x, "tournament") && x["tournament"] == t.id);
-            }, in(std::chrono::seconds{10})), p->name + "'s tournament and room on beta");
-            if (is(m, "room")) {
-                CHECK(m["game"]["phase"] == "place");
-                room_back = true;
-            } else {
-                CHECK(m["status"] == "running");
-                tournament_back = true;
-            }
-        }
+        tournament_and_room_back(*p, t.id, room, p == &t.ann);
     }
 
     // The game goes on where it stopped, and the round (the tournament's only one) finishes.
