@@ -23,8 +23,9 @@ namespace {
 // Batches whose entries a cut has all made dead are deleted a few at a time, in the
 // transactions that write new ones.
 constexpr std::size_t deletes_per_commit = 64;
-// Past this many bytes of batches waiting to be written again, they are dropped (logged).
-constexpr std::size_t max_unwritten_bytes = std::size_t{64} << 20;
+// Past this many bytes of batches waiting to be written again, they are dropped (logged),
+// unless set_backlog_limit says otherwise.
+constexpr std::size_t default_backlog_limit = std::size_t{64} << 20;
 } // namespace
 
 // The maps are keyed by room id; looked up by the views a batch's bytes give.
@@ -73,6 +74,15 @@ struct journal::impl {
     // database is back. Their writers were answered `false` at once: the games went on.
     std::vector<request> unwritten;
     std::size_t unwritten_bytes = 0;
+    std::atomic<std::size_t> max_unwritten_bytes{default_backlog_limit};
+    // Set once unwritten_bytes reaches half of max_unwritten_bytes; cleared only by a write
+    // that succeeds (a backlog dropped past the bound leaves the database as unreachable).
+    std::atomic<bool> backlogged{false};
+    void count_unwritten(std::size_t bytes)
+    {
+        unwritten_bytes = bytes;
+        if (bytes > 0 && bytes >= max_unwritten_bytes.load() / 2) backlogged.store(true, std::memory_order_relaxed);
+    }
     std::mutex mutex;
     std::condition_variable wake;
     std::vector<request> queue;
@@ -138,6 +148,10 @@ void journal::fence(std::int64_t token, std::int64_t previous, std::function<voi
     auto& m = *impl_;
     if (!m.enqueue({{}, {}, [&m, token, previous, done] { done(m.storage->fence(token, previous)); }, 0})) done(false);
 }
+
+void journal::set_backlog_limit(std::size_t bytes) { impl_->max_unwritten_bytes.store(bytes); }
+
+bool journal::backlogged() const { return impl_->backlogged.load(std::memory_order_relaxed); }
 
 bool journal::fenced() const { return impl_->storage->fenced(); }
 
@@ -241,18 +255,21 @@ void journal::impl::run()
 
 void journal::impl::keep_unwritten(std::span<request> failed)
 {
+    std::size_t bytes = unwritten_bytes;
     for (auto& r : failed) {
-        unwritten_bytes += r.batch.bytes().size();
+        bytes += r.batch.bytes().size();
         unwritten.push_back({std::move(r.batch), {}, {}, 0});
     }
-    if (unwritten_bytes <= max_unwritten_bytes) return;
+    count_unwritten(bytes);
+    const std::size_t limit = max_unwritten_bytes.load();
+    if (unwritten_bytes <= limit) return;
     std::size_t entries = 0;
     for (const auto& r : unwritten) entries += r.batch.entry_count();
-    spdlog::critical("journal {}: {} entries of {} batches could not be written and are dropped (more than {} MiB "
+    spdlog::critical("journal {}: {} entries of {} batches could not be written and are dropped (more than {} KiB "
                      "waiting): the rooms they belong to will not come back after a restart",
-                     path, entries, unwritten.size(), max_unwritten_bytes >> 20);
+                     path, entries, unwritten.size(), limit >> 10);
     unwritten.clear();
-    unwritten_bytes = 0;
+    count_unwritten(0);
 }
 
 void journal::impl::carry_out(std::vector<request>& taken)
@@ -274,7 +291,7 @@ void journal::impl::carry_out(std::vector<request>& taken)
             // in order. Its writers were told at the time.
             std::vector<request> work = std::move(unwritten);
             unwritten.clear();
-            unwritten_bytes = 0;
+            count_unwritten(0);
             const std::size_t before = work.size();
             for (std::size_t i = begin; i < end; ++i) {
                 work.push_back(std::move(taken[i]));
@@ -284,6 +301,7 @@ void journal::impl::carry_out(std::vector<request>& taken)
             if (ok) spdlog::warn("journal {}: {} batches that had failed are written now", path, before);
             else keep_unwritten(work);
         }
+        if (ok) backlogged.store(false, std::memory_order_relaxed);
         for (std::size_t i = begin; i < end; ++i) {
             try {
                 if (taken[i].committed) taken[i].committed(ok);

@@ -104,6 +104,7 @@ bool app::restore_rooms()
         return false;
     }
     state_.journal = std::move(std::get<std::unique_ptr<archive::journal>>(opened));
+    state_.journal->set_backlog_limit(s.journal_backlog_bytes);
     if (node_) { // the journal's writes check this node's token from now on
         std::promise<bool> fenced;
         state_.journal->fence(node_->fencing_token(), 0, [&](bool ok) { fenced.set_value(ok); });

@@ -167,6 +167,10 @@ flag_result apply(config& c, const std::string& flag, const std::string& value, 
         const auto on = boolean(value);
         if (!on) return bad("on or off (true/false, 1/0, yes/no) is required");
         c.journal = *on;
+    } else if (flag == "--journal-backlog-mib") {
+        const auto n = number<double>(value);
+        if (!n || !(*n >= 0.001) || *n > 65536) return bad("a number of MiB 0.001..65536 is required");
+        c.journal_backlog_bytes = static_cast<std::size_t>(std::llround(*n * 1024 * 1024));
     } else {
         return flag_result::unknown;
     }
@@ -228,6 +232,9 @@ std::string usage_text()
   --journal on|off             keep a journal of every live room in the --db store, so that
                                games in progress survive a crash or a restart (default on;
                                off: for measuring what it costs)
+  --journal-backlog-mib N      how much of the journal may wait in memory while its database
+                               is out of reach (default 64): past half of it new games are
+                               refused (`unavailable`), past all of it the oldest is dropped
   --redis URL                  make this server a node of a cluster sharing one Redis:
                                redis://[user:password@]host[:port][/db] or
                                unix:///path/to/redis.sock (default: none, a single server)

@@ -53,6 +53,9 @@ struct config {
     bool shard_migration = true;
     // Every room's changes go to the journal before their events go out; restored on start.
     bool journal = true;
+    // How much of the journal may wait in memory while its database is out of reach: past
+    // half of it new games are refused, past all of it the oldest batches are dropped.
+    std::size_t journal_backlog_bytes = std::size_t{64} << 20;
     // A node of a cluster: the nodes' shared Redis (redis://... or unix://...; empty: a single
     // server, no Redis) and this node's name among them (default: the host's name and the port).
     std::string redis;

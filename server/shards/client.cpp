@@ -291,7 +291,7 @@ void client::on_lobby(protocol::lobby_message& m, const json& req)
     std::visit(overloaded{
                    [&](const protocol::list_rooms& l) { reply(home_.rooms_page(l.page, req)); },
                    [&](protocol::create_room& c) {
-                       if (!may_enter_room({}, req)) return;
+                       if (home_.new_games_refused(self_, req) || !may_enter_room({}, req)) return;
                        auto quota = home_.state().rooms_per_address->admit(address_);
                        if (!quota)
                            return reply_error(error_code::too_many_rooms,

@@ -424,9 +424,24 @@ void shard::room_request(play::room* r, const play::client_ref& from, const play
                               protocol::error_code::no_such_room,
                               protocol::default_message(protocol::error_code::no_such_room), req)));
     }
+    const auto* joining = std::get_if<protocol::join>(&m.action);
+    const bool may_start_a_game = (joining && !joining->as_spectator) || std::holds_alternative<protocol::rematch>(m.action);
+    if (may_start_a_game && new_games_refused(from, req)) return;
     const auto started = std::chrono::steady_clock::now();
     r->handle(from, p, m.action, req);
     counters_.room_handling.record(std::chrono::steady_clock::now() - started);
+}
+
+bool shard::new_games_refused(const play::client_ref& from, const nlohmann::json& req)
+{
+    if (!state_.journal || !state_.journal->backlogged()) return false;
+    counters_.error(protocol::error_code::unavailable);
+    send(from, net::make_frame(protocol::error_reply(
+                   protocol::error_code::unavailable,
+                   "No new game can start right now: the server cannot store games (its database is out of reach). "
+                   "Please try again in a moment.",
+                   req)));
+    return true;
 }
 
 protocol::room_id shard::new_room_id() const

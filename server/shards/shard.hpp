@@ -131,6 +131,10 @@ public:
     // so that those holding the player's rooms and tournaments give them back.
     void announce_back(const play::client_ref& c, const play::player_record& p);
     tournaments::tournament* find_tournament(const protocol::tournament_id& id);
+    // While the journal cannot keep up (its database out of reach, half its backlog used), no
+    // new game starts here, so that the games in progress keep what is left of it: true (and
+    // `from` answered `unavailable`) when one would.
+    bool new_games_refused(const play::client_ref& from, const nlohmann::json& req);
     // A client's message for a tournament of this shard. When there is none here: on a node of a
     // cluster, the message (`text`) goes to the node that holds it; otherwise no_such_tournament.
     void tournament_request(tournaments::tournament* t, const play::client_ref& from, const play::player_record& p,

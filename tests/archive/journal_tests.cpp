@@ -169,6 +169,40 @@ TEST_CASE("journal: a batch is acknowledged once committed, a failed one at once
     CHECK(sql_text(path, "SELECT below_n FROM journal_cuts WHERE room = 'refused'") == "1");
 }
 
+TEST_CASE("journal: while batches cannot be written, half the backlog limit says new games should wait, and past it they are dropped")
+{
+    scratch_dir dir;
+    const std::string path = dir.file("quarto.db");
+    open_sqlite(path);
+    auto j = open_journal(path);
+    const std::string event(1000, 'e');
+    const std::size_t batch = batch_of({entry("r", 10, event)}).bytes().size(); // each batch below, within a byte
+    j->set_backlog_limit(8 * batch + batch / 2); // half of it: 4.25 batches
+    CHECK(write_now(*j, {entry("r", 1, event)}));
+    CHECK_FALSE(j->backlogged());
+    // The database refuses every write (as one out of reach would).
+    sql_exec(path, "CREATE TRIGGER refuse BEFORE INSERT ON journal BEGIN SELECT RAISE(ABORT, 'refused'); END");
+    std::int64_t n = 2;
+    for (; n <= 5; ++n) CHECK_FALSE(write_now(*j, {entry("r", n, event)}));
+    CHECK_FALSE(j->backlogged()); // 4 batches waiting
+    CHECK_FALSE(write_now(*j, {entry("r", n++, event)}));
+    CHECK(j->backlogged()); // 5
+    // Back: what waited is written first, and nothing waits any more.
+    sql_exec(path, "DROP TRIGGER refuse");
+    CHECK(write_now(*j, {entry("r", n++, event)}));
+    CHECK_FALSE(j->backlogged());
+    CHECK(j->load().value.size() == 7);
+    // Refused again, past the whole limit (9 batches): what waited is dropped (logged), and new
+    // games still wait, the database being out of reach still, until a write succeeds.
+    sql_exec(path, "CREATE TRIGGER refuse BEFORE INSERT ON journal BEGIN SELECT RAISE(ABORT, 'refused'); END");
+    for (int i = 0; i < 9; ++i, ++n) CHECK_FALSE(write_now(*j, {entry("r", n, event)}));
+    CHECK(j->backlogged());
+    sql_exec(path, "DROP TRIGGER refuse");
+    CHECK(write_now(*j, {entry("r", n, event)}));
+    CHECK_FALSE(j->backlogged());
+    CHECK(j->load().value.size() == 8); // the 7 written before, and the last one
+}
+
 TEST_CASE("journal: batches from several threads: each acknowledged once, each room's entries in order")
 {
     each_engine([](const engine& engine_under_test) {

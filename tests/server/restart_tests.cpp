@@ -47,6 +47,20 @@ private:
     sqlite3* handle_ = nullptr;
 };
 
+// Runs SQL on an archive file through another connection than the server's.
+void exec_sql(const std::filesystem::path& db, const std::string& sql)
+{
+    sqlite3* handle = nullptr;
+    REQUIRE(sqlite3_open(db.c_str(), &handle) == SQLITE_OK);
+    sqlite3_busy_timeout(handle, 5000);
+    char* error = nullptr;
+    const int rc = sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, &error);
+    const std::string message = error ? error : "";
+    sqlite3_free(error);
+    sqlite3_close(handle);
+    REQUIRE_MESSAGE(rc == SQLITE_OK, message);
+}
+
 bool received(const ws_client& ws, const std::string& type)
 {
     for (const auto& m : ws.history())
@@ -174,4 +188,35 @@ TEST_CASE("journal: a game that ended just before a kill -9 is in the archive af
     const json game = json::parse(r.body);
     CHECK(game["result"]["reason"] == "resign");
     CHECK(game["result"]["winner"] == 1 - d.first);
+}
+
+TEST_CASE("journal: while its database refuses writes the game goes on, and once half of --journal-backlog-mib waits no new game starts")
+{
+    const auto db = fresh_db("backlog.db");
+    // About 1 KiB: half of it is a few moves' entries.
+    server_process server{{"--db", db.string(), "--journal-backlog-mib", "0.001"}};
+    duel d = start_duel(server, {{"clock", {{"move_ms", 30000}}}});
+    player carol = connect_player(server, "Carol");
+    carol->send({{"type", "create_room"}, {"req", "before"}});
+    must(carol->wait_type("room_created"), "a room, while the database takes writes");
+    // The database refuses every journal write from now on (as one out of reach would).
+    exec_sql(db, "CREATE TRIGGER refuse BEFORE INSERT ON journal BEGIN SELECT RAISE(ABORT, 'refused'); END");
+    const auto board = drawn_board();
+    std::vector<step> steps;
+    for (int square = 0; square < 15; ++square) steps.push_back({board[static_cast<std::size_t>(square)], square});
+    // The game goes on, move after move: every event still reaches everyone.
+    const int last_placer = play(d, d.first, steps);
+    // By now more than half the backlog waits: a new room is refused, and nothing was made.
+    carol->send({{"type", "create_room"}, {"req", "during"}});
+    const json refused = must(carol->wait_type("error"), "create_room refused");
+    CHECK(refused["code"] == "unavailable");
+    CHECK(refused["req"] == "during");
+    CHECK(json::parse(http_get(server.port(), "/api/rooms").body)["total"] == 2);
+    // Once the database takes writes again, the next commit writes what waited, and new games
+    // start again.
+    exec_sql(db, "DROP TRIGGER refuse");
+    d.act(last_placer, "give", {{"piece", board[15]}});
+    d.expect_all("given");
+    carol->send({{"type", "create_room"}, {"req", "after"}});
+    must(carol->wait_type("room_created"), "a room once the database is back");
 }

@@ -56,6 +56,16 @@ TEST_CASE("config: the caps on what a player or an address holds")
     CHECK(max_rooms_per_player_cap * 2 + 1 <= 1024); // every snapshot and the welcome, in one send queue
 }
 
+TEST_CASE("config: --journal-backlog-mib takes MiB, fractions included, 64 by default")
+{
+    CHECK(parsed({}).journal_backlog_bytes == std::size_t{64} << 20);
+    CHECK(parsed({"--journal-backlog-mib", "1"}).journal_backlog_bytes == std::size_t{1} << 20);
+    CHECK(parsed({"--journal-backlog-mib", "0.5"}).journal_backlog_bytes == std::size_t{512} << 10);
+    CHECK(error_of({"--journal-backlog-mib", "0"}) == "--journal-backlog-mib: a number of MiB 0.001..65536 is required, got '0'");
+    CHECK(error_of({"--journal-backlog-mib", "lots"}) ==
+          "--journal-backlog-mib: a number of MiB 0.001..65536 is required, got 'lots'");
+}
+
 TEST_CASE("config: --shutdown-grace takes seconds, fractions included, 0..3600")
 {
     CHECK(parsed({"--shutdown-grace", "0"}).shutdown_grace == std::chrono::milliseconds{0});

@@ -74,6 +74,14 @@ public:
     // Commits what is queued, flushes the log to the disk, stops the thread. Idempotent.
     void close();
 
+    // How many bytes of batches that could not be written (the database out of reach) are kept
+    // to be written first once it answers; past that the oldest are dropped (default 64 MiB).
+    void set_backlog_limit(std::size_t bytes);
+    // Any thread: the batches waiting to be written have reached half of that, and no write
+    // has succeeded since (dropping them past the limit does not end it). New games should
+    // wait: the games in progress keep the rest.
+    bool backlogged() const;
+
     // Transactions committed and disk flushes of the log so far (from any thread).
     std::uint64_t commits() const;
     std::uint64_t syncs() const;
