@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include <sqlite3.h>
+
 #include "quarto/core/board.hpp"
 #include "quarto/core/rules.hpp"
 
@@ -226,6 +228,19 @@ std::vector<int> sorted_line(const json& line)
     for (json s : line) out.push_back(s.get<int>());
     std::sort(out.begin(), out.end());
     return out;
+}
+
+void exec_sql(const std::string& db, const std::string& sql)
+{
+    sqlite3* handle = nullptr;
+    REQUIRE(sqlite3_open(db.c_str(), &handle) == SQLITE_OK);
+    sqlite3_busy_timeout(handle, 5000);
+    char* error = nullptr;
+    const int rc = sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, &error);
+    const std::string message = error ? error : "";
+    sqlite3_free(error);
+    sqlite3_close(handle);
+    REQUIRE_MESSAGE(rc == SQLITE_OK, message);
 }
 
 } // namespace quarto_test

@@ -90,6 +90,9 @@ int play(duel& d, int giver, const std::vector<step>& steps);
 // A full board (piece code per square) with no aligned line in the standard rules.
 std::array<int, 16> drawn_board();
 
+// Runs SQL on an SQLite archive file through another connection than the server's.
+void exec_sql(const std::string& db, const std::string& sql);
+
 // Checks that every event of `room` in `history` has seq one more than the previous one
 // (a `room` snapshot sets the position; `synced` is not an event). Returns the count checked.
 int check_seq(const std::vector<json>& history, const json& room);

@@ -47,19 +47,6 @@ private:
     sqlite3* handle_ = nullptr;
 };
 
-// Runs SQL on an archive file through another connection than the server's.
-void exec_sql(const std::filesystem::path& db, const std::string& sql)
-{
-    sqlite3* handle = nullptr;
-    REQUIRE(sqlite3_open(db.c_str(), &handle) == SQLITE_OK);
-    sqlite3_busy_timeout(handle, 5000);
-    char* error = nullptr;
-    const int rc = sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, &error);
-    const std::string message = error ? error : "";
-    sqlite3_free(error);
-    sqlite3_close(handle);
-    REQUIRE_MESSAGE(rc == SQLITE_OK, message);
-}
 
 bool received(const ws_client& ws, const std::string& type)
 {

@@ -241,19 +241,6 @@ std::string file_bytes(const std::filesystem::path& db)
     return all;
 }
 
-// Runs SQL on an archive file (another connection than the server's).
-void exec_sql(const std::filesystem::path& db, const std::string& sql)
-{
-    sqlite3* handle = nullptr;
-    REQUIRE(sqlite3_open(db.c_str(), &handle) == SQLITE_OK);
-    sqlite3_busy_timeout(handle, 5000);
-    char* error = nullptr;
-    const int rc = sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, &error);
-    const std::string message = error ? error : "";
-    sqlite3_free(error);
-    sqlite3_close(handle);
-    REQUIRE_MESSAGE(rc == SQLITE_OK, message);
-}
 
 // An archive file made from SQL text (a fixture of an older schema).
 void write_db(const std::filesystem::path& db, const std::string& sql_file)
