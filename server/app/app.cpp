@@ -421,6 +421,33 @@ void app::other_nodes_tournaments(std::vector<std::pair<std::string, std::string
     state_.tournaments.replace_remote(std::move(listed));
 }
 
+// On the node's thread: a player of another node said hello with their token (`back`: their
+// places here resume the connection), or took a new name (`renamed`: their places here show it).
+// This node's registry knows which rooms and tournaments of its hold them.
+void app::player_news(const cluster::relay_record& r)
+{
+    const auto player = shards::player_from_json(r.player);
+    if (!player) return;
+    const std::size_t count = state_.shards.size();
+    const bool renamed = r.type == cluster::relay_record::kind::renamed;
+    if (renamed && !state_.players.rename(player->info.id, player->info.name)) return; // not known here
+    const auto to_place = [&](const std::string& id, bool tournament) {
+        auto news = r;
+        news.tournament = tournament;
+        news.place = id;
+        state_.shards[shards::shard_of(id, count)]->post([news = std::move(news), renamed, info = player->info](shards::shard& s) {
+            if (!renamed) return s.remote_record(news);
+            if (!news.tournament) {
+                if (auto* room = s.find_room(news.place)) room->rename(info);
+            } else if (auto* t = s.find_tournament(news.place)) {
+                t->rename(info);
+            }
+        });
+    };
+    for (const auto& id : state_.players.rooms_of(player->info.id)) to_place(id, false);
+    for (const auto& id : state_.players.tournaments_of(player->info.id)) to_place(id, true);
+}
+
 // On the node's thread: records from other nodes, each to the shard of its room or client.
 void app::relay_in(std::string_view payload)
 {
@@ -435,34 +462,8 @@ void app::relay_in(std::string_view payload)
             if (r.from_node != state_.settings.node_id) node_->beat_now();
             continue;
         }
-        if (r.type == kind::renamed) { // the player's places here show the new name
-            if (r.from_node == state_.settings.node_id) continue; // its node renamed its own
-            const auto player = shards::player_from_json(r.player);
-            if (!player || !state_.players.rename(player->info.id, player->info.name)) continue; // not known here
-            for (const auto& id : state_.players.rooms_of(player->info.id))
-                state_.shards[shards::shard_of(id, count)]->post([id, info = player->info](shards::shard& s) {
-                    if (auto* room = s.find_room(id)) room->rename(info);
-                });
-            for (const auto& id : state_.players.tournaments_of(player->info.id))
-                state_.shards[shards::shard_of(id, count)]->post([id, info = player->info](shards::shard& s) {
-                    if (auto* t = s.find_tournament(id)) t->rename(info);
-                });
-            continue;
-        }
-        if (r.type == kind::back) { // the player's places here, each on its shard
-            if (r.from_node == state_.settings.node_id) continue; // its node resumes its own
-            const auto player = shards::player_from_json(r.player);
-            if (!player) continue;
-            const auto to_place = [&](const std::string& id, bool tournament) {
-                auto place = r;
-                place.tournament = tournament;
-                place.place = id;
-                state_.shards[shards::shard_of(id, count)]->post([place = std::move(place)](shards::shard& s) {
-                    s.remote_record(place);
-                });
-            };
-            for (const auto& id : state_.players.rooms_of(player->info.id)) to_place(id, false);
-            for (const auto& id : state_.players.tournaments_of(player->info.id)) to_place(id, true);
+        if (r.type == kind::renamed || r.type == kind::back) {
+            if (r.from_node != state_.settings.node_id) player_news(r); // its own node did its part
             continue;
         }
         if (r.type == kind::moved) { // every shard's clients may be in that room

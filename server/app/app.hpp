@@ -11,6 +11,7 @@
 #include "app/heap_trimmer.hpp"
 #include "cluster/cluster_view.hpp"
 #include "cluster/node.hpp"
+#include "cluster/relay_record.hpp"
 #include "config/config.hpp"
 #include "http/site.hpp"
 #include "net/asio.hpp"
@@ -50,6 +51,7 @@ private:
     // This node's figures, for the cluster (any thread: atomics only).
     cluster::node_figures figures() const;
     void relay_in(std::string_view payload);
+    void player_news(const cluster::relay_record& r);
     void refence(std::int64_t token, std::int64_t previous);
     void take_over(const std::string& dead, std::int64_t token);
     void other_nodes_rooms(std::vector<std::pair<std::string, std::string>> published, const std::vector<std::string>& live);
