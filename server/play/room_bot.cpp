@@ -51,6 +51,13 @@ struct room::bot_turn {
     }
     // Whatever the bot plays is played this long before its move clock runs out, at the latest.
     static milliseconds margin(milliseconds allowance) { return std::min(milliseconds{250}, allowance / 4); }
+    // That moment in `g`, when its move clock runs.
+    static std::optional<instant> last_moment(const game& g)
+    {
+        const auto deadline = g.moves_clock().deadline();
+        if (!deadline) return std::nullopt;
+        return *deadline - margin(*g.moves_clock().allowance());
+    }
 };
 
 void room::bot_init()
@@ -140,19 +147,21 @@ void room::bot_ask()
     }
     const instant now = host_.now();
     milliseconds budget = think_cap(b.opponent.level);
-    if (const auto deadline = g.moves_clock().deadline()) {
+    const auto last_moment = bot_turn::last_moment(g);
+    if (last_moment) {
         // Half of what is left before the margin: the rest is for the queue and the way back.
-        const milliseconds left = *deadline - now - bot_turn::margin(*g.moves_clock().allowance());
-        budget = std::clamp(left / 2, milliseconds{0}, budget);
+        budget = std::clamp((*last_moment - now) / 2, milliseconds{0}, budget);
     }
     const bots::think_request request{b.opponent.level, g.rules(), *position, budget, b.random()};
     const bool taken = host_.think(request, [this, alive = std::weak_ptr<bot_turn>{bot_}, serial](const solver::move& m) {
         if (alive.lock()) bot_answered(serial, m);
     });
-    if (!taken) {
-        spdlog::debug("room {}: the bot pool is full; the bot asks again in {} ms", id_, retry_after.count());
-        b.wake->set(now + retry_after);
-    }
+    instant wake_at = taken ? instant::max() : now + retry_after;
+    if (!taken) spdlog::debug("room {}: the bot pool is full; the bot asks again in {} ms", id_, retry_after.count());
+    // An answer that has not come by the last moment (a pool slower than its budget, on a loaded
+    // machine) is not waited for: see bot_wake.
+    if (last_moment) wake_at = std::min(wake_at, *last_moment);
+    if (wake_at != instant::max()) b.wake->set(wake_at);
 }
 
 void room::bot_answered(std::uint64_t serial, const solver::move& m)
@@ -165,8 +174,7 @@ void room::bot_answered(std::uint64_t serial, const solver::move& m)
     b.answer = m;
     const instant now = host_.now();
     instant at = b.began + milliseconds{b.opponent.delay_ms};
-    if (const auto deadline = game_->moves_clock().deadline())
-        at = std::min(at, *deadline - bot_turn::margin(*game_->moves_clock().allowance()));
+    if (const auto last_moment = bot_turn::last_moment(*game_)) at = std::min(at, *last_moment);
     // A claim is worth something only while its window is open.
     if (const auto window = game_->claim(); window && m.call && !m.place)
         at = std::min(at, window->deadline - milliseconds{1});
@@ -179,7 +187,17 @@ void room::bot_answered(std::uint64_t serial, const solver::move& m)
 void room::bot_wake()
 {
     if (!bot_ || !bot_->active) return;
-    if (bot_->answer) bot_play();
+    bot_turn& b = *bot_;
+    const auto last_moment = bot_turn::last_moment(*game_);
+    if (!b.answer && last_moment && host_.now() >= *last_moment) {
+        // The search's answer is late: a move found at once loses less than the game on time.
+        // The answer, when it comes, is stale (bot_play forgets the question).
+        if (const auto position = solver::position_of(*game_)) {
+            spdlog::warn("room {}: the bot's search did not answer in time; it plays a hurried move", id_);
+            b.answer = solver::hurried_move(game_->rules(), *position, b.random);
+        }
+    }
+    if (b.answer) bot_play();
     else bot_ask();
 }
 

@@ -58,6 +58,27 @@ TEST_CASE("bot: every level plays legal moves, calls a Quarto it can make from l
     for (int level : {1, 2, 5}) CHECK(bot_miss_rate(level) == 0);
 }
 
+TEST_CASE("bot: a hurried move is legal, calls a Quarto it can make, and hands over no win another move avoids")
+{
+    std::mt19937_64 random{11};
+    for (const rules& r : {rules{}, rules{true}}) {
+        for (int n = 0; n < 200; ++n) {
+            const position p = random_position(random, 2 + n % 10);
+            std::vector<move> legal;
+            legal_moves(r, p, legal);
+            const move m = hurried_move(r, p, random);
+            REQUIRE(std::find(legal.begin(), legal.end(), m) != legal.end());
+            CHECK(m.call == std::any_of(legal.begin(), legal.end(), [](const move& x) { return x.call; }));
+            const auto next = after(p, m);
+            if (!m.call && next && next->hand && wins_at_once(r, *next))
+                for (const move& other : legal) {
+                    const auto alt = after(p, other);
+                    if (alt && alt->hand) CHECK(wins_at_once(r, *alt));
+                }
+        }
+    }
+}
+
 TEST_CASE("bot: level 5 always calls or claims a Quarto on the board")
 {
     std::mt19937_64 random{9};

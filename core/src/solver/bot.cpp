@@ -132,6 +132,16 @@ move bot_move(int level, const rules& r, const position& p, solver& s, std::mt19
     return best;
 }
 
+move hurried_move(const rules& r, const position& p, std::mt19937_64& random)
+{
+    if (p.callable && r.quarto_through(p.placed, *p.callable)) return move{std::nullopt, std::nullopt, true};
+    std::vector<move> legal;
+    legal_moves(r, p, legal);
+    for (const move& m : legal)
+        if (m.call) return m;
+    return pick(careful(r, p, legal), random);
+}
+
 double bot_miss_rate(int level) { return traits_of(level).misses; }
 
 std::string bot_name(int level) { return "Computer (level " + std::to_string(level) + ")"; }

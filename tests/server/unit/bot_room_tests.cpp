@@ -230,6 +230,32 @@ TEST_CASE("bot room: the bot keeps to a short move clock, whatever its delay")
     }
 }
 
+TEST_CASE("bot room: an answer the pool has not given by the last moment is not waited for: a hurried move keeps the clock")
+{
+    // A pool slower than the budget it was given (a loaded machine): the questions are held.
+    const quarto::clock_settings clock{milliseconds{1000}, milliseconds{500}};
+    bot_room r{bot_settings(5, 0, clock)};
+    INFO(r.host.transcript());
+    if (r.first == human) r.human_move();
+    REQUIRE(r.host.questions().size() == 1);
+    const auto late = r.host.questions().front();
+    r.host.advance(milliseconds{749});
+    CHECK(bot_gives(r.host.take(r.a)) == 0); // still waiting for the search
+    r.host.advance(milliseconds{1});         // 250 ms before the deadline
+    const auto got = r.host.take(r.a);
+    CHECK(of_type(got, "game_over").empty());
+    CHECK(bot_gives(got) == 1);
+    const json snap = r.snapshot();
+    REQUIRE(snap["status"] == "playing");
+    CHECK(snap["game"]["turn"] == human);
+
+    // The search's answer, when it comes, is stale.
+    const std::size_t events = r.host.frames(r.a).size();
+    late.answer(plain_move(late.request.position));
+    r.host.run_deferred();
+    CHECK(r.host.frames(r.a).size() == events);
+}
+
 TEST_CASE("bot room: the bot thinks within what its move clock leaves")
 {
     const quarto::clock_settings clock{milliseconds{1000}, milliseconds{500}};

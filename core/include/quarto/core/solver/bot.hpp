@@ -23,6 +23,11 @@ inline constexpr int max_bot_level = 5;
 move bot_move(int level, const rules& r, const position& p, solver& s, std::mt19937_64& random,
               const std::function<bool()>& should_stop = {});
 
+// A move chosen without a search, in microseconds, for when a search's answer would come too
+// late for the move clock: a Quarto that can be called is called, else a random move among
+// those that hand over no win at once. Precondition: check(p) == none.
+move hurried_move(const rules& r, const position& p, std::mt19937_64& random);
+
 // How often a bot of `level` misses a Quarto it could call or claim (0 for 1, 2 and 5). For
 // the decisions bot_move does not make: after the 16th placement, the caller calls or passes.
 double bot_miss_rate(int level);
