@@ -1,6 +1,6 @@
 # The two commands of the README. Both install what is missing first (deploy/deps.sh).
 #   make run    Release build, serves http://localhost:8080
-#   make test   Debug build with ASan+UBSan and -Werror, runs every test through ctest
+#   make test   Debug build with ASan+UBSan and -Werror, runs every test through ctest (JOBS at a time)
 #   make test-deploy  the container image, nginx and systemd files, end to end (minutes; root)
 #   make test-tsan    ThreadSanitizer build: the server tests and a short load on 4 shards
 #   make test-cluster the cluster's tests alone (Redis, PostgreSQL, HAProxy and nodes on
@@ -33,8 +33,10 @@ build-debug: deps-test
 	cmake -S . -B build/debug -DCMAKE_BUILD_TYPE=Debug -DQUARTO_SANITIZE=ON -DQUARTO_WERROR=ON
 	cmake --build build/debug -j $(JOBS)
 
+# As many tests at once as there are cores (JOBS): most of them wait on sockets and clocks, and
+# each of them must hold up on a loaded machine anyway.
 test: build-debug
-	cd build/debug && ctest --output-on-failure --timeout 300
+	cd build/debug && ctest --output-on-failure --timeout 300 -j $(JOBS)
 
 test-deploy:
 	deploy/test.sh
