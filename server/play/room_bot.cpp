@@ -49,8 +49,10 @@ struct room::bot_turn {
         asked = 0;
         wake->cancel();
     }
-    // Whatever the bot plays is played this long before its move clock runs out, at the latest.
-    static milliseconds margin(milliseconds allowance) { return std::min(milliseconds{250}, allowance / 4); }
+    // Whatever the bot plays is played this long before its move clock runs out, at the latest:
+    // room enough for a loop that runs late on a loaded machine (sanitized test servers beside
+    // each other have been seen 250 ms late), which the bot, unlike a person, can spare.
+    static milliseconds margin(milliseconds allowance) { return std::min(milliseconds{1000}, allowance / 4); }
     // That moment in `g`, when its move clock runs.
     static std::optional<instant> last_moment(const game& g)
     {

@@ -223,7 +223,7 @@ TEST_CASE("bot room: the bot keeps to a short move clock, whatever its delay")
         r.host.advance(milliseconds{760});
         const auto got = r.host.take(r.a);
         CHECK(of_type(got, "game_over").empty());
-        CHECK(bot_gives(got) == 1); // played 250 ms before the deadline
+        CHECK(bot_gives(got) == 1); // played a quarter of the clock (250 ms) before the deadline
         const json snap = r.snapshot();
         REQUIRE(snap["status"] == "playing");
         CHECK(snap["game"]["turn"] == human);
@@ -241,7 +241,7 @@ TEST_CASE("bot room: an answer the pool has not given by the last moment is not 
     const auto late = r.host.questions().front();
     r.host.advance(milliseconds{749});
     CHECK(bot_gives(r.host.take(r.a)) == 0); // still waiting for the search
-    r.host.advance(milliseconds{1});         // 250 ms before the deadline
+    r.host.advance(milliseconds{1});         // a quarter of the clock (250 ms) before the deadline
     const auto got = r.host.take(r.a);
     CHECK(of_type(got, "game_over").empty());
     CHECK(bot_gives(got) == 1);
