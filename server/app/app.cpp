@@ -18,7 +18,6 @@
 #include "quarto/protocol/encode_tournament.hpp"
 #include "shards/player_json.hpp"
 #include "shards/shard.hpp"
-#include "shards/shard_of.hpp"
 #include "tournaments/stored_document.hpp"
 
 namespace quarto::server {
@@ -84,7 +83,7 @@ bool app::restore()
     }
     std::sort(records.begin(), records.end(), [](const auto& a, const auto& b) { return a.created_ms < b.created_ms; });
     for (auto& record : records) {
-        const auto owner = shards::shard_of(record.id, state_.shards.size());
+        const auto owner = state_.shard_of_tournament(record.id);
         state_.shards[owner]->load_tournament(std::move(record));
     }
     if (!stored.value.empty())
@@ -125,8 +124,9 @@ bool app::restore_rooms()
         std::size_t end = begin + 1;
         while (end < entries.size() && entries[end].room == entries[begin].room) ++end;
         const auto& id = entries[begin].room;
-        auto& owner = *state_.shards[shards::shard_of(id, state_.shards.size())];
-        if (owner.restore_room(id, std::span{entries}.subspan(begin, end - begin))) ++rooms;
+        const auto room_entries = std::span{entries}.subspan(begin, end - begin);
+        auto& owner = *state_.shards[state_.place_restored_room(id, room_entries)];
+        if (owner.restore_room(id, room_entries)) ++rooms;
         else ++lost;
         begin = end;
     }
@@ -329,7 +329,6 @@ void app::take_over(const std::string& dead, std::int64_t token)
     if (!state_.journal) return node_->took_over(dead, token, true);
     state_.journal->take_over(dead, token, [this, dead, token](archive::archive_result<archive::journal::taken_over> taken) {
         if (taken.failed) return node_->took_over(dead, token, false); // another try at the next heartbeat
-        const std::size_t count = state_.shards.size();
         auto& entries = taken.value.entries;
         std::size_t rooms = 0;
         for (std::size_t begin = 0; begin < entries.size();) {
@@ -338,7 +337,7 @@ void app::take_over(const std::string& dead, std::int64_t token)
             std::vector<archive::journal_entry> room(std::make_move_iterator(entries.begin() + static_cast<std::ptrdiff_t>(begin)),
                                                      std::make_move_iterator(entries.begin() + static_cast<std::ptrdiff_t>(end)));
             const auto id = room.front().room;
-            state_.shards[shards::shard_of(id, count)]->post([id, room = std::move(room)](shards::shard& s) {
+            state_.shards[state_.place_restored_room(id, room)]->post([id, room = std::move(room)](shards::shard& s) {
                 s.restore_room(id, room);
             });
             ++rooms;
@@ -354,7 +353,7 @@ void app::take_over(const std::string& dead, std::int64_t token)
                 continue;
             }
             for (auto& person : document->people) state_.players.restore(std::move(person));
-            state_.shards[shards::shard_of(t.id, count)]->post([record = std::move(document->record)](shards::shard& s) mutable {
+            state_.shards[state_.shard_of_tournament(t.id)]->post([record = std::move(document->record)](shards::shard& s) mutable {
                 s.adopt_tournament(std::move(record));
             });
             ++adopted;
@@ -428,14 +427,14 @@ void app::player_news(const cluster::relay_record& r)
 {
     const auto player = shards::player_from_json(r.player);
     if (!player) return;
-    const std::size_t count = state_.shards.size();
     const bool renamed = r.type == cluster::relay_record::kind::renamed;
     if (renamed && !state_.players.rename(player->info.id, player->info.name)) return; // not known here
     const auto to_place = [&](const std::string& id, bool tournament) {
         auto news = r;
         news.tournament = tournament;
         news.place = id;
-        state_.shards[shards::shard_of(id, count)]->post([news = std::move(news), renamed, info = player->info](shards::shard& s) {
+        const auto owner = tournament ? state_.shard_of_tournament(id) : state_.shard_of_room(id);
+        state_.shards[owner]->post([news = std::move(news), renamed, info = player->info](shards::shard& s) {
             if (!renamed) return s.remote_record(news);
             if (!news.tournament) {
                 if (auto* room = s.find_room(news.place)) room->rename(info);
@@ -471,7 +470,9 @@ void app::relay_in(std::string_view payload)
             continue;
         }
         const bool to_room = r.type == kind::message || r.type == kind::detach || r.type == kind::resume;
-        const std::size_t target = to_room ? shards::shard_of(r.place, count) : r.client.shard;
+        const std::size_t target = !to_room ? r.client.shard
+                                   : r.tournament ? state_.shard_of_tournament(r.place)
+                                                  : state_.shard_of_room(r.place);
         if (target >= count) continue;
         state_.shards[target]->post([r = std::move(r)](shards::shard& s) { s.remote_record(r); });
     }

@@ -9,7 +9,6 @@
 #include "quarto/protocol/encode_tournament.hpp"
 #include "shards/player_json.hpp"
 #include "shards/shard.hpp"
-#include "shards/shard_of.hpp"
 
 namespace quarto::server::shards {
 
@@ -231,16 +230,15 @@ void client::welcome(const std::string& token, bool resumed, const json& req)
     if (!resumed) return;
 
     // Where the player's places are: if on one other shard, the connection moves there first.
-    const std::size_t shard_count = home_.state().shards.size();
+    const auto& state = home_.state();
     std::optional<std::uint16_t> only;
     bool several = false;
-    const auto note = [&](const std::string& id) {
-        const auto s = shard_of(id, shard_count);
+    const auto note = [&](std::uint16_t s) {
         if (only && *only != s) several = true;
         only = s;
     };
-    for (const auto& id : players.rooms_of(player_->info.id)) note(id);
-    for (const auto& id : players.tournaments_of(player_->info.id)) note(id);
+    for (const auto& id : players.rooms_of(player_->info.id)) note(state.shard_of_room(id));
+    for (const auto& id : players.tournaments_of(player_->info.id)) note(state.shard_of_tournament(id));
     if (only && !several && *only != home_.index() && places_.empty() && home_.state().settings.shard_migration)
         return move_to(*only, {}, true);
     resume_places();
@@ -263,13 +261,13 @@ void client::rename(const std::string& name, const json& req)
         cluster::append(renamed, {cluster::relay_record::kind::renamed, cluster->id(), {}, false, {}, player_json(*player_), {}});
         cluster->to_all(std::move(renamed));
     }
-    const std::size_t shard_count = home_.state().shards.size();
+    const auto& state = home_.state();
     for (const auto& id : players.rooms_of(player_->info.id))
-        home_.run_on(shard_of(id, shard_count), [info = player_->info, id](shard& s) {
+        home_.run_on(state.shard_of_room(id), [info = player_->info, id](shard& s) {
             if (auto* r = s.find_room(id)) r->rename(info);
         });
     for (const auto& id : players.tournaments_of(player_->info.id))
-        home_.run_on(shard_of(id, shard_count), [info = player_->info, id](shard& s) {
+        home_.run_on(state.shard_of_tournament(id), [info = player_->info, id](shard& s) {
             if (auto* t = s.find_tournament(id)) t->rename(info);
         });
 }
@@ -339,7 +337,7 @@ void client::on_lobby(protocol::lobby_message& m, const json& req)
 void client::on_room(const protocol::room_message& m, const json& req, std::string_view text)
 {
     if (std::holds_alternative<protocol::join>(m.action) && !may_enter_room(m.room, req)) return;
-    const auto owner = shard_of(m.room, home_.state().shards.size());
+    const auto owner = home_.state().shard_of_room(m.room);
     if (owner == home_.index()) return home_.room_request(local_room(m.room), self_, *player_, m, req, text);
     const bool subscribing = std::holds_alternative<protocol::join>(m.action) || std::holds_alternative<protocol::sync>(m.action);
     if (subscribing && places_.empty() && home_.state().settings.shard_migration) return move_to(owner, text, false);
@@ -366,7 +364,7 @@ void client::on_tournament(const protocol::tournament_message& m, const json& re
             return reply_error(error_code::too_many_tournaments,
                                "You are in as many tournaments as one player may be; withdraw from one first.", req);
     }
-    const auto owner = shard_of(m.tournament, home_.state().shards.size());
+    const auto owner = home_.state().shard_of_tournament(m.tournament);
     if (owner == home_.index()) return home_.tournament_request(home_.find_tournament(m.tournament), self_, *player_, m, req, text);
     const bool subscribing = std::holds_alternative<protocol::join_tournament>(m.action) ||
                              std::holds_alternative<protocol::watch_tournament>(m.action);
@@ -445,8 +443,7 @@ void client::move_to(std::uint16_t target, std::string_view text, bool resume)
 
 void client::on_closed()
 {
-    const std::size_t shard_count = home_.state().shards.size();
-    for (const auto& p : places_) home_.run_on(shard_of(p.id, shard_count), [ref = self_, p](shard& s) { s.detach(ref, p); });
+    for (const auto& p : places_) home_.run_on(home_.state().shard_of_place(p), [ref = self_, p](shard& s) { s.detach(ref, p); });
     places_.clear();
     if (player_) {
         home_.players().disconnected(player_->info.id);

@@ -1,10 +1,13 @@
 // What every shard shares: the settings, the players, the archive, the tournaments' views and
 // the list of shards itself. Each part is either read-only once the shards run or guarded for
-// the rare calls that touch it (hello, creating a tournament, the lobby), never per move.
+// the rare calls that touch it (hello, creating a tournament, the lobby), never per move; the
+// relocated rooms, read per message, are one atomic load while there are none.
 #pragma once
 
 #include <atomic>
 #include <memory>
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include "bots/bot_pool.hpp"
@@ -13,10 +16,13 @@
 #include "metrics/metrics.hpp"
 #include "net/address_limiter.hpp"
 #include "play/lobby.hpp"
+#include "play/place.hpp"
 #include "play/player_registry.hpp"
 #include "play/server_clock.hpp"
 #include "quarto/archive/game_archive.hpp"
 #include "quarto/archive/journal.hpp"
+#include "shards/room_placement.hpp"
+#include "shards/shard_of.hpp"
 #include "shards/tournament_directory.hpp"
 
 namespace quarto::server::shards {
@@ -57,6 +63,25 @@ struct server_state {
     play::remote_lobby other_nodes_rooms;
     // Made before any shard's thread starts and unchanged after: any thread may index it.
     std::vector<std::unique_ptr<shard>> shards;
+    // The rooms restored away from the shard their id hashes to (see room_placement).
+    room_placement relocated_rooms;
+
+    // The shard that owns a room, a tournament, a place: its id's hash, but for the rooms in
+    // relocated_rooms. Any thread.
+    std::uint16_t shard_of_room(std::string_view id) const
+    {
+        if (const auto placed = relocated_rooms.find(id)) return *placed;
+        return shard_of(id, shards.size());
+    }
+    std::uint16_t shard_of_tournament(std::string_view id) const { return shard_of(id, shards.size()); }
+    std::uint16_t shard_of_place(const play::place& where) const
+    {
+        return where.what == play::place::kind::room ? shard_of_room(where.id) : shard_of_tournament(where.id);
+    }
+    // The shard a room restored from `entries` (its journal) goes to: its tournament's, for a
+    // tournament's game (listed in relocated_rooms when that is not the shard its id hashes
+    // to), else its own. Before the room is restored, on the restoring thread.
+    std::uint16_t place_restored_room(const std::string& id, std::span<const archive::journal_entry> entries);
 };
 
 } // namespace quarto::server::shards

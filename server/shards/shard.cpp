@@ -317,6 +317,7 @@ bool shard::restore_room(const protocol::room_id& id, std::span<const archive::j
         spdlog::error("journal: room {} NOT restored: {}", id, problem);
         for (const auto& e : entries) spdlog::error("journal: room {} entry {}: {} | {}", id, e.n, e.change, e.event);
         journal_cut(id, archive::journal_batch::all_entries);
+        state_.relocated_rooms.forget(id);
         return false;
     }
     auto& r = *rooms_.emplace(id, std::move(restored)).first->second;
@@ -354,7 +355,7 @@ void shard::client_subscribed(const play::client_ref& c, const play::place& wher
     }
     if (client* x = find_client(c)) return x->add_place(where);
     // Gone before it learnt of it: the place forgets it too.
-    run_on(shard_of(where.id, state_.shards.size()), [c, where](shard& s) { s.detach(c, where); });
+    run_on(state_.shard_of_place(where), [c, where](shard& s) { s.detach(c, where); });
 }
 
 void shard::client_unsubscribed(const play::client_ref& c, const play::place& where)
@@ -449,7 +450,7 @@ protocol::room_id shard::new_room_id() const
     // Drawn until it hashes to this shard (a few tries: one in `shards` ids does).
     protocol::room_id id;
     do id = play::new_short_id();
-    while (shard_of(id, state_.shards.size()) != index_ || rooms_.contains(id));
+    while (shard_of(id, state_.shards.size()) != index_ || rooms_.contains(id) || state_.relocated_rooms.find(id));
     return id;
 }
 
@@ -487,7 +488,7 @@ tournaments::tournament& shard::create_tournament(protocol::tournament_settings 
     do { // "t" + 8 random characters, written in place (see player_registry::create)
         record.id = play::new_short_id(9);
         record.id[0] = 't';
-    } while (shard_of(record.id, state_.shards.size()) != index_ || tournaments_.contains(record.id));
+    } while (state_.shard_of_tournament(record.id) != index_ || tournaments_.contains(record.id));
     auto views = std::make_shared<tournaments::tournament_views>();
     const auto id = record.id;
     const auto created_ms = record.created_ms;
@@ -635,6 +636,7 @@ void shard::tick()
         if (!item.second->reclaim_if_idle(state_.settings.room_idle)) return false;
         lobby_.remove(item.first);
         if (state_.cluster) state_.cluster->release(place_kind::room, item.first);
+        state_.relocated_rooms.forget(item.first);
         ++rooms_epoch_;
         return true;
     });

@@ -1,6 +1,8 @@
 // Which shard owns a room or a tournament: its id's hash, modulo the number of shards. Any
 // thread can tell where to send a message for a room without asking anyone; ids are drawn so
 // that a new room lands on its creator's shard. FNV-1a: the same on every build and restart.
+// The exception, a tournament's game room restored under another shard count, is listed in
+// room_placement.hpp; route with server_state's shard_of_room, shard_of_place.
 #pragma once
 
 #include <cstdint>

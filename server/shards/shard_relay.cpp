@@ -9,7 +9,6 @@
 #include "quarto/protocol/encode.hpp"
 #include "shards/client.hpp"
 #include "shards/player_json.hpp"
-#include "shards/shard_of.hpp"
 
 namespace quarto::server::shards {
 
@@ -75,7 +74,7 @@ void shard::announce_moved(const play::place& where, const std::vector<std::stri
 
 void shard::resume_in(const protocol::room_id& id, const play::client_ref& c, const play::player_record& p, bool ask_owner)
 {
-    run_on(shard_of(id, state_.shards.size()), [id, c, p, ask_owner](shard& s) {
+    run_on(state_.shard_of_room(id), [id, c, p, ask_owner](shard& s) {
         if (auto* r = s.find_room(id)) return r->resume(c, p);
         if (s.state_.cluster && ask_owner) s.ask_owner_to_resume({play::place::kind::room, id}, c, p);
     });
@@ -84,7 +83,7 @@ void shard::resume_in(const protocol::room_id& id, const play::client_ref& c, co
 void shard::resume_tournament_in(const protocol::tournament_id& id, const play::client_ref& c, const play::player_record& p,
                                  bool ask_owner)
 {
-    run_on(shard_of(id, state_.shards.size()), [id, c, p, ask_owner](shard& s) {
+    run_on(state_.shard_of_tournament(id), [id, c, p, ask_owner](shard& s) {
         if (auto* t = s.find_tournament(id)) return t->resubscribe(c, p);
         if (s.state_.cluster && ask_owner) s.ask_owner_to_resume({play::place::kind::tournament, id}, c, p);
     });
@@ -105,7 +104,7 @@ void shard::resync_across_nodes()
     for (auto& s : slots_) {
         if (!s.occupant || !s.occupant->player()) continue;
         for (const auto& where : s.occupant->places())
-            run_on(shard_of(where.id, state_.shards.size()), [where, c = s.occupant->ref(), p = *s.occupant->player()](shard& x) {
+            run_on(state_.shard_of_place(where), [where, c = s.occupant->ref(), p = *s.occupant->player()](shard& x) {
                 const bool here = where.what == play::place::kind::room ? x.find_room(where.id) != nullptr
                                                                         : x.find_tournament(where.id) != nullptr;
                 if (!here) x.ask_owner_to_resume(where, c, p); // nothing was lost inside this node

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "helpers.hpp"
+#include "shards/shard_of.hpp"
 #include "postgres_server.hpp"
 #include "redis_server.hpp"
 
@@ -18,6 +19,12 @@ struct cluster_of_two {
     test_redis::redis_server redis;
     std::string db = test_postgres::shared_postgres().fresh_database();
     std::vector<std::string> args(const char* id) const { return {"--redis", redis.address(), "--node-id", id, "--db", db}; }
+    std::vector<std::string> args(const char* id, unsigned shards) const
+    {
+        auto a = args(id);
+        a.insert(a.end(), {"--threads", std::to_string(shards)});
+        return a;
+    }
 };
 
 // The reply (by req) to a message, which must be of type `type`.
@@ -156,12 +163,18 @@ TEST_CASE("cluster: a tournament made on one node is listed, joined, watched and
 
 TEST_CASE("cluster: a node killed mid-round: another node takes its tournament and game over, and the round finishes")
 {
+    // The nodes run different numbers of shards: on beta the game's room and its tournament
+    // hash to different shards four times in five, and the room must be restored on the
+    // tournament's.
     cluster_of_two c;
-    auto alpha = std::make_unique<server_process>(c.args("alpha"));
-    server_process beta{c.args("beta")};
+    auto alpha = std::make_unique<server_process>(c.args("alpha", 2));
+    server_process beta{c.args("beta", 5)};
     split_tournament t{*alpha, beta};
     const auto [game_room, starter] = t.start();
     const json room = game_room;
+    const bool apart = quarto::server::shards::shard_of(room.get<std::string>(), 5) !=
+                       quarto::server::shards::shard_of(t.id.get<std::string>(), 5);
+    INFO("on beta's 5 shards the room and its tournament hash " << std::string{apart ? "apart" : "together"});
     player* first = starter;
     (*first)->send(action("give", room, {{"piece", 7}}));
     event_in(t.other(first), "given", room);
@@ -195,7 +208,7 @@ TEST_CASE("cluster: a node killed mid-round: another node takes its tournament a
         CHECK(done["standings"][0]["player"] == placer.id);
     }
     // Alpha comes back with nothing: the tournament is beta's, and stays listed once.
-    alpha = std::make_unique<server_process>(c.args("alpha"));
+    alpha = std::make_unique<server_process>(c.args("alpha", 2));
     CHECK(alpha->log().find("tournaments restored") == std::string::npos);
     CHECK(json::parse(http_get(beta.port(), "/api/tournaments").body)["total"] == 1);
 }

@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 
 #include "helpers.hpp"
+#include "shards/shard_of.hpp"
 
 using namespace quarto_test;
 
@@ -334,12 +335,16 @@ TEST_CASE("tournament: people stored before tokens were hashed (archive schema 2
 TEST_CASE("tournament: a restart in the middle loses nothing - the game in progress goes on, or is replayed without the journal")
 {
     // With the journal the round's game in progress comes back in its room and the tournament
-    // keeps running; without it (--journal off) the tournament comes back paused, and resuming
-    // plays that game again in a new room.
+    // keeps running, also on a server with another number of shards, where the room's id and
+    // the tournament's hash apart; without it (--journal off) the tournament comes back
+    // paused, and resuming plays that game again in a new room.
     bool journal = true;
+    bool other_shard_count = false;
     SUBCASE("with the journal") { journal = true; }
+    SUBCASE("with the journal, restarted with another --threads") { other_shard_count = true; }
     SUBCASE("--journal off") { journal = false; }
     const std::vector<std::string> journal_flag{"--journal", journal ? "on" : "off"};
+    constexpr unsigned first_shards = 2;
     const auto db = temp_db("restart.db");
     json id;
     json before_restart;
@@ -349,7 +354,7 @@ TEST_CASE("tournament: a restart in the middle loses nothing - the game in progr
     {
         // The test's clients are not reading when the server stops: a short grace, not the
         // default 5 s wait for their close handshakes.
-        std::vector<std::string> args{"--db", db.string(), "--shutdown-grace", "0.5"};
+        std::vector<std::string> args{"--db", db.string(), "--shutdown-grace", "0.5", "--threads", std::to_string(first_shards)};
         args.insert(args.end(), journal_flag.begin(), journal_flag.end());
         server_process server{args};
         tournament_fixture t{server, {{"name", "Restart cup"}, {"format", "round_robin"}, {"round_pause_seconds", 0}}, 4};
@@ -383,6 +388,16 @@ TEST_CASE("tournament: a restart in the middle loses nothing - the game in progr
 
     std::vector<std::string> args{"--db", db.string()};
     args.insert(args.end(), journal_flag.begin(), journal_flag.end());
+    unsigned shards = first_shards;
+    if (other_shard_count) {
+        // The first count from 3 up under which the unfinished game's room hashes to another
+        // shard than its tournament.
+        const std::string room = round2_unfinished_room.get<std::string>(), tournament = id.get<std::string>();
+        for (++shards; quarto::server::shards::shard_of(room, shards) == quarto::server::shards::shard_of(tournament, shards);)
+            ++shards;
+        args.insert(args.end(), {"--threads", std::to_string(shards)});
+    }
+    INFO("restarted with " << (other_shard_count ? "--threads " + std::to_string(shards) : std::string{"the default --threads"}));
     server_process server{args};
     // The director comes back with the same token: same identity, the tournament as it was
     // (paused when its game in progress is lost).
