@@ -31,8 +31,11 @@ struct scripted_game {
     {
         for (int p = 0; p < 16; ++p) {
             if (given[p]) continue;
-            ann->send(action("give", room, {{"piece", p}}));
+            // Before the send: the server cannot start the bot's turn earlier, so the bot's
+            // time measured from here is never less than the server's (a test thread that
+            // waits for a core between the send and the clock read would make it less).
             bot_turn_began = steady::now();
+            ann->send(action("give", room, {{"piece", p}}));
             return;
         }
         ann->send(action("pass", room)); // nothing left to give: the 16th piece is placed
