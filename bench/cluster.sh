@@ -70,7 +70,7 @@ ticks() {
         awk '{ u += $1; s += $2 } END { print u + 0, s + 0 }'
 }
 load_args() { # THINK_MS
-    echo --rooms 1000 --duration 15 --warmup 0 --think-ms "$1" --move-ms 60000 --connect-rate 2000
+    echo --rooms 1000 --duration 15 --warmup 4 --think-ms "$1" --move-ms 60000 --connect-rate 2000
 }
 hz=$(getconf CLK_TCK)
 
@@ -92,7 +92,9 @@ measure() {
     "$load_bin" --url "$url" $(load_args "$think") --server-pid "$first" --json "$base.json" >"$base.txt" 2>"$base.err" ||
         { cat "$base.err" >&2; exit 1; }
     local moves parts=() u1 s1
-    moves=$(jq -r '.moves' "$base.json")
+    # The CPU is every process's over the whole run: per move of the whole run. The latency is
+    # the window's, after the warm-up (the 1000 rooms' first moves all at once are queueing).
+    moves=$(jq -r '.moves_total' "$base.json")
     for part in "$@"; do
         name=${part%%=*} pids=${part#*=}
         read -r u1 s1 < <(ticks ${pids//,/ })
@@ -208,8 +210,9 @@ done
     echo "|---|---|---|---|---|---|"
     printf '%s\n' "${rows[@]}"
     echo
-    echo "CPU: every process of the setup over quarto-load's whole run (its room set-up included),"
-    echo "per move; medians of the rounds. The cluster's CPU by part (µs per move):"
+    echo "CPU: every process of the setup over quarto-load's whole run (its room set-up and warm-up"
+    echo "included), per move of the whole run (\`moves_total\`); moves/s and p99 over the window after the"
+    echo "warm-up; medians of the rounds. The cluster's CPU by part (µs per move):"
     echo
     echo "| think | part | user | system |"
     echo "|---|---|---|---|"

@@ -418,6 +418,7 @@ int main(int argc, char** argv)
         j["warmup_s"] = opts.warmup_s;
         j["window_s"] = window_s;
         j["moves"] = window.moves;
+        j["moves_total"] = totals.moves; // warm-up and window: for CPU measured over the whole run
         j["moves_per_s"] = moves / window_s;
         j["gives"] = window.gives;
         j["places"] = window.places;
