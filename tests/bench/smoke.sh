@@ -17,6 +17,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
+: >"$work/server.log" # before the server's shell opens it: the loop below reads it at once
 "$server_bin" --host 127.0.0.1 --port 0 --rate-limit 100000 --rate-burst 100000 --log-level info \
     --db "$work/quarto.db" 2> "$work/server.log" &
 server_pid=$!
