@@ -159,7 +159,8 @@ TEST_CASE("cluster chaos: timed bots on three nodes through a rolling restart, t
         CHECK_MESSAGE((b.replica && b.replica->finished()), describe(b) << " did not finish\n" << lines_about(b.room, all_logs));
     MESSAGE("events compared " << t.events_compared << ", clocks compared " << t.clocks_compared
                                << ", claim windows open at a move " << t.claim_windows_at_restart << ", games finished "
-                               << t.games_finished << ", unavailable " << t.unavailable << ", gaps " << t.gaps);
+                               << t.games_finished << ", unavailable " << t.unavailable << ", gaps " << t.gaps
+                               << ", moves sent twice and refused once " << t.resends_refused);
     CHECK(t.errors == 0);
     CHECK(t.events_compared > 0);
     CHECK(t.clocks_compared > 0);

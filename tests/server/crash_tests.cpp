@@ -221,7 +221,8 @@ TEST_CASE("crash: a tournament's rounds go on through kill -9, each game played 
     CHECK(games == 30);
     CHECK_MESSAGE(listed == w.rooms, "listed " << json(listed).dump() << ", played in " << json(w.rooms).dump());
     CHECK(w.paused_seen == 0);
-    MESSAGE("tournament: kills " << kills << ", games " << games << ", events compared " << t.events_compared);
+    MESSAGE("tournament: kills " << kills << ", games " << games << ", events compared " << t.events_compared
+                                 << ", moves sent twice and refused once " << t.resends_refused);
     CHECK(kills >= 5);
     CHECK(t.errors == 0);
     CHECK(t.events_compared > 0);

@@ -1,5 +1,6 @@
 #include "timed_bots.hpp"
 
+#include <algorithm>
 #include <sstream>
 #include <thread>
 
@@ -19,6 +20,18 @@ void switch_room(bot& b, const std::string& room)
     b.replica_seq = 0;
     b.game_seq = 0;
     b.moves_when_sent = SIZE_MAX;
+}
+
+// Whether `error` refuses one of two moves the bot sent for the same turn of the same game.
+bool is_refused_resend(const bot& b, const json& error)
+{
+    const std::string code = error.value("code", "");
+    if (code != "not_your_turn" && code != "wrong_phase" && code != "piece_unavailable" && code != "square_taken")
+        return false;
+    if (!error.contains("req") || !error["req"].is_string()) return false;
+    const auto refused = b.sent.find(error["req"].get<std::string>());
+    if (refused == b.sent.end()) return false;
+    return std::count_if(b.sent.begin(), b.sent.end(), [&](const auto& s) { return s.second == refused->second; }) > 1;
 }
 
 } // namespace
@@ -85,6 +98,10 @@ void take(bot& b, const json& m, const std::string& raw, totals& t)
             b.moves_when_sent = SIZE_MAX;
             b.sync_asked_at = 0;
             b.act_after = steady::now() + milliseconds{100};
+            return;
+        }
+        if (is_refused_resend(b, m)) {
+            ++t.resends_refused;
             return;
         }
         ++t.errors;
@@ -168,10 +185,12 @@ void act(bot& b, std::mt19937& rng, bool rematch)
         if (a.kind != quarto::move_kind::call) choices.push_back(a);
     REQUIRE_FALSE(choices.empty());
     const auto a = choices[std::uniform_int_distribution<std::size_t>{0, choices.size() - 1}(rng)];
-    if (a.kind == quarto::move_kind::give) b.ws->send(action("give", b.room, {{"piece", a.value}}));
-    else if (a.kind == quarto::move_kind::place) b.ws->send(action("place", b.room, {{"square", a.value}}));
-    else b.ws->send(action("pass", b.room));
+    const std::string req = b.name + "." + std::to_string(b.sent.size() + 1);
+    if (a.kind == quarto::move_kind::give) b.ws->send(action("give", b.room, {{"piece", a.value}, {"req", req}}));
+    else if (a.kind == quarto::move_kind::place) b.ws->send(action("place", b.room, {{"square", a.value}, {"req", req}}));
+    else b.ws->send(action("pass", b.room, {{"req", req}}));
     b.moves_when_sent = b.replica->moves().size();
+    b.sent[req] = b.room + "/" + std::to_string(b.game_seq) + "/" + std::to_string(b.moves_when_sent);
     b.act_after = steady::now() + milliseconds{std::uniform_int_distribution<int>{0, 15}(rng)};
 }
 

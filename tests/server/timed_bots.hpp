@@ -36,6 +36,7 @@ struct totals {
     int late_passes = 0;  // a pass that reached the server after the game's last window had closed
     int unavailable = 0;  // actions refused `unavailable` (a room of another node, Redis out of reach): sent again
     int gaps = 0;         // events that came after a gap in their room's seq: a sync was asked for
+    int resends_refused = 0; // a move sent twice for one turn (see bot::sent), the second refused
 };
 
 // One bot: a seat in one room, a replica of its game, and every event of the room it has
@@ -49,6 +50,11 @@ struct bot {
     std::uint64_t game_seq = 0;    // the seq of the current game's game_started
     std::map<std::uint64_t, std::string> events;
     std::size_t moves_when_sent = SIZE_MAX; // the replica's move count when this bot last acted
+    // Every move sent, by its req: its turn as "room/game_seq/moves" (the replica's move count
+    // when sent). A snapshot that comes while a move is on its way (a room taken over, the
+    // snapshots after Redis came back) shows the turn still the bot's: it moves again, and the
+    // server takes one of the two and refuses the other. Only such a refusal is expected.
+    std::map<std::string, std::string> sent;
     steady::time_point act_after{};
     bool rematch_asked = false;
     std::uint64_t sync_asked_at = 0; // the replica_seq a sync was asked from (0: none pending)
