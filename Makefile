@@ -11,7 +11,7 @@ RUN_ARGS ?=
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?=
 
-.PHONY: run test test-deploy test-tsan test-cluster fuzz build-release build-debug deps deps-test deps-fuzz clean
+.PHONY: run test test-deploy test-cluster-deploy test-tsan test-cluster fuzz build-release build-debug deps deps-test deps-fuzz clean
 
 deps:
 	deploy/deps.sh
@@ -40,6 +40,9 @@ test: build-debug
 
 test-deploy:
 	deploy/test.sh
+
+test-cluster-deploy:
+	deploy/cluster/test.sh
 
 test-cluster: build-debug
 	cd build/debug && ctest --output-on-failure --timeout 300 -R 'cluster'

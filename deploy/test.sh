@@ -15,8 +15,9 @@
 # layers): `podman rmi localhost/quarto-server:test docker.io/library/debian:bookworm`.
 #
 # Podman on this kind of machine: no image registry is reachable, so debian:bookworm is made
-# here with debootstrap and `podman import`; runc with explicit ulimits (the default
-# RLIMIT_NOFILE exceeds what the sandbox allows); the HEALTHCHECK needs --format docker.
+# here with debootstrap and `podman import` (deploy/podman-base.sh); runc with explicit
+# ulimits (the default RLIMIT_NOFILE exceeds what the sandbox allows); the HEALTHCHECK needs
+# --format docker.
 #   deploy/test.sh [--rebuild-base]
 set -euo pipefail
 
@@ -31,7 +32,6 @@ for arg in "$@"; do
     esac
 done
 
-base_image=docker.io/library/debian:bookworm
 image=localhost/quarto-server:test
 name=quarto-deploy-test-$$
 volume=quarto-deploy-test-$$
@@ -130,32 +130,10 @@ await() {
 healthy() { [ "$(http_status "$app_port" /healthz 2> /dev/null)" = 200 ]; }
 
 # ---------------------------------------------------------------- base image ----
-log "base image $base_image"
-if [ "$rebuild_base" = 1 ] || ! "${podman[@]}" image exists "$base_image"; then
-    # The Debian mirror this machine uses (its apt sources).
-    mirror=$(grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}' | grep -v security | head -n1 || true)
-    [ -n "$mirror" ] || mirror=$(grep -hs '^deb ' /etc/apt/sources.list | awk '{print $2}' | head -n1 || true)
-    [ -n "$mirror" ] || die "no Debian mirror found in /etc/apt/sources.list*"
-    echo "debootstrap from $mirror (a minute or two)"
-    debootstrap --variant=minbase bookworm "$work/root" "$mirror" > "$work/debootstrap.log" 2>&1 ||
-        { tail -n 30 "$work/debootstrap.log"; exit 1; }
-    # Test-environment accommodation, kept out of the Dockerfile: apt inside the image build
-    # uses this machine's apt sources, settings and trusted CAs (a local mirror, a proxy).
-    rm -f "$work/root/etc/apt/sources.list"
-    cp -a /etc/apt/sources.list.d/. "$work/root/etc/apt/sources.list.d/" 2> /dev/null || true
-    [ -f /etc/apt/sources.list ] && cp /etc/apt/sources.list "$work/root/etc/apt/"
-    find "$work/root/etc/apt/sources.list.d" -name '*.disabled*' -delete
-    cp /etc/apt/apt.conf.d/* "$work/root/etc/apt/apt.conf.d/" 2> /dev/null || true
-    if [ -f /etc/ssl/certs/ca-certificates.crt ]; then
-        mkdir -p "$work/root/etc/ssl/certs"
-        cp /etc/ssl/certs/ca-certificates.crt "$work/root/etc/ssl/certs/"
-    fi
-    # As in Debian's official images: no package lists or caches.
-    rm -rf "$work/root/var/lib/apt/lists/"* "$work/root/var/cache/apt/"*.bin "$work/root/var/cache/apt/archives/"*.deb
-    tar -C "$work/root" -c . | "${podman[@]}" import - "$base_image" > /dev/null
-    rm -rf "$work/root"
-fi
-pass "base image $base_image ($("${podman[@]}" image inspect --format '{{.Size}}' "$base_image" | awk '{printf "%.0f MB", $1/1e6}'))"
+log "base image"
+base_args=()
+[ "$rebuild_base" = 1 ] && base_args=(--rebuild)
+pass "base image $("$here/deploy/podman-base.sh" "${base_args[@]}" | tail -n1)"
 
 # ---------------------------------------------------------------- build ----
 log "image build (the C++ tests run inside it)"

@@ -331,10 +331,20 @@ void node::renewed(const redis_reply& r, bool acquiring, std::chrono::steady_clo
     const auto status = r.elements[0].integer;
     if (status == -1) {
         spdlog::trace("node {}: waiting for token {} (was {})", id_, r.elements[1].text, waiting_for_);
-        if (waiting_for_ != r.elements[1].text)
-            spdlog::error("node {}: another live process holds this node id (token {}); waiting for its lease "
-                          "to expire. Give every node its own --node-id.",
+        // Most often this node's previous process, gone without giving its lease back (a crash,
+        // a kill): its lease expires within the TTL. Held longer, the holder is alive.
+        if (waiting_for_ != r.elements[1].text) {
+            spdlog::warn("node {}: its lease is held (token {}), by its previous process if that stopped without "
+                         "giving it back: waiting up to {} s for it to expire",
+                         id_, r.elements[1].text, lease_ttl.count() / 1000.0);
+            waiting_since_ = sent;
+            held_elsewhere_logged_ = false;
+        } else if (!held_elsewhere_logged_ && sent - waiting_since_ > 2 * lease_ttl) {
+            spdlog::error("node {}: another live process holds this node id (token {}); still waiting. Give every "
+                          "node its own --node-id.",
                           id_, r.elements[1].text);
+            held_elsewhere_logged_ = true;
+        }
         waiting_for_ = r.elements[1].text;
         return;
     }

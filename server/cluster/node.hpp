@@ -174,6 +174,8 @@ private:
     bool acquiring_ = true;    // the lease is not (or no longer) this node's
     bool beat_pending_ = false; // a heartbeat is on its way: never two at once
     std::string waiting_for_;  // the holder of this id when it was not free (logged once)
+    std::chrono::steady_clock::time_point waiting_since_;
+    bool held_elsewhere_logged_ = false;
     std::chrono::steady_clock::time_point last_renewed_; // when the last renewal that took was sent
     struct held_place {
         place_kind kind;

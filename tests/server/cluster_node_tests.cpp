@@ -374,6 +374,21 @@ TEST_CASE("cluster: a node paused past its lease finds its rooms taken over, and
     go_on_after_takeover(d, beta, given);
 }
 
+TEST_CASE("cluster: a second process with a node id in use waits for it and, past a lost lease's TTL, says another process holds it")
+{
+    shared_cluster c;
+    server_process alpha{c.args("alpha")};
+    std::vector<std::string> twin{"--host", "127.0.0.1", "--port", "0"};
+    for (const auto& a : c.args("alpha")) twin.push_back(a);
+    // Killed still waiting: it never took the lease of a live node, nor served.
+    const auto run = run_to_exit(twin, {}, std::chrono::milliseconds{8000});
+    CHECK_FALSE(run.status);
+    CHECK(run.output.find("node alpha: its lease is held") != std::string::npos);
+    CHECK(run.output.find("another live process holds this node id") != std::string::npos);
+    CHECK(run.output.find("listening on") == std::string::npos);
+    CHECK(alpha.log().find("expired under it") == std::string::npos);
+}
+
 TEST_CASE("cluster: the lobby and a room's page are the same on every node")
 {
     test_redis::redis_server redis;
