@@ -1640,7 +1640,10 @@ scenario('a finished game replays move by move, from its screen and from Recent 
   assert(overflow <= 1, `no horizontal scrolling on a phone (overflow ${overflow}px)`);
   await shot(first, 'replay-phone');
 
-  // A move in the list jumps to it, and the address keeps the step across a reload.
+  // A move in the list jumps to it, and the address keeps the step across a reload. The
+  // analysis first: its box, above the list on a phone, grows when it comes, and a click as it
+  // comes lands where the move was a moment before (run 1 of a repeat loop, 2026-11-27 21:05).
+  await first.locator('[data-role="analysis"]:not([data-state="loading"])').waitFor({ timeout: 30000 });
   await first.locator('[data-replay-move="2"] button').click();
   await replayAt(first, 2);
   await first.reload();
