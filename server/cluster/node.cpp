@@ -151,7 +151,12 @@ void node::send_to_owner(std::string key, std::string records, std::function<voi
             if (r.type == redis_reply::kind::integer && r.integer == 1) return;
             // No owner yet: the room may have been made a moment ago on another node, whose
             // record is on its way. Asked again a few times before the answer is no.
-            if (r.type == redis_reply::kind::integer && r.integer == 0 && attempt < owner_retries)
+            // An owner that no longer listens (-2): it has stopped, and its rooms are being
+            // taken over (within milliseconds of a SIGTERM; after its lease's TTL when it died).
+            // Held a little longer before the answer is "unavailable, send it again".
+            const bool no_owner_yet = r.integer == 0 && attempt < owner_retries;
+            const bool owner_gone = r.integer == -2 && attempt < owner_gone_retries;
+            if (r.type == redis_reply::kind::integer && (no_owner_yet || owner_gone))
                 return later([this, key, shared, failed, attempt]() mutable {
                     send_to_owner(std::move(key), std::move(*shared), std::move(failed), attempt + 1);
                 });

@@ -152,6 +152,7 @@ private:
     void later(std::function<void()> task);
     void run_retries();
     static constexpr int owner_retries = 4;
+    static constexpr int owner_gone_retries = 20; // 1 s: a handover after a SIGTERM takes tens of ms
     static constexpr std::chrono::milliseconds owner_retry_delay{50};
     static constexpr std::chrono::milliseconds redis_back_delay{250};
     void found_dead(const std::string& dead, const std::string& token);

@@ -354,6 +354,43 @@ TEST_CASE("cluster: a node killed mid-game: another node takes its rooms over wi
     go_on_after_takeover(d, beta, given);
 }
 
+TEST_CASE("cluster: a move for the room of a node that died is held a second, then answered unavailable; sent again once the room is taken over, it is played")
+{
+    shared_cluster c;
+    auto alpha = std::make_unique<server_process>(c.args("alpha"));
+    server_process beta{c.args("beta")};
+    duel d = start_split_duel(*alpha, beta);
+    // Bob (seat 1, on beta) is to move: he gives first, or places what Ann gave.
+    std::string move = "give";
+    json fields = {{"piece", 7}};
+    if (d.first == 0) {
+        d.act(0, "give", {{"piece", 7}});
+        d.expect_all("given");
+        move = "place";
+        fields = {{"square", 5}};
+    }
+    ::kill(alpha->pid(), SIGKILL);
+    const auto killed = steady::now();
+    alpha->wait_exit();
+    // The room's record still names alpha, which no longer listens: beta holds the move for a
+    // second (a handover after a SIGTERM takes milliseconds), then, the room not yet taken over
+    // (that waits for alpha's 3 s lease to run out), answers that nothing was done.
+    const auto sent = steady::now();
+    d.act(1, move, fields, "held");
+    const json refused = must(d.joiner->wait_type("error", in(std::chrono::seconds{5})), "Bob's answer");
+    const auto held = std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - sent);
+    CHECK(refused["code"] == "unavailable");
+    CHECK(refused["req"] == "held");
+    MESSAGE("held " << held.count() << " ms");
+    if (steady::now() - killed < std::chrono::milliseconds{2500}) CHECK(held >= std::chrono::milliseconds{900});
+    // Sent again once beta holds the room: played.
+    REQUIRE(beta.wait_log("1 rooms and 0 tournaments of node alpha taken over", in(std::chrono::seconds{10})));
+    must(d.joiner->wait_type("room", in(std::chrono::seconds{5})), "Bob's room from beta after the takeover");
+    d.act(1, move, fields);
+    const json played = must(d.joiner->wait_type(move == "give" ? "given" : "placed", in(std::chrono::seconds{5})), "Bob's move");
+    CHECK(played["seat"] == 1);
+}
+
 TEST_CASE("cluster: a node paused past its lease finds its rooms taken over, and stops at once")
 {
     shared_cluster c;
