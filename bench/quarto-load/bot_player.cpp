@@ -29,6 +29,27 @@ void bot_player::on_game_over()
     if (game_ && !game_->finished()) (void)game_->resign(me_, model_time);
 }
 
+bool bot_player::restore(const snapshot_game& g)
+{
+    game_.reset();
+    if (!g.first) return true; // no game yet: game_started will come
+    on_game_started(*g.first);
+    for (const auto& m : g.moves) {
+        bool fits = false;
+        switch (m.type) {
+        case snapshot_move::kind::give: fits = on_given(m.by, m.value); break;
+        case snapshot_move::kind::place: fits = on_placed(m.by, m.value); break;
+        case snapshot_move::kind::pass: fits = on_passed(m.by); break;
+        case snapshot_move::kind::end: on_game_over(); return true;
+        }
+        if (!fits) {
+            game_.reset();
+            return false;
+        }
+    }
+    return true;
+}
+
 std::optional<action> bot_player::next_action()
 {
     if (!playing() || game_->turn() != me_) return std::nullopt;

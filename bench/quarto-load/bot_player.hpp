@@ -8,6 +8,7 @@
 #include <random>
 
 #include "quarto/core/game.hpp"
+#include "snapshot_game.hpp"
 
 namespace quarto::load {
 
@@ -26,6 +27,9 @@ public:
     bool on_placed(seat by, std::uint8_t square_index);
     bool on_passed(seat by);
     void on_game_over();
+    // The game as a room snapshot shows it (after a reconnection): false when its moves do not
+    // make a legal game, which leaves the bot without one.
+    bool restore(const snapshot_game& g);
 
     // What to send now: nothing unless a game is on and it is this bot's turn.
     std::optional<action> next_action();

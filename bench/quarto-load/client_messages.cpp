@@ -47,6 +47,14 @@ std::string hello_message(std::string_view name)
     return out;
 }
 
+std::string resume_message(std::string_view token)
+{
+    std::string out = R"({"type":"hello","token":)";
+    append_string(out, token);
+    out += '}';
+    return out;
+}
+
 std::string create_room_message(std::string_view name, std::optional<int> move_ms)
 {
     std::string out = R"({"type":"create_room","name":)";

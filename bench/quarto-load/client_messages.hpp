@@ -11,6 +11,8 @@
 namespace quarto::load {
 
 std::string hello_message(std::string_view name);
+// hello with the token a welcome gave: the player again, with their rooms (PROTOCOL.md section 4).
+std::string resume_message(std::string_view token);
 // A private room with the default rules and claim window, `move_ms` per move (nullopt: untimed).
 std::string create_room_message(std::string_view name, std::optional<int> move_ms = std::nullopt);
 std::string join_message(std::string_view room, bool as_spectator);

@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
+#include <algorithm>
 #include <iostream>
 
 #include "client_messages.hpp"
@@ -70,6 +71,12 @@ void worker::start_play()
     for (auto& bot : bots_) bot->start_play();
 }
 
+void worker::count_rooms_away()
+{
+    for (const auto& bot : bots_)
+        if (bot->awaiting_room()) count([](load_stats& s) { ++s.rooms_not_back; });
+}
+
 void worker::start_window()
 {
     window_ = load_stats{};
@@ -85,7 +92,7 @@ void worker::stop() { ioc_.stop(); }
 // ---- connection ----
 
 connection::connection(worker& w, room_state& room, role r, int number)
-    : worker_{w}, room_{room}, role_{r}, number_{number}, ws_{w.context().get_executor()}
+    : worker_{w}, room_{room}, role_{r}, number_{number}
 {
     if (r != role::spectator) bot_.emplace(r == role::creator ? seat{0} : seat{1}, w.next_seed());
     if (w.settings().think.count() > 0) think_timer_.emplace(w.context());
@@ -93,48 +100,62 @@ connection::connection(worker& w, room_state& room, role r, int number)
 
 void connection::start(std::optional<net::ip::address> source)
 {
-    auto& socket = beast::get_lowest_layer(ws_).socket();
+    source_ = source;
+    open();
+}
+
+void connection::open()
+{
+    ws_ = std::make_shared<ws_stream>(worker_.context().get_executor());
+    failed_ = false;
+    buffer_.clear();
+    auto& socket = beast::get_lowest_layer(*ws_).socket();
     beast::error_code ec;
     socket.open(worker_.settings().server.protocol(), ec);
     if (ec) return fail(ec, "open");
     socket.set_option(tcp::no_delay{true}, ec);
-    if (source) {
+    if (source_) {
         // Pick the port at connect time, per 4-tuple: each source address then has its own
         // ~28k ephemeral ports.
         const int one = 1;
         (void)::setsockopt(socket.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
-        socket.bind(tcp::endpoint{*source, 0}, ec);
+        socket.bind(tcp::endpoint{*source_, 0}, ec);
         if (ec) return fail(ec, "bind");
     }
-    beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds{30});
-    beast::get_lowest_layer(ws_).async_connect(
+    beast::get_lowest_layer(*ws_).expires_after(std::chrono::seconds{30});
+    beast::get_lowest_layer(*ws_).async_connect(
         worker_.settings().server,
-        [self = shared_from_this()](const beast::error_code& e) { self->on_connect(e); });
+        [self = shared_from_this(), ws = ws_](const beast::error_code& e) { self->on_connect(ws, e); });
 }
 
-void connection::on_connect(const beast::error_code& ec)
+void connection::on_connect(const stream_ptr& ws, const beast::error_code& ec)
 {
+    if (ws != ws_) return;
     if (ec) return fail(ec, "connect");
-    beast::get_lowest_layer(ws_).expires_never();
-    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
-    ws_.async_handshake(worker_.settings().host_header, worker_.settings().path,
-                        [self = shared_from_this()](const beast::error_code& e) { self->on_handshake(e); });
+    beast::get_lowest_layer(*ws_).expires_never();
+    ws_->set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
+    ws_->async_handshake(worker_.settings().host_header, worker_.settings().path,
+                         [self = shared_from_this(), ws = ws_](const beast::error_code& e) { self->on_handshake(ws, e); });
 }
 
-void connection::on_handshake(const beast::error_code& ec)
+void connection::on_handshake(const stream_ptr& ws, const beast::error_code& ec)
 {
+    if (ws != ws_) return;
     if (ec) return fail(ec, "handshake");
-    ws_.text(true);
-    std::string name(1, role_ == role::creator ? 'a' : role_ == role::joiner ? 'b' : 's');
-    name += std::to_string(number_);
-    send(hello_message(name));
+    ws_->text(true);
+    send(reconnecting_ ? resume_message(token_) : hello_message(name()));
     do_read();
+}
+
+std::string connection::name() const
+{
+    return (role_ == role::creator ? 'a' : role_ == role::joiner ? 'b' : 's') + std::to_string(number_);
 }
 
 void connection::do_read()
 {
-    ws_.async_read(buffer_, [self = shared_from_this()](const beast::error_code& ec, std::size_t n) {
-        self->on_read(ec, n);
+    ws_->async_read(buffer_, [self = shared_from_this(), ws = ws_](const beast::error_code& ec, std::size_t n) {
+        if (ws == self->ws_) self->on_read(ec, n);
     });
 }
 
@@ -151,6 +172,7 @@ void connection::on_read(const beast::error_code& ec, std::size_t bytes)
 
 void connection::send(std::string message)
 {
+    if (failed_) return; // lost with the connection; a reconnection starts over from a snapshot
     worker_.count([](load_stats& s) { ++s.messages_out; });
     outbox_.push_back(std::move(message));
     if (outbox_.size() == 1) do_write();
@@ -158,8 +180,9 @@ void connection::send(std::string message)
 
 void connection::do_write()
 {
-    ws_.async_write(net::buffer(outbox_.front()),
-                    [self = shared_from_this()](const beast::error_code& ec, std::size_t n) { self->on_write(ec, n); });
+    ws_->async_write(net::buffer(outbox_.front()), [self = shared_from_this(), ws = ws_](const beast::error_code& ec, std::size_t n) {
+        if (ws == self->ws_) self->on_write(ec, n);
+    });
 }
 
 void connection::on_write(const beast::error_code& ec, std::size_t)
@@ -173,9 +196,11 @@ void connection::fail(const beast::error_code& ec, const char* what)
 {
     if (ec == net::error::operation_aborted || failed_) return;
     failed_ = true; // a broken connection fails its read and its write: count it once
+    outbox_.clear();
+    if (reconnecting_) return reconnect_later(); // another attempt, until resume_timeout
     std::string key = std::string{what} + ": " + ec.message();
     if (ec == websocket::error::closed) {
-        const auto& reason = ws_.reason();
+        const auto& reason = ws_->reason();
         key = "close " + std::to_string(reason.code);
         if (!reason.reason.empty()) key += ": " + std::string(reason.reason.data(), reason.reason.size());
     }
@@ -186,6 +211,68 @@ void connection::fail(const beast::error_code& ec, const char* what)
     });
     if (connecting) worker_.mark_ready(); // done, though failed: the set-up does not wait for it
     ready_ = true;
+    if (!connecting && worker_.settings().resume && !token_.empty()) {
+        reconnecting_ = true;
+        awaiting_room_ = bot_.has_value() && !room_.id.empty();
+        broke_at_ = clock_type::now();
+        give_up_at_ = broke_at_ + worker_.settings().resume_timeout;
+        attempts_ = 0;
+        // Whatever was on its way is lost or done: the snapshot will say which.
+        action_in_flight_ = false;
+        if (think_timer_) think_timer_->cancel();
+        if (resend_timer_) resend_timer_->cancel();
+        if (bot_) room_.in_flight[bot_->me()].clear();
+        reconnect_later();
+    }
+}
+
+// A short pause first (the node that closed is stopping; the proxy is moving its clients to
+// another), longer after each failed attempt.
+void connection::reconnect_later()
+{
+    if (clock_type::now() >= give_up_at_) {
+        reconnecting_ = false;
+        awaiting_room_ = false;
+        return worker_.count([](load_stats& s) { ++s.reconnect_failures; });
+    }
+    if (!retry_timer_) retry_timer_.emplace(worker_.context());
+    const auto pause = std::chrono::milliseconds{std::min(1000, 50 << std::min(attempts_++, 5))};
+    retry_timer_->expires_after(pause);
+    retry_timer_->async_wait([self = shared_from_this()](const beast::error_code& ec) {
+        if (!ec) self->open();
+    });
+}
+
+// A snapshot of the bot's room after the bot had played in it: the room came back after a
+// reconnection, or moved to another node with this connection open. Whatever the bot had on
+// its way may have been applied or lost; the snapshot says where the game stands.
+void connection::restore_from(const server_message& snapshot)
+{
+    const bool back = awaiting_room_;
+    const auto now = clock_type::now();
+    worker_.count([&](load_stats& s) {
+        if (back) {
+            ++s.rooms_back;
+            s.resume_pause.record(static_cast<std::uint64_t>(std::chrono::nanoseconds{now - broke_at_}.count()));
+        } else {
+            ++s.snapshots_unasked;
+        }
+    });
+    awaiting_room_ = false;
+    replayed_ = true;
+    action_in_flight_ = false;
+    if (think_timer_) think_timer_->cancel();
+    if (resend_timer_) resend_timer_->cancel();
+    room_.in_flight[bot_->me()].clear();
+    const auto game = read_snapshot_game(snapshot.game);
+    if (!game || !bot_->restore(*game)) return worker_.count([](load_stats& s) { ++s.desyncs; });
+    if (snapshot.status == "finished") {
+        bot_->on_game_over();
+        // The rematch it sent before the break may not have reached the room.
+        if (back && !worker_.settings().idle) send(rematch_message(room_.id));
+        return;
+    }
+    act();
 }
 
 void connection::join_room() { send(join_message(room_.id, role_ == role::spectator)); }
@@ -201,7 +288,15 @@ void connection::handle(const server_message& m)
         }
     }
     const std::string_view type = m.type;
-    if (type == "welcome") {
+    if (type == "welcome" && reconnecting_) {
+        reconnecting_ = false;
+        token_ = std::string{m.token}; // the same, or a spectator's new one
+        worker_.count([](load_stats& s) { ++s.reconnections; });
+        // A player's rooms come back with the welcome (or once a node has taken them over); a
+        // spectator's place does not.
+        if (role_ == role::spectator && !room_.id.empty()) join_room();
+    } else if (type == "welcome") {
+        token_ = std::string{m.token};
         if (role_ == role::creator) send(create_room_message("load " + std::to_string(room_.index), worker_.settings().move_ms));
         else if (!room_.id.empty()) join_room();
         else room_.waiting_for_id.push_back(shared_from_this());
@@ -219,7 +314,13 @@ void connection::handle(const server_message& m)
         if (!ready_) {
             ready_ = true;
             worker_.mark_ready();
+        } else if (bot_ && m.room == room_.id && worker_.settings().resume) {
+            restore_from(m);
         }
+    } else if (type == "error" && reconnecting_ && m.code == "unknown_token" && role_ == role::spectator) {
+        // A spectator's token is forgotten across a restart (only players' are kept): it comes
+        // back as someone new, and watches again.
+        send(hello_message(name()));
     } else if (type == "error") {
         worker_.count([&](load_stats& s) { ++s.errors[std::string{m.code}]; });
         // The first few errors of a run are described on stderr: they should not happen.
@@ -232,6 +333,18 @@ void connection::handle(const server_message& m)
                       << (g ? g->board().pieces_placed() : 0) << " placed, " << (g ? g->moves().size() : 0)
                       << " moves; last sent " << last_sent_ << "\n";
         }
+        // Nothing was done (a cluster's room between two nodes): send it again in a moment.
+        if (m.code == "unavailable" && action_in_flight_ && bot_ && bot_->playing()) {
+            if (!resend_timer_) resend_timer_.emplace(worker_.context());
+            resend_timer_->expires_after(std::chrono::milliseconds{100});
+            resend_timer_->async_wait([self = shared_from_this(), ws = ws_](const beast::error_code& ec) {
+                if (!ec && ws == self->ws_ && self->action_in_flight_) self->send(self->last_sent_);
+            });
+            return;
+        }
+        // After a snapshot, the action the bot had on its way may have been applied too: one
+        // of the two is refused. Its own next event says where it stands.
+        if (replayed_) return worker_.count([](load_stats& s) { ++s.refused_after_snapshot; });
         // A refused action means the bot's view and the server's differ: start over.
         if (action_in_flight_ && bot_ && bot_->playing()) {
             action_in_flight_ = false;
@@ -257,6 +370,7 @@ void connection::on_game_event(const server_message& m)
         if (role_ == role::creator) worker_.count([](load_stats& s) { ++s.games_started; });
         room_.in_flight[me].clear();
         action_in_flight_ = false;
+        replayed_ = false;
         bot.on_game_started(static_cast<seat>(m.first));
         return act();
     }
@@ -285,6 +399,7 @@ void connection::on_game_event(const server_message& m)
 
     if (by == me) {
         action_in_flight_ = false; // our own action came back
+        replayed_ = false;
     } else if (type != "passed") {
         // The opponent's move reached us: that is the move's latency.
         const auto sent = room_.in_flight[by].pop();

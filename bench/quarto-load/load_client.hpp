@@ -26,6 +26,10 @@ struct client_settings {
     std::chrono::milliseconds think{0};
     std::optional<int> move_ms = 60'000; // the rooms' move clock; nullopt: untimed
     bool idle = false; // hold the rooms without playing
+    // Connections that close or break once the run is on connect again and resume by token
+    // (for runs through restarts: bench/rolling.sh); each gives up after resume_timeout.
+    bool resume = false;
+    std::chrono::milliseconds resume_timeout{30'000};
     std::uint64_t seed = 1;
 };
 
@@ -64,6 +68,8 @@ public:
     // otherwise starve the handshakes of the rooms still connecting.
     void start_play();
     bool may_play() const { return may_play_; }
+    // Bots still waiting for their room after a reconnection: counted as rooms_not_back.
+    void count_rooms_away();
     void start_window(); // reset the window counters and start counting
     void stop_window();  // stop counting (the totals go on)
     load_stats window() const { return window_; }
@@ -105,16 +111,29 @@ public:
     void start(std::optional<net::ip::address> source);
     void join_room(); // the room's id is known
     void start_play() { act(); }
+    bool awaiting_room() const { return awaiting_room_; }
 
 private:
-    void on_connect(const beast::error_code& ec);
-    void on_handshake(const beast::error_code& ec);
+    // The worker's io_context executor as a concrete type (not any_io_executor): each worker
+    // runs on one thread, and type erasure showed up in the profile.
+    using stream_type = beast::basic_stream<tcp, net::io_context::executor_type, beast::unlimited_rate_policy>;
+    using ws_stream = websocket::stream<stream_type>;
+    // Each connection attempt has a stream of its own; the handlers of an earlier one hold it
+    // until they have run, and do nothing once it is no longer the current one.
+    using stream_ptr = std::shared_ptr<ws_stream>;
+
+    void open(); // a new stream, connecting
+    void on_connect(const stream_ptr& ws, const beast::error_code& ec);
+    void on_handshake(const stream_ptr& ws, const beast::error_code& ec);
     void do_read();
     void on_read(const beast::error_code& ec, std::size_t bytes);
     void send(std::string message);
     void do_write();
     void on_write(const beast::error_code& ec, std::size_t bytes);
     void fail(const beast::error_code& ec, const char* what);
+    void reconnect_later();
+    std::string name() const; // in its hello: a1, b1, s1 (creator, joiner, spectator of room 1)
+    void restore_from(const server_message& snapshot);
 
     void handle(const server_message& m);
     void on_game_event(const server_message& m);
@@ -125,10 +144,8 @@ private:
     room_state& room_;
     role role_;
     int number_;
-    // The worker's io_context executor as a concrete type (not any_io_executor): each worker
-    // runs on one thread, and type erasure showed up in the profile.
-    using stream_type = beast::basic_stream<tcp, net::io_context::executor_type, beast::unlimited_rate_policy>;
-    websocket::stream<stream_type> ws_;
+    stream_ptr ws_;
+    std::optional<net::ip::address> source_;
     beast::flat_buffer buffer_;
     std::deque<std::string> outbox_; // the front is being written
     std::optional<bot_player> bot_;
@@ -138,6 +155,15 @@ private:
     bool failed_ = false; // the connection broke; counted once
     std::int64_t last_seq_ = -1;
     std::string last_sent_; // the last action, to describe an error
+    // --resume
+    std::string token_;              // from the first welcome
+    bool reconnecting_ = false;      // between a break and the next welcome
+    bool awaiting_room_ = false;     // a bot between a break and its room's snapshot
+    bool replayed_ = false;          // re-played from a snapshot since its last own event
+    int attempts_ = 0;
+    std::chrono::steady_clock::time_point broke_at_, give_up_at_;
+    std::optional<net::steady_timer> retry_timer_;
+    std::optional<net::steady_timer> resend_timer_; // an action answered `unavailable`
 };
 
 } // namespace quarto::load

@@ -21,6 +21,13 @@ void load_stats::merge(const load_stats& o)
     seat_mismatches += o.seat_mismatches;
     connect_failures += o.connect_failures;
     disconnects += o.disconnects;
+    reconnections += o.reconnections;
+    reconnect_failures += o.reconnect_failures;
+    rooms_back += o.rooms_back;
+    rooms_not_back += o.rooms_not_back;
+    snapshots_unasked += o.snapshots_unasked;
+    refused_after_snapshot += o.refused_after_snapshot;
+    resume_pause.merge(o.resume_pause);
     for (const auto& [k, v] : o.errors) errors[k] += v;
     for (const auto& [k, v] : o.closes) closes[k] += v;
     latency.merge(o.latency);

@@ -30,6 +30,15 @@ struct load_stats {
     std::uint64_t seat_mismatches = 0;
     std::uint64_t connect_failures = 0;
     std::uint64_t disconnects = 0;    // connections closed or broken while the run was on
+    // With --resume: a connection that closed or broke mid-run connects again, says hello with
+    // its token, and its bot picks its game up from the room's snapshot.
+    std::uint64_t reconnections = 0;     // welcomed again after a disconnection
+    std::uint64_t reconnect_failures = 0; // gave up (--resume-timeout) without being welcomed again
+    std::uint64_t rooms_back = 0;        // a bot's room snapshot after its reconnection
+    std::uint64_t rooms_not_back = 0;    // bots still waiting for their room when the run ended
+    std::uint64_t snapshots_unasked = 0; // a room snapshot on an open connection (the room moved to another node)
+    std::uint64_t refused_after_snapshot = 0; // an action refused after the bot re-played from a snapshot
+    histogram resume_pause;              // ns, a bot's disconnection -> its room's snapshot
     std::map<std::string, std::uint64_t, std::less<>> errors; // error messages by code
     std::map<std::string, std::uint64_t, std::less<>> closes; // "close 1008: not reading", "read: ..."
     histogram latency; // ns, a bot's action -> the opponent receiving its event

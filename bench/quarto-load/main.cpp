@@ -40,6 +40,8 @@ struct options {
     bool idle = false;
     std::uint64_t seed = 1;
     double connect_timeout_s = 120;
+    bool resume = false;
+    double resume_timeout_s = 30;
 };
 
 const char* usage = R"(usage: quarto-load [options]
@@ -61,6 +63,12 @@ const char* usage = R"(usage: quarto-load [options]
   --idle                  hold the rooms (games started) without playing: for memory per room
   --seed N                random seed (default 1)
   --connect-timeout S     give up waiting for the rooms to be set up after S seconds (default 120)
+  --resume                a connection that closes or breaks once the rooms are set up connects
+                          again, says hello with its token, and its bot picks the game up from
+                          its room's snapshot (a spectator joins again): for runs through server
+                          restarts and failovers (bench/rolling.sh)
+  --resume-timeout S      a connection that has not been welcomed again S seconds after it broke
+                          gives up (default 30)
   --help                  this text
 )";
 
@@ -119,6 +127,10 @@ options parse(int argc, char** argv)
             o.idle = true;
             continue;
         }
+        if (arg == "--resume") {
+            o.resume = true;
+            continue;
+        }
         std::string value;
         if (const auto eq = arg.find('='); eq != std::string::npos) {
             value = arg.substr(eq + 1);
@@ -146,6 +158,7 @@ options parse(int argc, char** argv)
         else if (name == "source-addresses") o.sources = parse_sources(value);
         else if (name == "seed") o.seed = static_cast<std::uint64_t>(number(name, value, 0, 1e15));
         else if (name == "connect-timeout") o.connect_timeout_s = number(name, value, 1, 1e6);
+        else if (name == "resume-timeout") o.resume_timeout_s = number(name, value, 0.1, 1e6);
         else bad("unknown option " + arg);
     }
     return o;
@@ -235,6 +248,8 @@ int main(int argc, char** argv)
     settings.think = std::chrono::milliseconds{opts.think_ms};
     settings.move_ms = opts.move_ms;
     settings.idle = opts.idle;
+    settings.resume = opts.resume;
+    settings.resume_timeout = std::chrono::milliseconds{static_cast<std::int64_t>(opts.resume_timeout_s * 1000)};
     settings.seed = opts.seed;
 
     std::atomic<int> ready{0};
@@ -304,6 +319,7 @@ int main(int argc, char** argv)
     const auto server_memory = server_pid ? load::read_memory(server_pid) : load::memory_status{};
 
     load::load_stats window, totals;
+    on_every_worker(workers, [](load::worker& w) { w.count_rooms_away(); });
     {
         std::mutex m;
         on_every_worker(workers, [&](load::worker& w) {
@@ -400,6 +416,14 @@ int main(int argc, char** argv)
       << totals.unreadable << ", creator not in seat 0 " << totals.seat_mismatches << ", connect failures " << totals.connect_failures << ", disconnects " << totals.disconnects
       << "\n";
     for (const auto& [why, n] : totals.closes) t << "    closed: " << why << " x" << n << "\n";
+    if (opts.resume) {
+        const auto& pause = totals.resume_pause;
+        t << "  resumed                 reconnections " << totals.reconnections << " (failed " << totals.reconnect_failures
+          << "), rooms back " << totals.rooms_back << " (pause p50 " << fixed(static_cast<double>(pause.percentile(50)) / 1e6, 0)
+          << " ms, max " << fixed(static_cast<double>(pause.max()) / 1e6, 0) << " ms), rooms not back " << totals.rooms_not_back
+          << ", snapshots on open connections " << totals.snapshots_unasked << ", refused after a snapshot "
+          << totals.refused_after_snapshot << "\n";
+    }
     std::cout << t.str() << std::flush;
 
     if (!opts.json_path.empty()) {
@@ -463,6 +487,20 @@ int main(int argc, char** argv)
         j["connect_failures"] = totals.connect_failures;
         j["disconnects"] = totals.disconnects;
         j["closes"] = totals.closes;
+        if (opts.resume) {
+            const auto& pause = totals.resume_pause;
+            j["resume"] = {{"reconnections", totals.reconnections},
+                           {"reconnect_failures", totals.reconnect_failures},
+                           {"rooms_back", totals.rooms_back},
+                           {"rooms_not_back", totals.rooms_not_back},
+                           {"snapshots_unasked", totals.snapshots_unasked},
+                           {"refused_after_snapshot", totals.refused_after_snapshot},
+                           {"pause_ms", {{"p50", static_cast<double>(pause.percentile(50)) / 1e6},
+                                         {"p99", static_cast<double>(pause.percentile(99)) / 1e6},
+                                         {"max", static_cast<double>(pause.max()) / 1e6}}}};
+            // Over the whole run: a game lost to a restart ends by a timeout or a resignation.
+            j["games_other_total"] = totals.other_endings;
+        }
         j["machine"] = load::machine_summary();
         std::ofstream out{opts.json_path};
         out << j.dump(2) << "\n";

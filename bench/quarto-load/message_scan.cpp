@@ -131,6 +131,9 @@ bool scan_message(std::string_view text, server_message& out)
         else if (key == "room") out.room = text_value;
         else if (key == "code") out.code = text_value;
         else if (key == "reason") out.reason = text_value;
+        else if (key == "token") out.token = text_value;
+        else if (key == "status") out.status = text_value;
+        else if (key == "game" && !text_value.empty() && text_value.front() == '{') out.game = text_value;
         else if (key == "seat") out.seat = small_int(is_int, number);
         else if (key == "piece") out.piece = small_int(is_int, number);
         else if (key == "square") out.square = small_int(is_int, number);

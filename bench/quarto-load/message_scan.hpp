@@ -1,7 +1,7 @@
 // Reads the few fields the load generator needs from a server message without building a JSON
 // DOM: one pass over the top-level object, nested values skipped. Key order does not matter
 // (PROTOCOL.md section 1). String values are returned raw (escapes left in place): the fields
-// read here (type, room, code, reason) never contain any.
+// read here (type, room, code, reason, token, status) never contain any.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,9 @@ struct server_message {
     std::string_view room;
     std::string_view code;   // error
     std::string_view reason; // game_over
+    std::string_view token;  // welcome
+    std::string_view status; // the room snapshot's
+    std::string_view game;   // the room snapshot's "game" object, raw (read_snapshot_game)
     int seat = -1;           // given, placed, passed, rematch_requested; -1 when absent or null
     int piece = -1;          // given, placed
     int square = -1;         // placed

@@ -137,3 +137,46 @@ TEST_CASE("after the game is over the bot stops until the next game starts")
     CHECK(a.playing());
     CHECK(a.next_action().has_value());
 }
+
+TEST_CASE("a bot picks a game up from a room snapshot's moves")
+{
+    // Seat 1 gave first: give 3, seat 0 places it on 5, then gives 9; seat 1 is to place.
+    const auto g = load::read_snapshot_game(
+        R"({"board":[],"moves":[{"type":"give","seat":1,"piece":3,"t_ms":10},{"type":"place","seat":0,"square":5,"t_ms":20},)"
+        R"({"type":"give","seat":0,"piece":9,"t_ms":30}],"first":1,"phase":"place"})");
+    REQUIRE(g.has_value());
+    REQUIRE(g->first == seat{1});
+    REQUIRE(g->moves.size() == 3);
+    bot_player b{1, 7};
+    REQUIRE(b.restore(*g));
+    REQUIRE(b.playing());
+    CHECK(b.current()->moves().size() == 3);
+    const auto place = b.next_action();
+    REQUIRE(place.has_value());
+    CHECK(place->kind == move_kind::place);
+    CHECK(place->value != 5); // square 5 is taken
+    bot_player other{0, 8};
+    REQUIRE(other.restore(*g));
+    CHECK_FALSE(other.next_action().has_value()); // not seat 0's turn
+
+    // Before any game; a game ended by a call; moves that are not a legal game.
+    const auto empty = load::read_snapshot_game(R"({"moves":[],"first":null})");
+    REQUIRE(empty.has_value());
+    REQUIRE(b.restore(*empty));
+    CHECK_FALSE(b.playing());
+    const auto called = load::read_snapshot_game(
+        R"({"moves":[{"type":"give","seat":0,"piece":1},{"type":"quarto","seat":1,"line":[0,1,2,3]}],"first":0})");
+    REQUIRE(called.has_value());
+    REQUIRE(b.restore(*called));
+    CHECK_FALSE(b.playing());
+    const auto illegal = load::read_snapshot_game(R"({"moves":[{"type":"place","seat":0,"square":1}],"first":0})");
+    REQUIRE(illegal.has_value());
+    CHECK_FALSE(b.restore(*illegal));
+    CHECK_FALSE(b.playing());
+    // Not a snapshot's game at all.
+    CHECK_FALSE(load::read_snapshot_game("[]").has_value());
+    CHECK_FALSE(load::read_snapshot_game(R"({"moves":[{"type":"give","seat":2,"piece":1}],"first":0})").has_value());
+    CHECK_FALSE(load::read_snapshot_game(R"({"moves":[{"type":"give","seat":0,"piece":16}],"first":0})").has_value());
+    CHECK_FALSE(load::read_snapshot_game(R"({"moves":[{"type":"give","seat":0,"piece":1}]})").has_value());
+    CHECK_FALSE(load::read_snapshot_game("{not json").has_value());
+}

@@ -42,6 +42,12 @@ TEST_CASE("the scanner reads the top-level fields of room events")
     REQUIRE(scan_message(R"({"type":"room","you":{"seat":null}})", m));
     CHECK(m.you_seat == -1);
 
+    // What a reconnection needs: the token of a welcome, a snapshot's status and game.
+    REQUIRE(scan_message(R"({"type":"welcome","player":"pk3x9abqz","name":"a1","token":"5f0c1d2e","protocol":1})", m));
+    CHECK(m.token == "5f0c1d2e");
+    REQUIRE(scan_message(R"({"type":"room","room":"r","seq":9,"status":"playing","you":{"seat":0},"game":{"moves":[{"type":"give","seat":0,"piece":5}],"first":0,"status":"x"}})", m));
+    CHECK(m.status == "playing"); // not the nested one
+    CHECK(m.game == R"({"moves":[{"type":"give","seat":0,"piece":5}],"first":0,"status":"x"})");
     REQUIRE(scan_message(R"({"type":"error","code":"not_your_turn","message":"It is not your turn.","req":7})", m));
     CHECK(m.code == "not_your_turn");
 
@@ -67,6 +73,7 @@ TEST_CASE("the scanner refuses what is not one JSON object")
 TEST_CASE("client messages")
 {
     CHECK(hello_message("a1") == R"({"type":"hello","name":"a1"})");
+    CHECK(resume_message("5f0c1d2e") == R"({"type":"hello","token":"5f0c1d2e"})");
     CHECK(create_room_message("load 3") ==
           R"({"type":"create_room","name":"load 3","clock":{"move_ms":null},"private":true})");
     CHECK(create_room_message("load 3", 60000) ==
