@@ -354,7 +354,7 @@ TEST_CASE("cluster: a node killed mid-game: another node takes its rooms over wi
     go_on_after_takeover(d, beta, given);
 }
 
-TEST_CASE("cluster: a move for the room of a node that died is held a second, then answered unavailable; sent again once the room is taken over, it is played")
+TEST_CASE("cluster: a move for the room of a node that died is held a second, then answered unavailable, and sent again once the room is taken over it is played")
 {
     shared_cluster c;
     auto alpha = std::make_unique<server_process>(c.args("alpha"));
