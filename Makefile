@@ -48,6 +48,7 @@ test-cluster: build-debug
 	cd build/debug && ctest --output-on-failure --timeout 300 -R 'cluster'
 	deploy/deps.sh --bench
 	bench/cluster.sh --repeat 1 --out build/cluster-bench.md
+	bench/rolling.sh --out build/rolling-bench.md
 
 test-tsan: deps
 	deploy/deps.sh --tests

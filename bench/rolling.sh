@@ -30,7 +30,7 @@ while (($#)); do
         --rooms) rooms=$2; shift ;;
         --out) out=$2; shift ;;
         --keep) keep=$2; shift ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
         *) echo "rolling.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
