@@ -196,6 +196,9 @@ void connection::fail(const beast::error_code& ec, const char* what)
 {
     if (ec == net::error::operation_aborted || failed_) return;
     failed_ = true; // a broken connection fails its read and its write: count it once
+    // The message being written may still be read by the old stream's write (it completes
+    // with an error later): kept for the run's life, one message per break at most.
+    if (!outbox_.empty()) retired_.push_back(std::move(outbox_.front()));
     outbox_.clear();
     if (reconnecting_) return reconnect_later(); // another attempt, until resume_timeout
     std::string key = std::string{what} + ": " + ec.message();

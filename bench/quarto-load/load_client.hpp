@@ -148,6 +148,7 @@ private:
     std::optional<net::ip::address> source_;
     beast::flat_buffer buffer_;
     std::deque<std::string> outbox_; // the front is being written
+    std::vector<std::string> retired_; // the front of the outbox when its connection broke
     std::optional<bot_player> bot_;
     std::optional<net::steady_timer> think_timer_; // only with a think time: delays each action
     bool action_in_flight_ = false; // sent, its event (or error) not yet back
