@@ -13,6 +13,7 @@
 #   bench/rolling.sh                       1 round, 300 rooms: about 2 minutes
 #   bench/rolling.sh --rooms 1000 --repeat 3 --out /tmp/rolling.md
 #   bench/rolling.sh --keep DIR            keep every log (nodes, HAProxy, quarto-load) in DIR
+#   QUARTO_LOG_LEVEL=debug bench/rolling.sh --keep DIR     the nodes' debug lines too
 # Exit status non-zero when a game was lost or a node did not exit 0.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,7 +31,7 @@ while (($#)); do
         --rooms) rooms=$2; shift ;;
         --out) out=$2; shift ;;
         --keep) keep=$2; shift ;;
-        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
         *) echo "rolling.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -77,7 +78,7 @@ start_node() {
     local n=$1 db=$2 log=$3 before
     before=$(grep -c 'listening on' "$log" 2>/dev/null || true)
     "$server_bin" --host 127.0.0.1 --port "${node_port[$n]}" --rate-limit 100000 --rate-burst 100000 \
-        --max-rooms-per-address 0 --log-level info --redis "unix://$work/redis.sock" --node-id "n$n" \
+        --max-rooms-per-address 0 --log-level "${QUARTO_LOG_LEVEL:-info}" --redis "unix://$work/redis.sock" --node-id "n$n" \
         --trust-proxy --db "$db" >>"$log" 2>&1 &
     node_pid[n]=$!
     pids_to_kill+=("${node_pid[$n]}")

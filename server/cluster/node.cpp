@@ -160,7 +160,10 @@ void node::send_to_owner(std::string key, std::string records, std::function<voi
                 return later([this, key, shared, failed, attempt]() mutable {
                     send_to_owner(std::move(key), std::move(*shared), std::move(failed), attempt + 1);
                 });
-            if (r.type == redis_reply::kind::integer && r.integer >= -1) return failed(undelivered::no_owner);
+            spdlog::debug("node {}: {} not delivered after {} attempts (owner script: {})", id_, key, attempt + 1,
+                          r.type == redis_reply::kind::integer ? std::to_string(r.integer) : std::string{"no integer"});
+            if (r.type == redis_reply::kind::integer && r.integer == -1) return failed(undelivered::here);
+            if (r.type == redis_reply::kind::integer && r.integer == 0) return failed(undelivered::no_owner);
             failed(undelivered::unavailable);
         });
     if (!sent) failed(undelivered::unavailable);

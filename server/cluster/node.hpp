@@ -56,7 +56,9 @@ public:
     enum class place_kind : std::uint8_t { room, tournament };
     // Why a record for an owner went nowhere: no node holds that room or tournament (or this one
     // did and has dropped it), or it could not be sent (Redis is out of reach, or the owner is down).
-    enum class undelivered { no_owner, unavailable };
+    // here: Redis names this node as the owner (it took the place over while the message was
+    // on its way): the caller handles it itself.
+    enum class undelivered { no_owner, unavailable, here };
     // Every entry of a list the nodes publish (id, text), read after each heartbeat, with the
     // live nodes' ids.
     using listing = std::function<void(std::vector<std::pair<std::string, std::string>> entries, std::vector<std::string> live)>;

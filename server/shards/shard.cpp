@@ -411,9 +411,10 @@ tournaments::tournament* shard::find_tournament(const protocol::tournament_id& i
 }
 
 void shard::room_request(play::room* r, const play::client_ref& from, const play::player_record& p,
-                         const protocol::room_message& m, const nlohmann::json& req, std::string_view text)
+                         const protocol::room_message& m, const nlohmann::json& req, std::string_view text, bool ask_cluster)
 {
-    if (!r && state_.cluster && !is_remote(from)) {
+    if (!r && state_.cluster && !is_remote(from) && ask_cluster) {
+        spdlog::debug("room {}: not on shard {} for a client's message: asking Redis where it is", m.room, index_);
         cluster::relay_record record{cluster::relay_record::kind::message, state_.cluster->id(),
                                      {from.shard, from.slot, from.generation}, false, m.room, player_json(p),
                                      std::string{text}};

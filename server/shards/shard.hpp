@@ -113,8 +113,10 @@ public:
     // A client's message for a room of this shard, timed for the metrics. When there is none
     // here: on a node of a cluster, the message (`text`) goes to the node that holds the room;
     // otherwise no_such_room.
+    // `ask_cluster` false: no other node is asked (the cluster named this one).
     void room_request(play::room* r, const play::client_ref& from, const play::player_record& p,
-                      const protocol::room_message& m, const nlohmann::json& req, std::string_view text);
+                      const protocol::room_message& m, const nlohmann::json& req, std::string_view text,
+                      bool ask_cluster = true);
     // A record from another node (cluster/relay_record.hpp), for a room of this shard or a
     // client of it.
     void remote_record(const cluster::relay_record& r);
@@ -138,7 +140,8 @@ public:
     // A client's message for a tournament of this shard. When there is none here: on a node of a
     // cluster, the message (`text`) goes to the node that holds it; otherwise no_such_tournament.
     void tournament_request(tournaments::tournament* t, const play::client_ref& from, const play::player_record& p,
-                            const protocol::tournament_message& m, const nlohmann::json& req, std::string_view text);
+                            const protocol::tournament_message& m, const nlohmann::json& req, std::string_view text,
+                            bool ask_cluster = true);
     // A player's connection `c` is back in tournament `id`: subscribed again, with its snapshot,
     // from this shard's tournament or through the tournament's node.
     void resume_tournament_in(const protocol::tournament_id& id, const play::client_ref& c, const play::player_record& p,
@@ -226,6 +229,10 @@ private:
     using place_kind = cluster::node::place_kind;
     // A local client's message, detach or resume for a room or tournament held by another node.
     void to_owner(const play::client_ref& from, const play::place& where, cluster::relay_record r, const nlohmann::json& req);
+    // A client's message sent to the owner through Redis, which named this node: it took the
+    // place over meanwhile (a node stopped or died). Handled by the place's shard here.
+    void handle_here(const play::client_ref& from, const play::place& where, const std::string& player, const std::string& text,
+                     const nlohmann::json& req);
     // Tells every node that this node holds `where` now (it took it over): their clients that
     // were in it, or whose player is one of `people` (its seated players, or its director and
     // entrants), get it again from here.

@@ -121,10 +121,11 @@ void shard::announce_back(const play::client_ref& c, const play::player_record& 
 }
 
 void shard::tournament_request(tournaments::tournament* t, const play::client_ref& from, const play::player_record& p,
-                               const protocol::tournament_message& m, const nlohmann::json& req, std::string_view text)
+                               const protocol::tournament_message& m, const nlohmann::json& req, std::string_view text,
+                               bool ask_cluster)
 {
     if (t) return t->handle(from, p, m.action, req);
-    if (state_.cluster && !is_remote(from))
+    if (state_.cluster && !is_remote(from) && ask_cluster)
         return to_owner(from, {play::place::kind::tournament, m.tournament},
                         {cluster::relay_record::kind::message, state_.cluster->id(), {from.shard, from.slot, from.generation},
                          true, m.tournament, player_json(p), std::string{text}},
@@ -140,9 +141,14 @@ void shard::to_owner(const play::client_ref& from, const play::place& where, clu
     cluster::append(records, r);
     const bool answer = r.type == cluster::relay_record::kind::message;
     const bool tournament = where.what == play::place::kind::tournament;
+    std::string player = answer ? r.player : std::string{};
+    std::string text = answer ? r.text : std::string{};
     state_.cluster->to_owner(tournament ? place_kind::tournament : place_kind::room, where.id, std::move(records),
-                             [this, from, req, answer, tournament](cluster::node::undelivered why) {
+                             [this, from, req, answer, tournament, where, player = std::move(player),
+                              text = std::move(text)](cluster::node::undelivered why) {
         if (!answer) return; // a detach that went nowhere: the place is gone already, or its node
+        if (why == cluster::node::undelivered::here)
+            return post([from, req, where, player, text](shard& s) { s.handle_here(from, where, player, text, req); });
         post([from, req, why, tournament](shard& s) {
             const auto code = why == cluster::node::undelivered::unavailable ? protocol::error_code::unavailable
                               : tournament                                   ? protocol::error_code::no_such_tournament
@@ -151,6 +157,25 @@ void shard::to_owner(const play::client_ref& from, const play::place& where, clu
             s.send(from, net::make_frame(protocol::error_reply(code, protocol::default_message(code), req)));
         });
     });
+}
+
+void shard::handle_here(const play::client_ref& from, const play::place& where, const std::string& player,
+                        const std::string& text, const nlohmann::json& req)
+{
+    const bool tournament = where.what == play::place::kind::tournament;
+    const auto owner = tournament ? state_.shard_of_tournament(where.id) : state_.shard_of_room(where.id);
+    auto handle = [from, player, text, req](shard& s) {
+        const auto p = player_from_json(player);
+        auto parsed = protocol::parse_client_message(text);
+        const auto* message = std::get_if<protocol::parsed_message>(&parsed);
+        if (!p || !message) return spdlog::warn("shard {}: a message to handle here could not be read again", s.index_);
+        if (const auto* m = std::get_if<protocol::room_message>(&message->message))
+            return s.room_request(s.find_room(m->room), from, *p, *m, req, text, /*ask_cluster=*/false);
+        if (const auto* m = std::get_if<protocol::tournament_message>(&message->message))
+            return s.tournament_request(s.find_tournament(m->tournament), from, *p, *m, req, text, /*ask_cluster=*/false);
+    };
+    if (owner == index_) return handle(*this);
+    forward(owner, std::move(handle));
 }
 
 void shard::remote_record(const cluster::relay_record& r)
@@ -163,13 +188,20 @@ void shard::remote_record(const cluster::relay_record& r)
         const auto from = remote_.ref_for(r.from_node, r.client, loop_.turn_time());
         auto parsed = protocol::parse_client_message(r.text);
         auto* message = std::get_if<protocol::parsed_message>(&parsed);
+        // Not here (any more): the sender's node asked before this node's rooms were taken over
+        // by another, or before a new process of this node started: on to the owner Redis names
+        // (which answers no such room when that is this node).
         if (auto* m = message ? std::get_if<protocol::room_message>(&message->message) : nullptr) {
             if (std::holds_alternative<protocol::join>(m->action)) known_player(players(), *player);
-            return room_request(find_room(m->room), from, *player, *m, message->req, r.text);
+            auto* room = find_room(m->room);
+            if (!room) return to_owner(from, {play::place::kind::room, m->room}, r, message->req);
+            return room_request(room, from, *player, *m, message->req, r.text);
         }
-        if (auto* m = message ? std::get_if<protocol::tournament_message>(&message->message) : nullptr)
-            return tournament_request(find_tournament(m->tournament), from, *known_player(players(), *player), *m,
-                                      message->req, r.text);
+        if (auto* m = message ? std::get_if<protocol::tournament_message>(&message->message) : nullptr) {
+            auto* t = find_tournament(m->tournament);
+            if (!t) return to_owner(from, {play::place::kind::tournament, m->tournament}, r, message->req);
+            return tournament_request(t, from, *known_player(players(), *player), *m, message->req, r.text);
+        }
         return spdlog::warn("shard {}: node {} relayed what is neither a room's nor a tournament's message", index_, r.from_node);
     }
     case kind::detach: {
