@@ -135,7 +135,7 @@ for ((rep = 1; rep <= repeats; rep++)); do
     lost=$(jq '.resume.rooms_not_back + .resume.reconnect_failures + .games_other_total + .desyncs' "$base.json")
     ((lost == 0)) || failed=1
     errors=$(cat "$base".n?.log | grep -c -E '\[(error|critical)\]' || true)
-    rows+=("| $rep | $rooms | $(printf '%s; ' "${stops[@]}" | sed 's/; $//') | $(jq -r '[.resume.reconnections, .resume.rooms_back, .resume.rooms_not_back, .resume.snapshots_unasked] | map(tostring) | join(" / ")' "$base.json") | $(jq -r '"\(.resume.pause_ms.p50 | floor) / \(.resume.pause_ms.max | floor)"' "$base.json") | $(jq -r '"\(.games_finished_total) (\(.games_other_total) other)"' "$base.json") | $(jq -r '.desyncs' "$base.json") | $(jq -r '.resume.refused_after_snapshot' "$base.json") | $(jq -r '.latency_us.p99 / 1000 | . * 10 | floor / 10' "$base.json") | $errors | $lost |")
+    rows+=("| $rep | $rooms | $(printf '%s; ' "${stops[@]}" | sed 's/; $//') | $(jq -r '[.resume.reconnections, .resume.rooms_back, .resume.rooms_not_back, .resume.snapshots_unasked] | map(tostring) | join(" / ")' "$base.json") | $(jq -r '"\(.resume.pause_ms.p50 | floor) / \(.resume.pause_ms.max | floor)"' "$base.json") | $(jq -r '"\(.games_finished_total) (\(.games_other_total) other)"' "$base.json") | $(jq -r '.desyncs' "$base.json") | $(jq -r '.resume.duplicates_refused' "$base.json") | $(jq -r '.latency_us.p99 / 1000 | . * 10 | floor / 10' "$base.json") | $errors | $lost |")
     kill "$haproxy_pid"
     wait "$haproxy_pid" 2>/dev/null || true
     for n in 1 2 3; do kill -TERM "${node_pid[$n]}"; wait "${node_pid[$n]}" || true; done
@@ -153,7 +153,7 @@ done
     echo "50 s window; from its 5th second each node in turn gets SIGTERM and is started again with"
     echo "the same \`--node-id\` and port, 8 s apart."
     echo
-    echo "| round | rooms | each node: its exit after SIGTERM, and back listening | reconnections / rooms back / not back / snapshots on open connections | pause of a stopped node's bots, p50 / max (ms) | games finished | desyncs | moves refused after a snapshot | p99 move latency (ms) | error lines in the nodes' logs | lost |"
+    echo "| round | rooms | each node: its exit after SIGTERM, and back listening | reconnections / rooms back / not back / snapshots on open connections | pause of a stopped node's bots, p50 / max (ms) | games finished | desyncs | actions sent twice, one refused | p99 move latency (ms) | error lines in the nodes' logs | lost |"
     echo "|---|---|---|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${rows[@]}"
     echo
@@ -162,9 +162,10 @@ done
     echo "  and events the bots' games refused. The target is 0."
     echo "- **pause**: from a bot's connection closing (1012) to its room's snapshot on its new"
     echo "  connection, through HAProxy to another node. The issue's target: no game paused by more than 1 s."
-    echo "- **moves refused after a snapshot**: a bot whose move was on its way when its room's"
-    echo "  snapshot came plays from the snapshot; if the first move was applied after all, the second"
-    echo "  is refused (\`not_your_turn\`). Nothing is lost."
+    echo "- **actions sent twice, one refused**: a bot whose move was on its way when its room's"
+    echo "  snapshot came (or its connection broke) plays from the snapshot; if the first copy was"
+    echo "  applied after all, the second is refused (\`not_your_turn\`, \`wrong_phase\`). Each"
+    echo "  action carries a \`req\`: the bot tells these from a refusal of the action on its way. Nothing is lost."
 } >"$out"
 cat "$out"
 exit "$failed"

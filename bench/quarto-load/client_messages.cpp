@@ -73,8 +73,16 @@ std::string join_message(std::string_view room, bool as_spectator)
     return out;
 }
 
-std::string action_message(std::string_view room, const action& a)
+std::string action_message(std::string_view room, const action& a, int req)
 {
+    if (req > 0) {
+        std::string out = action_message(room, a);
+        out.pop_back(); // the closing brace
+        out += R"(,"req":)";
+        append_int(out, req);
+        out += '}';
+        return out;
+    }
     switch (a.kind) {
     case move_kind::give:
     case move_kind::place: {

@@ -17,7 +17,8 @@ std::string resume_message(std::string_view token);
 std::string create_room_message(std::string_view name, std::optional<int> move_ms = std::nullopt);
 std::string join_message(std::string_view room, bool as_spectator);
 // give, place, quarto (with the 4 squares of `a.line`), pass or resign.
-std::string action_message(std::string_view room, const action& a);
+// With `req` > 0, the message carries it (an error in answer echoes it).
+std::string action_message(std::string_view room, const action& a, int req = 0);
 std::string rematch_message(std::string_view room);
 
 } // namespace quarto::load

@@ -336,8 +336,12 @@ void connection::handle(const server_message& m)
                       << (g ? g->board().pieces_placed() : 0) << " placed, " << (g ? g->moves().size() : 0)
                       << " moves; last sent " << last_sent_ << "\n";
         }
+        // Each action carries its number: an error for an earlier one (a move sent twice, its
+        // first copy taken) says nothing about the action on its way now.
+        const bool about_this_action = action_in_flight_ && m.req == req_;
+        if (!about_this_action) return worker_.count([](load_stats& s) { ++s.duplicates_refused; });
         // Nothing was done (a cluster's room between two nodes): send it again in a moment.
-        if (m.code == "unavailable" && action_in_flight_ && bot_ && bot_->playing()) {
+        if (m.code == "unavailable" && bot_ && bot_->playing()) {
             if (!resend_timer_) resend_timer_.emplace(worker_.context());
             resend_timer_->expires_after(std::chrono::milliseconds{100});
             resend_timer_->async_wait([self = shared_from_this(), ws = ws_](const beast::error_code& ec) {
@@ -347,7 +351,7 @@ void connection::handle(const server_message& m)
         }
         // After a snapshot, the action the bot had on its way may have been applied too: one
         // of the two is refused. Its own next event says where it stands.
-        if (replayed_) return worker_.count([](load_stats& s) { ++s.refused_after_snapshot; });
+        if (replayed_) return worker_.count([](load_stats& s) { ++s.duplicates_refused; });
         // A refused action means the bot's view and the server's differ: start over.
         if (action_in_flight_ && bot_ && bot_->playing()) {
             action_in_flight_ = false;
@@ -439,7 +443,7 @@ void connection::act_now()
     if (next->kind == move_kind::give || next->kind == move_kind::place)
         room_.in_flight[bot_->me()].push(clock_type::now());
     action_in_flight_ = true;
-    last_sent_ = action_message(room_.id, *next);
+    last_sent_ = action_message(room_.id, *next, ++req_);
     send(last_sent_);
 }
 

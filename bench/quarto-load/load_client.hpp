@@ -156,6 +156,7 @@ private:
     bool failed_ = false; // the connection broke; counted once
     std::int64_t last_seq_ = -1;
     std::string last_sent_; // the last action, to describe an error
+    int req_ = 0;           // the number the last action carries as its req
     // --resume
     std::string token_;              // from the first welcome
     bool reconnecting_ = false;      // between a break and the next welcome

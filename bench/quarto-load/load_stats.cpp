@@ -26,7 +26,7 @@ void load_stats::merge(const load_stats& o)
     rooms_back += o.rooms_back;
     rooms_not_back += o.rooms_not_back;
     snapshots_unasked += o.snapshots_unasked;
-    refused_after_snapshot += o.refused_after_snapshot;
+    duplicates_refused += o.duplicates_refused;
     resume_pause.merge(o.resume_pause);
     for (const auto& [k, v] : o.errors) errors[k] += v;
     for (const auto& [k, v] : o.closes) closes[k] += v;

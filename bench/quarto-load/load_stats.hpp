@@ -37,7 +37,9 @@ struct load_stats {
     std::uint64_t rooms_back = 0;        // a bot's room snapshot after its reconnection
     std::uint64_t rooms_not_back = 0;    // bots still waiting for their room when the run ended
     std::uint64_t snapshots_unasked = 0; // a room snapshot on an open connection (the room moved to another node)
-    std::uint64_t refused_after_snapshot = 0; // an action refused after the bot re-played from a snapshot
+    // An action sent twice (again after a snapshot, or its connection's break), one copy taken
+    // and the other refused: nothing lost.
+    std::uint64_t duplicates_refused = 0;
     histogram resume_pause;              // ns, a bot's disconnection -> its room's snapshot
     std::map<std::string, std::uint64_t, std::less<>> errors; // error messages by code
     std::map<std::string, std::uint64_t, std::less<>> closes; // "close 1008: not reading", "read: ..."

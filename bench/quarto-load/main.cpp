@@ -421,8 +421,8 @@ int main(int argc, char** argv)
         t << "  resumed                 reconnections " << totals.reconnections << " (failed " << totals.reconnect_failures
           << "), rooms back " << totals.rooms_back << " (pause p50 " << fixed(static_cast<double>(pause.percentile(50)) / 1e6, 0)
           << " ms, max " << fixed(static_cast<double>(pause.max()) / 1e6, 0) << " ms), rooms not back " << totals.rooms_not_back
-          << ", snapshots on open connections " << totals.snapshots_unasked << ", refused after a snapshot "
-          << totals.refused_after_snapshot << "\n";
+          << ", snapshots on open connections " << totals.snapshots_unasked << ", actions sent twice and refused once "
+          << totals.duplicates_refused << "\n";
     }
     std::cout << t.str() << std::flush;
 
@@ -494,7 +494,7 @@ int main(int argc, char** argv)
                            {"rooms_back", totals.rooms_back},
                            {"rooms_not_back", totals.rooms_not_back},
                            {"snapshots_unasked", totals.snapshots_unasked},
-                           {"refused_after_snapshot", totals.refused_after_snapshot},
+                           {"duplicates_refused", totals.duplicates_refused},
                            {"pause_ms", {{"p50", static_cast<double>(pause.percentile(50)) / 1e6},
                                          {"p99", static_cast<double>(pause.percentile(99)) / 1e6},
                                          {"max", static_cast<double>(pause.max()) / 1e6}}}};

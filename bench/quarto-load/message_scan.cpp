@@ -139,6 +139,7 @@ bool scan_message(std::string_view text, server_message& out)
         else if (key == "square") out.square = small_int(is_int, number);
         else if (key == "first") out.first = small_int(is_int, number);
         else if (key == "seq") out.seq = is_int ? number : -1;
+        else if (key == "req") out.req = small_int(is_int, number);
         else if (key == "you" && !text_value.empty() && text_value.front() == '{') {
             server_message you;
             if (scan_message(text_value, you)) out.you_seat = you.seat;

@@ -23,6 +23,7 @@ struct server_message {
     int first = -1;          // game_started
     int you_seat = -1;       // the room snapshot's "you":{"seat":N}; -1 for a spectator (null)
     std::int64_t seq = -1;   // room events
+    int req = -1;            // an error's, when the message it answers had a number
 };
 
 // False when `text` is not a JSON object this scanner can read.

@@ -87,5 +87,12 @@ TEST_CASE("client messages")
     CHECK(action_message("r", action{.kind = move_kind::call, .by = 1, .line = 0x8421}) ==
           R"({"type":"quarto","room":"r","line":[0,5,10,15]})");
     CHECK(action_message("r", action{.kind = move_kind::pass, .by = 1}) == R"({"type":"pass","room":"r"})");
+    CHECK(action_message("r", action{.kind = move_kind::give, .by = 0, .value = 3}, 42) ==
+          R"({"type":"give","room":"r","piece":3,"req":42})");
+    server_message m;
+    REQUIRE(scan_message(R"({"type":"error","code":"wrong_phase","message":"x","req":42})", m));
+    CHECK(m.req == 42);
+    REQUIRE(scan_message(R"({"type":"error","code":"wrong_phase","message":"x","req":"a"})", m));
+    CHECK(m.req == -1);
     CHECK(rematch_message("r\"") == R"({"type":"rematch","room":"r\""})");
 }
