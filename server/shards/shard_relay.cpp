@@ -163,7 +163,7 @@ void shard::handle_here(const play::client_ref& from, const play::place& where, 
                         const std::string& text, const nlohmann::json& req)
 {
     const bool tournament = where.what == play::place::kind::tournament;
-    const auto owner = tournament ? state_.shard_of_tournament(where.id) : state_.shard_of_room(where.id);
+    const auto holder = tournament ? state_.shard_of_tournament(where.id) : state_.shard_of_room(where.id);
     auto handle = [from, player, text, req](shard& s) {
         const auto p = player_from_json(player);
         auto parsed = protocol::parse_client_message(text);
@@ -174,8 +174,8 @@ void shard::handle_here(const play::client_ref& from, const play::place& where, 
         if (const auto* m = std::get_if<protocol::tournament_message>(&message->message))
             return s.tournament_request(s.find_tournament(m->tournament), from, *p, *m, req, text, /*ask_cluster=*/false);
     };
-    if (owner == index_) return handle(*this);
-    forward(owner, std::move(handle));
+    if (holder == index_) return handle(*this);
+    forward(holder, std::move(handle));
 }
 
 void shard::remote_record(const cluster::relay_record& r)
