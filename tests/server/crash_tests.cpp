@@ -7,7 +7,6 @@
 // to its end as a replica of the rules engine fed the same events says it must. Then the same
 // for a tournament's games: its rounds go on through the kills, no game is played again.
 #include <csignal>
-#include <filesystem>
 #include <random>
 #include <sys/wait.h>
 
@@ -25,11 +24,8 @@ constexpr int kill_count = 10;
 
 TEST_CASE("crash: 20 rooms of timed bots survive 10 kill -9 and a SIGTERM, losing no room, event or clock")
 {
-    const auto dir = std::filesystem::temp_directory_path() / ("quarto-crash-test-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
     // Bots think for 0-15 ms: above the 20 messages a second a person's browser is allowed.
-    const std::vector<std::string> args{"--db", (dir / "quarto.db").string(), "--rate-limit", "500", "--rate-burst", "1000"};
+    const std::vector<std::string> args{"--db", scratch_file("crash.db").string(), "--rate-limit", "500", "--rate-burst", "1000"};
     std::mt19937 rng{std::random_device{}()};
     totals t;
     std::vector<bot> bots(2 * room_count);
@@ -116,17 +112,12 @@ TEST_CASE("crash: 20 rooms of timed bots survive 10 kill -9 and a SIGTERM, losin
     CHECK(t.claim_windows_at_restart > 0);
     CHECK(t.games_finished >= room_count);
     server.reset();
-    std::filesystem::remove_all(dir);
 }
-
 
 TEST_CASE("crash: a tournament's rounds go on through kill -9, each game played once, in its own room")
 {
     constexpr int players = 6; // 5 rounds of 3 boards, 2 games a board: 30 games, 10 in a row for each player
-    const auto dir = std::filesystem::temp_directory_path() / ("quarto-crash-tournament-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    const std::vector<std::string> args{"--db", (dir / "quarto.db").string(), "--rate-limit", "500", "--rate-burst", "1000"};
+    const std::vector<std::string> args{"--db", scratch_file("crash-tournament.db").string(), "--rate-limit", "500", "--rate-burst", "1000"};
     std::mt19937 rng{std::random_device{}()};
     totals t;
     tournament_watch w;
@@ -227,5 +218,4 @@ TEST_CASE("crash: a tournament's rounds go on through kill -9, each game played 
     CHECK(t.errors == 0);
     CHECK(t.events_compared > 0);
     server.reset();
-    std::filesystem::remove_all(dir);
 }

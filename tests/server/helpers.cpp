@@ -2,6 +2,8 @@
 #include "helpers.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <stdexcept>
 
 #include <sqlite3.h>
 
@@ -228,6 +230,28 @@ std::vector<int> sorted_line(const json& line)
     for (json s : line) out.push_back(s.get<int>());
     std::sort(out.begin(), out.end());
     return out;
+}
+
+std::filesystem::path scratch_file(const std::string& name)
+{
+    struct process_dir {
+        std::filesystem::path path;
+        process_dir()
+        {
+            std::string pattern = (std::filesystem::temp_directory_path() / "quarto-server-tests-XXXXXX").string();
+            if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+            path = pattern;
+        }
+        ~process_dir()
+        {
+            std::error_code ignored;
+            std::filesystem::remove_all(path, ignored);
+        }
+    };
+    static const process_dir dir;
+    const auto path = dir.path / name;
+    for (const auto* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path.string() + suffix);
+    return path;
 }
 
 void exec_sql(const std::string& db, const std::string& sql)

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <memory>
 #include <string>
@@ -89,6 +90,10 @@ int play(duel& d, int giver, const std::vector<step>& steps);
 
 // A full board (piece code per square) with no aligned line in the standard rules.
 std::array<int, 16> drawn_board();
+
+// A fresh empty path for a test's archive file `name` (its -wal and -shm gone too), in a
+// directory of this test process's own, removed with its contents when the process exits.
+std::filesystem::path scratch_file(const std::string& name);
 
 // Runs SQL on an SQLite archive file through another connection than the server's.
 void exec_sql(const std::string& db, const std::string& sql);

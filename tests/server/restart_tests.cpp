@@ -14,15 +14,6 @@ using namespace quarto_test;
 
 namespace {
 
-std::filesystem::path fresh_db(const std::string& name)
-{
-    const auto dir = std::filesystem::temp_directory_path() / ("quarto-restart-test-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    const auto path = dir / name;
-    for (const auto* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path.string() + suffix);
-    return path;
-}
-
 // The archive file's write lock, held by another connection (as a long write by someone else
 // would hold it): the server's journal cannot commit until it is released.
 class write_lock {
@@ -59,7 +50,7 @@ bool received(const ws_client& ws, const std::string& type)
 
 TEST_CASE("journal: no event reaches anyone before its change is committed, and what was never committed never happened")
 {
-    const auto db = fresh_db("hold.db");
+    const auto db = scratch_file("hold.db");
     const std::vector<std::string> args{"--db", db.string()};
     auto server = std::make_unique<server_process>(args);
     duel d = start_duel(*server, {{"clock", {{"move_ms", 30000}}}});
@@ -102,7 +93,7 @@ TEST_CASE("journal: no event reaches anyone before its change is committed, and 
 
 TEST_CASE("journal: a game killed mid-way comes back with its clock as at its last event and is played to its end")
 {
-    const auto db = fresh_db("game.db");
+    const auto db = scratch_file("game.db");
     const std::vector<std::string> args{"--db", db.string()};
     auto server = std::make_unique<server_process>(args);
     duel d = start_duel(*server, {{"clock", {{"move_ms", 20000}, {"claim_ms", 3000}}}});
@@ -142,7 +133,7 @@ TEST_CASE("journal: a game killed mid-way comes back with its clock as at its la
 
 TEST_CASE("journal: with --journal off nothing is kept, and a restart forgets the rooms")
 {
-    const auto db = fresh_db("off.db");
+    const auto db = scratch_file("off.db");
     const std::vector<std::string> args{"--db", db.string(), "--journal", "off"};
     auto server = std::make_unique<server_process>(args);
     duel d = start_duel(*server);
@@ -156,7 +147,7 @@ TEST_CASE("journal: with --journal off nothing is kept, and a restart forgets th
 
 TEST_CASE("journal: a game that ended just before a kill -9 is in the archive after the restart")
 {
-    const auto db = fresh_db("ended.db");
+    const auto db = scratch_file("ended.db");
     const std::vector<std::string> args{"--db", db.string()};
     auto server = std::make_unique<server_process>(args);
     duel d = start_duel(*server);
@@ -179,7 +170,7 @@ TEST_CASE("journal: a game that ended just before a kill -9 is in the archive af
 
 TEST_CASE("journal: while its database refuses writes the game goes on, and once half of --journal-backlog-mib waits no new game starts")
 {
-    const auto db = fresh_db("backlog.db");
+    const auto db = scratch_file("backlog.db");
     // About 1 KiB: half of it is a few moves' entries.
     server_process server{{"--db", db.string(), "--journal-backlog-mib", "0.001"}};
     duel d = start_duel(server, {{"clock", {{"move_ms", 30000}}}});

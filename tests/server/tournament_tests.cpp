@@ -222,15 +222,6 @@ void check_final_standings(tournament_fixture& t, const json& final_snapshot)
     CHECK(met.size() == 6);
 }
 
-std::filesystem::path temp_db(const std::string& name)
-{
-    const auto dir = std::filesystem::temp_directory_path() / ("quarto-tournament-test-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    const auto path = dir / name;
-    std::filesystem::remove(path);
-    return path;
-}
-
 // The bytes of an archive file and of its write-ahead log.
 std::string file_bytes(const std::filesystem::path& db)
 {
@@ -255,7 +246,7 @@ void write_db(const std::filesystem::path& db, const std::string& sql_file)
 
 TEST_CASE("tournament: a 4-player round robin is played over WebSockets to its final standings")
 {
-    server_process server{{"--db", temp_db("round-robin.db").string()}};
+    server_process server{{"--db", scratch_file("round-robin.db").string()}};
     tournament_fixture t{server,
                          {{"name", "Club night"}, {"format", "round_robin"}, {"clock", {{"move_ms", 30000}}},
                           {"round_pause_seconds", 0}},
@@ -306,7 +297,7 @@ TEST_CASE("tournament: a 4-player round robin is played over WebSockets to its f
 TEST_CASE("tournament: people stored before tokens were hashed (archive schema 2) resume with their tokens")
 {
     // fixtures/archive_v2.sql: "Club night", directed by Dee, Ann and Bo registered.
-    const auto db = temp_db("v2.db");
+    const auto db = scratch_file("v2.db");
     write_db(db, std::string{QUARTO_ARCHIVE_FIXTURES} + "/archive_v2.sql");
     server_process server{{"--db", db.string()}};
     CHECK(server.log().find("schema version 3") != std::string::npos);
@@ -345,7 +336,7 @@ TEST_CASE("tournament: a restart in the middle loses nothing - the game in progr
     SUBCASE("--journal off") { journal = false; }
     const std::vector<std::string> journal_flag{"--journal", journal ? "on" : "off"};
     constexpr unsigned first_shards = 2;
-    const auto db = temp_db("restart.db");
+    const auto db = scratch_file("restart.db");
     json id;
     json before_restart;
     std::vector<std::string> tokens;
@@ -489,7 +480,7 @@ TEST_CASE("tournament: a restart in the middle loses nothing - the game in progr
 
 TEST_CASE("tournament: a store that fails is logged by the tournament's id, without its people's token hashes")
 {
-    const auto db = temp_db("refused.db");
+    const auto db = scratch_file("refused.db");
     server_process server{{"--db", db.string()}};
     tournament_fixture t{server, {{"name", "Logged cup"}, {"format", "round_robin"}}, 1};
     // From now on the file refuses every write of a tournament.
@@ -509,7 +500,7 @@ TEST_CASE("tournament: a store that fails is logged by the tournament's id, with
 
 TEST_CASE("tournament: damaged stored tournaments are skipped, and the server serves the others")
 {
-    const auto db = temp_db("damaged.db");
+    const auto db = scratch_file("damaged.db");
     std::vector<std::string> ids;
     {
         server_process server{{"--db", db.string(), "--shutdown-grace", "0.5"}};
@@ -547,7 +538,7 @@ TEST_CASE("tournament: damaged stored tournaments are skipped, and the server se
 
 TEST_CASE("tournament: a registration is announced only once stored - kill -9 right after loses none")
 {
-    const auto db = temp_db("announced.db");
+    const auto db = scratch_file("announced.db");
     json id;
     player late;
     {
@@ -608,7 +599,7 @@ TEST_CASE("tournament: a start time more than a year ahead is refused, a year is
 
 TEST_CASE("tournament: the director's controls and every refusal")
 {
-    server_process server{{"--db", temp_db("controls.db").string()}};
+    server_process server{{"--db", scratch_file("controls.db").string()}};
     tournament_fixture t{
         server, {{"name", "Small"}, {"format", "swiss"}, {"rounds", 2}, {"max_players", 3}, {"round_pause_seconds", 0}}, 1};
     auto& ann = t.players[0];
@@ -702,7 +693,7 @@ TEST_CASE("tournament: two games per pairing, each player starts once - a no-sho
     // (the server starts the clock itself): 3 s leaves a loaded machine its margin. Each game
     // then lasts that long, until Bo's clock runs out.
     constexpr int move_ms = 3000;
-    server_process server{{"--db", temp_db("two-games.db").string()}};
+    server_process server{{"--db", scratch_file("two-games.db").string()}};
     tournament_fixture t{server,
                          {{"name", "Pairs"}, {"format", "round_robin"}, {"games_per_pairing", 2},
                           {"clock", {{"move_ms", move_ms}}}},
@@ -748,7 +739,7 @@ TEST_CASE("tournament: two games per pairing, each player starts once - a no-sho
 
 TEST_CASE("tournament: the next round waits round_pause_seconds - announced at once, started on time, through kill -9")
 {
-    const auto db = temp_db("round-pause.db");
+    const auto db = scratch_file("round-pause.db");
     const std::vector<std::string> args{"--db", db.string()};
     const auto unix_now = [] {
         return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
