@@ -2,6 +2,7 @@
 // cluster's totals in GET /api/nodes and /metrics; a node that stops is gone from the others'
 // lists at their next heartbeat; a single server lists itself alone. A room's players and
 // spectators connected to different nodes play and watch it as on one server.
+#include <fstream>
 #include <thread>
 
 #include <csignal>
@@ -388,6 +389,77 @@ TEST_CASE("cluster: a move for the room of a node that died is held a second, th
     must(d.joiner->wait_type("room", in(std::chrono::seconds{5})), "Bob's room from beta after the takeover");
     d.act(1, move, fields);
     const json played = must(d.joiner->wait_type(move == "give" ? "given" : "placed", in(std::chrono::seconds{5})), "Bob's move");
+    CHECK(played["seat"] == 1);
+}
+
+TEST_CASE("cluster: a move on hold for the room of a node that died is played by the node that takes the room over meanwhile")
+{
+    shared_cluster c;
+    auto alpha = std::make_unique<server_process>(c.args("alpha"));
+    server_process beta{c.args("beta")};
+    duel d = start_split_duel(*alpha, beta);
+    std::string move = "give";
+    json fields = {{"piece", 7}};
+    if (d.first == 0) {
+        d.act(0, "give", {{"piece", 7}});
+        d.expect_all("given");
+        move = "place";
+        fields = {{"square", 5}};
+    }
+    const std::string played_type = move == "give" ? "given" : "placed";
+    ::kill(alpha->pid(), SIGKILL);
+    alpha->wait_exit();
+    // Bob sends his move again whenever it comes back unavailable, as the protocol says. Beta
+    // holds each copy for a second while the room's record names alpha, so one of them is on
+    // hold when beta takes the room over (alpha's lease runs out within 3 s). Redis then names
+    // beta itself as the owner: beta plays the move, instead of answering no_such_room.
+    int copies = 0;
+    json answer;
+    const auto deadline = in(std::chrono::seconds{15});
+    do {
+        d.act(1, move, fields, copies++);
+        answer = must(d.joiner->wait_for(
+                          [&](const json& m) { return m["type"] == "error" || m["type"] == played_type; }, deadline),
+                      "Bob's answer");
+    } while (answer["type"] == "error" && answer["code"] == "unavailable");
+    MESSAGE(copies << " copies of the move sent");
+    CHECK_MESSAGE(answer["type"] == played_type, answer.dump());
+    CHECK(answer["seat"] == 1);
+    CHECK(copies >= 2); // the first was held and refused: alpha's lease outlives a second
+    CHECK(beta.log().find("1 rooms and 0 tournaments of node alpha taken over") != std::string::npos);
+}
+
+TEST_CASE("cluster: a client's message relayed to a node that does not hold the room is sent on to the node that does")
+{
+    // As after a rolling restart: a node asked Redis for the room's owner, and by the time its
+    // record arrived, the node named (here gamma, a new process of a stopped node, say) no
+    // longer held the room. The record is published by the test on gamma's channel, as beta
+    // would, for Bob's move: gamma must send it on to alpha, which holds the room.
+    shared_cluster c;
+    server_process alpha{c.args("alpha")};
+    server_process beta{c.args("beta")};
+    server_process gamma{c.args("gamma")};
+    duel d = start_split_duel(alpha, beta);
+    json move = action("give", d.room, {{"piece", 7}});
+    if (d.first == 0) {
+        d.act(0, "give", {{"piece", 7}});
+        d.expect_all("given");
+        move = action("place", d.room, {{"square", 5}});
+    }
+    // A `message` record (server/cluster/relay_record.hpp): `M <body length>\n`, then the
+    // header line (sending node, its client's shard, slot and generation, r for a room, the
+    // room, the lengths of the player and the text), the player, the text. The client is one
+    // beta never had: what matters is the move reaching the room.
+    const std::string player = json{{"id", d.joiner.id}, {"name", "Bob"}}.dump();
+    const std::string text = move.dump();
+    const std::string header = "beta 0 4000000 1 r " + d.room.get<std::string>() + " " + std::to_string(player.size()) +
+                               " " + std::to_string(text.size()) + "\n";
+    const std::string record = "M " + std::to_string(header.size() + player.size() + text.size()) + "\n" + header + player + text;
+    const auto file = scratch_file("relayed-record");
+    std::ofstream{file, std::ios::binary} << record;
+    CHECK(c.redis.cli("-x PUBLISH quarto:node:gamma < '" + file.string() + "'").find('1') != std::string::npos);
+    const json played = must(d.creator->wait_type(move["type"] == "give" ? "given" : "placed", in(std::chrono::seconds{5})),
+                             "Bob's move, relayed through gamma, seen by Ann on alpha");
     CHECK(played["seat"] == 1);
 }
 
