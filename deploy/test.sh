@@ -46,9 +46,8 @@ nginx_pid=
 client_pids=()
 results=()
 
-log() { printf '\n== %s\n' "$*"; }
-pass() { results+=("ok   $*"); echo "ok: $*"; }
-die() { echo "FAILED: $*" >&2; exit 1; }
+# shellcheck source=deploy/test-helpers.sh
+source "$here/deploy/test-helpers.sh"
 
 cleanup() {
     local status=$?
@@ -97,36 +96,6 @@ smoke=$here/build/deploy-test/bin/quarto-smoke
 host_server=$here/build/deploy-test/bin/quarto-server
 
 # ---------------------------------------------------------------- helpers ----
-# A port on 127.0.0.1 that nothing listens on (checked by connecting).
-free_port() {
-    local port
-    for _ in $(seq 200); do
-        port=$((20000 + RANDOM % 40000))
-        if ! (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null; then echo "$port"; return 0; fi
-    done
-    return 1
-}
-
-# The status code of GET http://127.0.0.1:PORT/PATH, or nothing if the connection fails.
-http_status() {
-    local port=$1 path=$2 line
-    exec 3<> "/dev/tcp/127.0.0.1/$port" || return 1
-    printf 'GET %s HTTP/1.0\r\nHost: 127.0.0.1:%s\r\n\r\n' "$path" "$port" >&3
-    read -r -t 5 line <&3 || true
-    exec 3>&-
-    echo "$line" | awk '{print $2}'
-}
-
-# Waits up to $1 seconds for the command "$@" to succeed.
-await() {
-    local seconds=$1
-    shift
-    for _ in $(seq $((seconds * 10))); do
-        "$@" && return 0
-        sleep 0.1
-    done
-    return 1
-}
 healthy() { [ "$(http_status "$app_port" /healthz 2> /dev/null)" = 200 ]; }
 
 # ---------------------------------------------------------------- base image ----

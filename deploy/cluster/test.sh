@@ -50,9 +50,8 @@ client_pids=()
 results=()
 up=0
 
-log() { printf '\n== %s\n' "$*"; }
-pass() { results+=("ok   $*"); echo "ok: $*"; }
-die() { echo "FAILED: $*" >&2; exit 1; }
+# shellcheck source=deploy/test-helpers.sh
+source "$here/deploy/test-helpers.sh"
 
 cleanup() {
     local status=$?
@@ -114,40 +113,13 @@ no_cache=()
 pass "nodes' image localhost/quarto-server:latest ready in $(($(date +%s) - build_start)) s"
 
 # ---------------------------------------------------------------- helpers ----
-free_port() {
-    local port
-    for _ in $(seq 200); do
-        port=$((20000 + RANDOM % 40000))
-        if ! (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null; then echo "$port"; return 0; fi
-    done
-    return 1
-}
-
-# GET http://127.0.0.1:$port$1: the body on stdout, nothing if the request fails.
-http_get() {
-    local path=$1
-    exec 3<> "/dev/tcp/127.0.0.1/$port" || return 1
-    printf 'GET %s HTTP/1.0\r\nHost: 127.0.0.1:%s\r\n\r\n' "$path" "$port" >&3
-    timeout 5 cat <&3 | sed '1,/^\r$/d'
-    exec 3>&-
-}
-
 # A figure of /api/nodes through HAProxy (a Python expression over `d`, the document).
 nodes_figure() {
-    http_get /api/nodes 2> /dev/null | python3 -c "import json,sys; d=json.load(sys.stdin); print($1)" 2> /dev/null
+    http_get "$port" /api/nodes 2> /dev/null | python3 -c "import json,sys; d=json.load(sys.stdin); print($1)" 2> /dev/null
 }
 # The number of games each node has started, as "node1=3 node2=2 node3=2".
 games_per_node() { nodes_figure "' '.join(f\"{n['id']}={n['games_started']}\" for n in sorted(d['nodes'], key=lambda n: n['id']))"; }
 
-await() {
-    local seconds=$1
-    shift
-    for _ in $(seq $((seconds * 10))); do
-        "$@" && return 0
-        sleep 0.1
-    done
-    return 1
-}
 live_nodes_are() { [ "$(nodes_figure "len(d['nodes'])")" = "$1" ]; }
 
 # One game through HAProxy, both players through it; every game's output goes to games.out.
@@ -252,7 +224,7 @@ pass "compose stop of the nodes: both clients saw 1012, every node exited 0 (${s
 "${compose[@]}" up -d --no-build > "$work/up2.log" 2>&1 || { cat "$work/up2.log"; die "compose up again"; }
 await 120 live_nodes_are 3 || die "three nodes after the second start"
 # Every game of this run was Smoke A's (the volumes are new).
-archived() { http_get '/api/games?player=Smoke+A&limit=100' | python3 -c "import json,sys; print(len(json.load(sys.stdin)['games']))"; }
+archived() { http_get "$port" '/api/games?player=Smoke+A&limit=100' | python3 -c "import json,sys; print(len(json.load(sys.stdin)['games']))"; }
 all_archived() { [ "$(archived)" = "$(games_played)" ]; }
 await 10 all_archived || die "$(archived) games archived of the $(games_played) played"
 play_game "a game after the restart"
