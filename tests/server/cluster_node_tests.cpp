@@ -66,6 +66,21 @@ duel start_split_duel(const server_process& home, const server_process& away)
     return d;
 }
 
+// Brings the game to Bob's turn (seat 1): he gives first, or Ann gives piece 7 and he is to
+// place it. Bob's move: giving piece 7, or placing it on square 5.
+struct bobs_move {
+    std::string type;
+    json fields;
+    std::string event() const { return type == "give" ? "given" : "placed"; }
+};
+bobs_move to_bobs_turn(duel& d)
+{
+    if (d.first == 1) return {"give", {{"piece", 7}}};
+    d.act(0, "give", {{"piece", 7}});
+    d.expect_all("given");
+    return {"place", {{"square", 5}}};
+}
+
 } // namespace
 
 TEST_CASE("cluster: a game between players on two nodes, watched from the second, is played as on one server")
@@ -361,15 +376,7 @@ TEST_CASE("cluster: a move for the room of a node that died is held a second, th
     auto alpha = std::make_unique<server_process>(c.args("alpha"));
     server_process beta{c.args("beta")};
     duel d = start_split_duel(*alpha, beta);
-    // Bob (seat 1, on beta) is to move: he gives first, or places what Ann gave.
-    std::string move = "give";
-    json fields = {{"piece", 7}};
-    if (d.first == 0) {
-        d.act(0, "give", {{"piece", 7}});
-        d.expect_all("given");
-        move = "place";
-        fields = {{"square", 5}};
-    }
+    const bobs_move move = to_bobs_turn(d); // Bob is on beta
     ::kill(alpha->pid(), SIGKILL);
     const auto killed = steady::now();
     alpha->wait_exit();
@@ -377,7 +384,7 @@ TEST_CASE("cluster: a move for the room of a node that died is held a second, th
     // second (a handover after a SIGTERM takes milliseconds), then, the room not yet taken over
     // (that waits for alpha's 3 s lease to run out), answers that nothing was done.
     const auto sent = steady::now();
-    d.act(1, move, fields, "held");
+    d.act(1, move.type, move.fields, "held");
     const json refused = must(d.joiner->wait_type("error", in(std::chrono::seconds{5})), "Bob's answer");
     const auto held = std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - sent);
     CHECK(refused["code"] == "unavailable");
@@ -387,8 +394,8 @@ TEST_CASE("cluster: a move for the room of a node that died is held a second, th
     // Sent again once beta holds the room: played.
     REQUIRE(beta.wait_log("1 rooms and 0 tournaments of node alpha taken over", in(std::chrono::seconds{10})));
     must(d.joiner->wait_type("room", in(std::chrono::seconds{5})), "Bob's room from beta after the takeover");
-    d.act(1, move, fields);
-    const json played = must(d.joiner->wait_type(move == "give" ? "given" : "placed", in(std::chrono::seconds{5})), "Bob's move");
+    d.act(1, move.type, move.fields);
+    const json played = must(d.joiner->wait_type(move.event(), in(std::chrono::seconds{5})), "Bob's move");
     CHECK(played["seat"] == 1);
 }
 
@@ -398,15 +405,7 @@ TEST_CASE("cluster: a move on hold for the room of a node that died is played by
     auto alpha = std::make_unique<server_process>(c.args("alpha"));
     server_process beta{c.args("beta")};
     duel d = start_split_duel(*alpha, beta);
-    std::string move = "give";
-    json fields = {{"piece", 7}};
-    if (d.first == 0) {
-        d.act(0, "give", {{"piece", 7}});
-        d.expect_all("given");
-        move = "place";
-        fields = {{"square", 5}};
-    }
-    const std::string played_type = move == "give" ? "given" : "placed";
+    const bobs_move move = to_bobs_turn(d);
     ::kill(alpha->pid(), SIGKILL);
     alpha->wait_exit();
     // Bob sends his move again whenever it comes back unavailable, as the protocol says. Beta
@@ -417,13 +416,13 @@ TEST_CASE("cluster: a move on hold for the room of a node that died is played by
     json answer;
     const auto deadline = in(std::chrono::seconds{15});
     do {
-        d.act(1, move, fields, copies++);
+        d.act(1, move.type, move.fields, copies++);
         answer = must(d.joiner->wait_for(
-                          [&](const json& m) { return m["type"] == "error" || m["type"] == played_type; }, deadline),
+                          [&](const json& m) { return m["type"] == "error" || m["type"] == move.event(); }, deadline),
                       "Bob's answer");
     } while (answer["type"] == "error" && answer["code"] == "unavailable");
     MESSAGE(copies << " copies of the move sent");
-    CHECK_MESSAGE(answer["type"] == played_type, answer.dump());
+    CHECK_MESSAGE(answer["type"] == move.event(), answer.dump());
     CHECK(answer["seat"] == 1);
     CHECK(copies >= 2); // the first was held and refused: alpha's lease outlives a second
     CHECK(beta.log().find("1 rooms and 0 tournaments of node alpha taken over") != std::string::npos);
@@ -440,25 +439,20 @@ TEST_CASE("cluster: a client's message relayed to a node that does not hold the 
     server_process beta{c.args("beta")};
     server_process gamma{c.args("gamma")};
     duel d = start_split_duel(alpha, beta);
-    json move = action("give", d.room, {{"piece", 7}});
-    if (d.first == 0) {
-        d.act(0, "give", {{"piece", 7}});
-        d.expect_all("given");
-        move = action("place", d.room, {{"square", 5}});
-    }
+    const bobs_move move = to_bobs_turn(d);
     // A `message` record (server/cluster/relay_record.hpp): `M <body length>\n`, then the
     // header line (sending node, its client's shard, slot and generation, r for a room, the
     // room, the lengths of the player and the text), the player, the text. The client is one
     // beta never had: what matters is the move reaching the room.
     const std::string player = json{{"id", d.joiner.id}, {"name", "Bob"}}.dump();
-    const std::string text = move.dump();
+    const std::string text = action(move.type, d.room, move.fields).dump();
     const std::string header = "beta 0 4000000 1 r " + d.room.get<std::string>() + " " + std::to_string(player.size()) +
                                " " + std::to_string(text.size()) + "\n";
     const std::string record = "M " + std::to_string(header.size() + player.size() + text.size()) + "\n" + header + player + text;
     const auto file = scratch_file("relayed-record");
     std::ofstream{file, std::ios::binary} << record;
     CHECK(c.redis.cli("-x PUBLISH quarto:node:gamma < '" + file.string() + "'").find('1') != std::string::npos);
-    const json played = must(d.creator->wait_type(move["type"] == "give" ? "given" : "placed", in(std::chrono::seconds{5})),
+    const json played = must(d.creator->wait_type(move.event(), in(std::chrono::seconds{5})),
                              "Bob's move, relayed through gamma, seen by Ann on alpha");
     CHECK(played["seat"] == 1);
 }
