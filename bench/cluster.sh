@@ -3,12 +3,14 @@
 # against two nodes on one Redis and one PostgreSQL behind HAProxy (deploy/cluster/haproxy.cfg),
 # whose round robin puts the two players of every room on different nodes, so that every move
 # crosses Redis twice (the mover's message to the room's node, the event back to the other
-# player's). R = 1000 rooms, closed loop and with 100 ms think time. Per move: the CPU of every
-# process taking part (the server, or both nodes + Redis + PostgreSQL + HAProxy), user and
-# system, from /proc; and p99 action -> opponent as quarto-load measures it. Redis and
-# PostgreSQL are the tests' kind: scratch directories, Unix sockets, PostgreSQL's defaults.
+# player's). R = 1000 rooms (--rooms: one count or several), closed loop and with 100 ms think
+# time (--think). Per move: the CPU of every process taking part (the server, or both nodes +
+# Redis + PostgreSQL + HAProxy), user and system, from /proc; and p99 action -> opponent as
+# quarto-load measures it. Redis and PostgreSQL are the tests' kind: scratch directories, Unix
+# sockets, PostgreSQL's defaults.
 #   bench/cluster.sh                  2 rounds: about 5 minutes
 #   bench/cluster.sh --repeat 3 --out /tmp/cluster.md
+#   bench/cluster.sh --rooms '300 500 700' --think 100 --out /tmp/r.md    where the latency turns
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -16,52 +18,27 @@ cd "$root"
 source bench/servers.sh
 
 repeats=2
+room_counts=(1000)
+thinks=(0 100)
 out=$root/bench/RESULTS-cluster.md
 while (($#)); do
     case $1 in
         --repeat) repeats=$2; shift ;;
+        --rooms) read -r -a room_counts <<<"$2"; shift ;;
+        --think) read -r -a thinks <<<"$2"; shift ;;
         --out) out=$2; shift ;;
-        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
         *) echo "cluster.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
 done
-for tool in jq redis-server redis-cli haproxy python3; do
-    command -v "$tool" >/dev/null || { echo "cluster.sh: needs $tool (deploy/deps.sh --tests --bench)" >&2; exit 1; }
-done
-pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)
-[[ -x $pg_bin/initdb ]] || { echo "cluster.sh: needs the postgresql package (deploy/deps.sh --tests)" >&2; exit 1; }
+# shellcheck source=bench/scratch_services.sh
+source bench/scratch_services.sh
 ensure_servers cpp
 ulimit -n "$(ulimit -Hn)"
-work=$(mktemp -d /tmp/quarto-cluster-bench.XXXXXX)
-chmod 755 "$work"
-as_owner=()
-if [[ $(id -u) == 0 ]]; then
-    mkdir "$work/pg" && chown postgres: "$work/pg"
-    as_owner=(runuser -u postgres --)
-else
-    mkdir "$work/pg"
-fi
-pg_ctl() { "${as_owner[@]}" "$pg_bin/pg_ctl" -w -D "$work/pg/data" "$@" >/dev/null; }
-pids_to_kill=()
-cleanup() {
-    for p in "${pids_to_kill[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-    pg_ctl -m immediate stop 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-"${as_owner[@]}" "$pg_bin/initdb" -A trust -U quarto -D "$work/pg/data" >/dev/null
-pg_ctl -l "$work/pg/postgres.log" -o "-c listen_addresses='' -k $work/pg" start
-admin="postgresql:///postgres?host=$work/pg&user=quarto"
-sql() { psql -qAt "$admin" -c "$1"; }
-postmaster=$(head -n1 "$work/pg/data/postmaster.pid")
-redis-server --port 0 --unixsocket "$work/redis.sock" --save '' --appendonly no --daemonize no \
-    --logfile "$work/redis.log" &
-redis_pid=$!
-pids_to_kill+=("$redis_pid")
-for _ in $(seq 100); do redis-cli -s "$work/redis.sock" ping >/dev/null 2>&1 && break; sleep 0.1; done
-
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+need_tools cluster.sh jq haproxy python3
+start_scratch_postgres cluster-bench
+start_scratch_redis
 # CPU ticks (user, system) of the given processes and their children (PostgreSQL's backends).
 ticks() {
     local p all=()
@@ -69,18 +46,18 @@ ticks() {
     for p in "${all[@]}"; do awk '{ print $14, $15 }' "/proc/$p/stat" 2>/dev/null || true; done |
         awk '{ u += $1; s += $2 } END { print u + 0, s + 0 }'
 }
-load_args() { # THINK_MS
-    echo --rooms 1000 --duration 15 --warmup 4 --think-ms "$1" --move-ms 60000 --connect-rate 2000
+load_args() { # ROOMS THINK_MS
+    echo --rooms "$1" --duration 15 --warmup 4 --think-ms "$2" --move-ms 60000 --connect-rate 2000
 }
 hz=$(getconf CLK_TCK)
 
-# run_single BASE THINK / run_cluster BASE THINK: one load run; writes BASE.json (quarto-load's)
+# run_single BASE ROOMS THINK / run_cluster BASE ROOMS THINK: one load run; writes BASE.json (quarto-load's)
 # and BASE.cpu.json (every process's CPU per move).
-# measure BASE THINK URL PART...: PART is NAME=PID[,PID...]; BASE.cpu.json gets each part's
+# measure BASE ROOMS THINK URL PART...: PART is NAME=PID[,PID...]; BASE.cpu.json gets each part's
 # user and system CPU per move, and their sums (user_us_per_move, sys_us_per_move).
 measure() {
-    local base=$1 think=$2 url=$3 part name pids first
-    shift 3
+    local base=$1 rooms=$2 think=$3 url=$4 part name pids first
+    shift 4
     declare -A u0 s0
     for part in "$@"; do
         name=${part%%=*} pids=${part#*=}
@@ -89,11 +66,11 @@ measure() {
     first=${1#*=}
     first=${first%%,*}
     # shellcheck disable=SC2046
-    "$load_bin" --url "$url" $(load_args "$think") --server-pid "$first" --json "$base.json" >"$base.txt" 2>"$base.err" ||
+    "$load_bin" --url "$url" $(load_args "$rooms" "$think") --server-pid "$first" --json "$base.json" >"$base.txt" 2>"$base.err" ||
         { cat "$base.err" >&2; exit 1; }
     local moves parts=() u1 s1
     # The CPU is every process's over the whole run: per move of the whole run. The latency is
-    # the window's, after the warm-up (the 1000 rooms' first moves all at once are queueing).
+    # the window's, after the warm-up (the rooms' first moves all at once are queueing).
     moves=$(jq -r '.moves_total' "$base.json")
     for part in "$@"; do
         name=${part%%=*} pids=${part#*=}
@@ -107,25 +84,25 @@ measure() {
 }
 
 run_single() {
-    local base=$1 think=$2
+    local base=$1 rooms=$2 think=$3
     cpp_extra_args=()
     cpp_db=
     start_server cpp "$base.server.log"
-    measure "$base" "$think" "ws://127.0.0.1:$port/ws" "server=$server_pid"
+    measure "$base" "$rooms" "$think" "ws://127.0.0.1:$port/ws" "server=$server_pid"
     stop_server
 }
 
 run_cluster() {
-    local base=$1 think=$2 n1 n2 p1 p2 hport haproxy_pid
-    local db="postgresql:///run_$(basename "$base" | tr -c 'a-z0-9\n' '_')?host=$work/pg&user=quarto"
+    local base=$1 rooms=$2 think=$3 n1 n2 p1 p2 hport haproxy_pid
+    local db="postgresql:///run_$(basename "$base" | tr -c 'a-z0-9\n' '_')?host=$pg_socket_dir&user=quarto"
     sql "CREATE DATABASE $(sed 's|postgresql:///\([^?]*\).*|\1|' <<<"$db")"
-    redis-cli -s "$work/redis.sock" flushall >/dev/null
+    redis-cli -s "$redis_socket" flushall >/dev/null
     cpp_db=$db
-    cpp_extra_args=(--redis "unix://$work/redis.sock" --node-id n1 --trust-proxy)
+    cpp_extra_args=(--redis "unix://$redis_socket" --node-id n1 --trust-proxy)
     start_server cpp "$base.n1.log"
     n1=$server_pid p1=$port
     pids_to_kill+=("$n1")
-    cpp_extra_args=(--redis "unix://$work/redis.sock" --node-id n2 --trust-proxy)
+    cpp_extra_args=(--redis "unix://$redis_socket" --node-id n2 --trust-proxy)
     start_server cpp "$base.n2.log"
     n2=$server_pid p2=$port
     pids_to_kill+=("$n2")
@@ -137,20 +114,24 @@ run_cluster() {
     haproxy_pid=$!
     pids_to_kill+=("$haproxy_pid")
     sleep 3
-    measure "$base" "$think" "ws://127.0.0.1:$hport/ws" "nodes=$n1,$n2" "redis=$redis_pid" "postgres=$postmaster" \
+    measure "$base" "$rooms" "$think" "ws://127.0.0.1:$hport/ws" "nodes=$n1,$n2" "redis=$redis_pid" "postgres=$postmaster" \
         "haproxy=$haproxy_pid"
     kill "$haproxy_pid"
     wait "$haproxy_pid" 2>/dev/null || true
     for p in "$n1" "$n2"; do kill -TERM "$p"; wait "$p" || echo "bench: a node exited with status $?" >&2; done
 }
 
+# A case is a room count and a think time: "R THINK".
+cases=()
+for r in "${room_counts[@]}"; do for think in "${thinks[@]}"; do cases+=("$r $think"); done; done
 for ((rep = 1; rep <= repeats; rep++)); do
-    for think in 0 100; do
+    for c in "${cases[@]}"; do
+        read -r r think <<<"$c"
         setups=(single cluster)
         ((rep % 2)) || setups=(cluster single)
         for setup in "${setups[@]}"; do
-            echo "== think $think ms, $setup (round $rep of $repeats)" >&2
-            "run_$setup" "$work/t$think.$setup.$rep" "$think"
+            echo "== R $r, think $think ms, $setup (round $rep of $repeats)" >&2
+            "run_$setup" "$work/r$r.t$think.$setup.$rep" "$r" "$think"
         done
     done
 done
@@ -160,36 +141,37 @@ m() { printf '%s\n' "$@" | median; }
 rows=()
 parts_rows=()
 ratio_lines=()
-for think in 0 100; do
+for c in "${cases[@]}"; do
+    read -r r think <<<"$c"
     for setup in single cluster; do
         rate=() user=() sys=() p99=()
         for ((rep = 1; rep <= repeats; rep++)); do
-            f=$work/t$think.$setup.$rep
+            f=$work/r$r.t$think.$setup.$rep
             rate+=("$(jq -r '.moves_per_s' "$f.json")")
             user+=("$(jq -r '.user_us_per_move' "$f.cpu.json")")
             sys+=("$(jq -r '.sys_us_per_move' "$f.cpu.json")")
             p99+=("$(jq -r '.latency_us.p99 / 1000' "$f.json")")
         done
         label=$([[ $setup == single ]] && echo "one server, SQLite file" || echo "2 nodes + Redis + PostgreSQL + HAProxy")
-        rows+=("| $think ms | $label | $(m "${rate[@]}" | xargs printf '%.0f') | $(m "${user[@]}" | xargs printf '%.1f') | $(m "${sys[@]}" | xargs printf '%.1f') | $(m "${p99[@]}" | xargs printf '%.2f') |")
+        rows+=("| $r | $think ms | $label | $(m "${rate[@]}" | xargs printf '%.0f') | $(m "${user[@]}" | xargs printf '%.1f') | $(m "${sys[@]}" | xargs printf '%.1f') | $(m "${p99[@]}" | xargs printf '%.2f') | $(printf '%.2f / ' "${p99[@]}" | sed 's| / $||') |")
     done
     for part in nodes redis postgres haproxy; do
         pu=() ps=()
         for ((rep = 1; rep <= repeats; rep++)); do
-            pu+=("$(jq -r ".parts.$part.user" "$work/t$think.cluster.$rep.cpu.json")")
-            ps+=("$(jq -r ".parts.$part.sys" "$work/t$think.cluster.$rep.cpu.json")")
+            pu+=("$(jq -r ".parts.$part.user" "$work/r$r.t$think.cluster.$rep.cpu.json")")
+            ps+=("$(jq -r ".parts.$part.sys" "$work/r$r.t$think.cluster.$rep.cpu.json")")
         done
-        parts_rows+=("| $think ms | $part | $(m "${pu[@]}" | xargs printf '%.1f') | $(m "${ps[@]}" | xargs printf '%.1f') |")
+        parts_rows+=("| $r | $think ms | $part | $(m "${pu[@]}" | xargs printf '%.1f') | $(m "${ps[@]}" | xargs printf '%.1f') |")
     done
     ratios=() without=()
     for ((rep = 1; rep <= repeats; rep++)); do
-        a=$(jq -r '.user_us_per_move + .sys_us_per_move' "$work/t$think.cluster.$rep.cpu.json")
-        h=$(jq -r '.parts.haproxy.user + .parts.haproxy.sys' "$work/t$think.cluster.$rep.cpu.json")
-        b=$(jq -r '.user_us_per_move + .sys_us_per_move' "$work/t$think.single.$rep.cpu.json")
+        a=$(jq -r '.user_us_per_move + .sys_us_per_move' "$work/r$r.t$think.cluster.$rep.cpu.json")
+        h=$(jq -r '.parts.haproxy.user + .parts.haproxy.sys' "$work/r$r.t$think.cluster.$rep.cpu.json")
+        b=$(jq -r '.user_us_per_move + .sys_us_per_move' "$work/r$r.t$think.single.$rep.cpu.json")
         ratios+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", a / b }')")
         without+=("$(awk -v a="$a" -v h="$h" -v b="$b" 'BEGIN { printf "%.2f", (a - h) / b }')")
     done
-    ratio_lines+=("- think $think ms: CPU per move, the whole cluster over the one server, by round: $(printf '%s / ' "${ratios[@]}" | sed 's| / $||'); median $(m "${ratios[@]}"). Without HAProxy (the nodes, Redis and PostgreSQL, as the issue's target counts): $(printf '%s / ' "${without[@]}" | sed 's| / $||'); median $(m "${without[@]}")")
+    ratio_lines+=("- R $r, think $think ms: CPU per move, the whole cluster over the one server, by round: $(printf '%s / ' "${ratios[@]}" | sed 's| / $||'); median $(m "${ratios[@]}"). Without HAProxy (the nodes, Redis and PostgreSQL, as the issue's target counts): $(printf '%s / ' "${without[@]}" | sed 's| / $||'); median $(m "${without[@]}")")
 done
 
 {
@@ -201,21 +183,21 @@ done
     echo "fresh servers (and database), then"
     echo
     echo '```'
-    echo "build/release/bin/quarto-load --url ws://127.0.0.1:PORT/ws $(load_args THINK)"
+    echo "build/release/bin/quarto-load --url ws://127.0.0.1:PORT/ws $(load_args R THINK)"
     echo '```'
     echo
     echo "against the server, or against HAProxy in front of the two nodes."
     echo
-    echo "| think | setup | moves/s | user CPU µs/move | system CPU µs/move | p99 action → opponent (ms) |"
-    echo "|---|---|---|---|---|---|"
+    echo "| R | think | setup | moves/s | user CPU µs/move | system CPU µs/move | p99 action → opponent (ms) | p99 every round |"
+    echo "|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${rows[@]}"
     echo
     echo "CPU: every process of the setup over quarto-load's whole run (its room set-up and warm-up"
     echo "included), per move of the whole run (\`moves_total\`); moves/s and p99 over the window after the"
-    echo "warm-up; medians of the rounds. The cluster's CPU by part (µs per move):"
+    echo "warm-up; medians of the rounds (of an even number, the lower middle one). The cluster's CPU by part (µs per move):"
     echo
-    echo "| think | part | user | system |"
-    echo "|---|---|---|---|"
+    echo "| R | think | part | user | system |"
+    echo "|---|---|---|---|---|"
     printf '%s\n' "${parts_rows[@]}"
     echo
     echo "The ratios are within each round:"

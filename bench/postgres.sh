@@ -26,24 +26,12 @@ while (($#)); do
     esac
     shift
 done
-command -v jq >/dev/null || { echo "postgres.sh: needs jq (deploy/deps.sh --bench)" >&2; exit 1; }
-pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)
-[[ -x $pg_bin/initdb ]] || { echo "postgres.sh: needs the postgresql package (deploy/deps.sh --tests)" >&2; exit 1; }
+# shellcheck source=bench/scratch_services.sh
+source bench/scratch_services.sh
+need_tools postgres.sh jq
 ensure_servers cpp
 ulimit -n "$(ulimit -Hn)"
-work=$(mktemp -d /tmp/quarto-postgres-bench.XXXXXX)
-as_owner=()
-if [[ $(id -u) == 0 ]]; then
-    chown postgres: "$work"
-    as_owner=(runuser -u postgres --)
-fi
-pg_ctl() { "${as_owner[@]}" "$pg_bin/pg_ctl" -w -D "$work/data" "$@" >/dev/null; }
-trap 'if [[ -n ${server_pid:-} ]]; then kill -9 "$server_pid" 2>/dev/null || true; fi; pg_ctl -m immediate stop 2>/dev/null || true; rm -rf "$work"' EXIT
-"${as_owner[@]}" "$pg_bin/initdb" -A trust -U quarto -D "$work/data" >/dev/null
-pg_ctl -l "$work/postgres.log" -o "-c listen_addresses='' -k $work" start
-admin="postgresql:///postgres?host=$work&user=quarto"
-sql() { psql -qAt "$admin" -c "$1"; }
-postmaster=$(head -n1 "$work/data/postmaster.pid")
+start_scratch_postgres postgres-bench
 
 # CPU ticks (user, system) of every process of the cluster.
 pg_ticks() {
@@ -66,9 +54,10 @@ for ((rep = 1; rep <= repeats; rep++)); do
             cpp_db=
             if [[ $engine == postgres ]]; then
                 sql "CREATE DATABASE run_${think}_$rep"
-                cpp_db="postgresql:///run_${think}_$rep?host=$work&user=quarto"
+                cpp_db="postgresql:///run_${think}_$rep?host=$pg_socket_dir&user=quarto"
             fi
             start_server cpp "$base.server.log"
+            pids_to_kill+=("$server_pid")
             echo "== think $think ms, $engine (round $rep of $repeats)" >&2
             read -r u0 s0 < <(pg_ticks)
             c0=$(commits)

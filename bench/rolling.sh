@@ -36,40 +36,17 @@ while (($#)); do
     esac
     shift
 done
-for tool in jq redis-server redis-cli haproxy python3; do
-    command -v "$tool" >/dev/null || { echo "rolling.sh: needs $tool (deploy/deps.sh --tests --bench)" >&2; exit 1; }
-done
-pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)
-[[ -x $pg_bin/initdb ]] || { echo "rolling.sh: needs the postgresql package (deploy/deps.sh --tests)" >&2; exit 1; }
+# shellcheck source=bench/scratch_services.sh
+source bench/scratch_services.sh
 ensure_servers cpp
 ulimit -n "$(ulimit -Hn)"
-work=$(mktemp -d /tmp/quarto-rolling-bench.XXXXXX)
-chmod 755 "$work"
-as_owner=()
-if [[ $(id -u) == 0 ]]; then
-    mkdir "$work/pg" && chown postgres: "$work/pg"
-    as_owner=(runuser -u postgres --)
-else
-    mkdir "$work/pg"
-fi
-pg_ctl() { "${as_owner[@]}" "$pg_bin/pg_ctl" -w -D "$work/pg/data" "$@" >/dev/null; }
-pids_to_kill=()
-cleanup() {
-    for p in "${pids_to_kill[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-    pg_ctl -m immediate stop 2>/dev/null || true
-    if [[ -n $keep ]]; then mkdir -p "$keep" && cp "$work"/*.log "$work"/*.json "$work"/*.txt "$work"/*.err "$keep/" 2>/dev/null || true; fi
-    rm -rf "$work"
+need_tools rolling.sh jq haproxy python3
+start_scratch_postgres rolling-bench
+start_scratch_redis
+keep_logs_hook() {
+    [[ -n $keep ]] || return 0
+    mkdir -p "$keep" && cp "$work"/*.log "$work"/*.json "$work"/*.txt "$work"/*.err "$keep/" 2>/dev/null || true
 }
-trap cleanup EXIT
-"${as_owner[@]}" "$pg_bin/initdb" -A trust -U quarto -D "$work/pg/data" >/dev/null
-pg_ctl -l "$work/pg/postgres.log" -o "-c listen_addresses='' -k $work/pg" start
-admin="postgresql:///postgres?host=$work/pg&user=quarto"
-redis-server --port 0 --unixsocket "$work/redis.sock" --save '' --appendonly no --daemonize no \
-    --logfile "$work/redis.log" &
-pids_to_kill+=("$!")
-for _ in $(seq 100); do redis-cli -s "$work/redis.sock" ping >/dev/null 2>&1 && break; sleep 0.1; done
-
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 node_pid=()
 node_port=()
@@ -78,7 +55,7 @@ start_node() {
     local n=$1 db=$2 log=$3 before
     before=$(grep -c 'listening on' "$log" 2>/dev/null || true)
     "$server_bin" --host 127.0.0.1 --port "${node_port[$n]}" --rate-limit 100000 --rate-burst 100000 \
-        --max-rooms-per-address 0 --log-level "${QUARTO_LOG_LEVEL:-info}" --redis "unix://$work/redis.sock" --node-id "n$n" \
+        --max-rooms-per-address 0 --log-level "${QUARTO_LOG_LEVEL:-info}" --redis "unix://$redis_socket" --node-id "n$n" \
         --trust-proxy --db "$db" >>"$log" 2>&1 &
     node_pid[n]=$!
     pids_to_kill+=("${node_pid[$n]}")
@@ -96,9 +73,9 @@ failed=0
 for ((rep = 1; rep <= repeats; rep++)); do
     base=$work/round$rep
     db_name=rolling_$rep
-    psql -qAt "$admin" -c "CREATE DATABASE $db_name"
-    db="postgresql:///$db_name?host=$work/pg&user=quarto"
-    redis-cli -s "$work/redis.sock" flushall >/dev/null
+    sql "CREATE DATABASE $db_name"
+    db="postgresql:///$db_name?host=$pg_socket_dir&user=quarto"
+    redis-cli -s "$redis_socket" flushall >/dev/null
     for n in 1 2 3; do
         node_port[n]=$(free_port)
         start_node "$n" "$db" "$base.n$n.log"

@@ -47,11 +47,12 @@ server_command() {
 
 # Builds what SERVERS (and quarto-load) need and is missing.
 ensure_servers() { # SERVER...
-    if [[ ! -x $server_bin || ! -x $load_bin ]]; then
-        echo "bench: building the Release server and load generator in $bench_build" >&2
-        cmake -S "$root" -B "$bench_build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-        cmake --build "$bench_build" --target quarto-server quarto-load -j "${JOBS:-1}"
-    fi
+    # Built every time (nothing to do when they are current): a benchmark of an older build
+    # than the checkout's would measure code that is not there any more.
+    [[ -f $bench_build/CMakeCache.txt ]] || cmake -S "$root" -B "$bench_build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+    echo "bench: building the Release server and load generator in $bench_build" >&2
+    cmake --build "$bench_build" --target quarto-server quarto-load -j "${JOBS:-$(nproc)}" >"$bench_build/bench-build.log" 2>&1 ||
+        { tail -n 40 "$bench_build/bench-build.log" >&2; exit 1; }
     local s
     for s in "$@"; do
         case $s in
