@@ -144,16 +144,17 @@ ratio_lines=()
 for c in "${cases[@]}"; do
     read -r r think <<<"$c"
     for setup in single cluster; do
-        rate=() user=() sys=() p99=()
+        rate=() user=() sys=() p99=() load_cores=()
         for ((rep = 1; rep <= repeats; rep++)); do
             f=$work/r$r.t$think.$setup.$rep
             rate+=("$(jq -r '.moves_per_s' "$f.json")")
             user+=("$(jq -r '.user_us_per_move' "$f.cpu.json")")
             sys+=("$(jq -r '.sys_us_per_move' "$f.cpu.json")")
             p99+=("$(jq -r '.latency_us.p99 / 1000' "$f.json")")
+            load_cores+=("$(jq -r '.load_cpu_cores // 0' "$f.json")")
         done
         label=$([[ $setup == single ]] && echo "one server, SQLite file" || echo "2 nodes + Redis + PostgreSQL + HAProxy")
-        rows+=("| $r | $think ms | $label | $(m "${rate[@]}" | xargs printf '%.0f') | $(m "${user[@]}" | xargs printf '%.1f') | $(m "${sys[@]}" | xargs printf '%.1f') | $(m "${p99[@]}" | xargs printf '%.2f') | $(printf '%.2f / ' "${p99[@]}" | sed 's| / $||') |")
+        rows+=("| $r | $think ms | $label | $(m "${rate[@]}" | xargs printf '%.0f') | $(m "${user[@]}" | xargs printf '%.1f') | $(m "${sys[@]}" | xargs printf '%.1f') | $(m "${p99[@]}" | xargs printf '%.2f') | $(printf '%.2f / ' "${p99[@]}" | sed 's| / $||') | $(m "${load_cores[@]}" | xargs printf '%.2f') |")
     done
     for part in nodes redis postgres haproxy; do
         pu=() ps=()
@@ -188,13 +189,15 @@ done
     echo
     echo "against the server, or against HAProxy in front of the two nodes."
     echo
-    echo "| R | think | setup | moves/s | user CPU µs/move | system CPU µs/move | p99 action → opponent (ms) | p99 every round |"
-    echo "|---|---|---|---|---|---|---|---|"
+    echo "| R | think | setup | moves/s | user CPU µs/move | system CPU µs/move | p99 action → opponent (ms) | p99 every round | quarto-load's cores |"
+    echo "|---|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${rows[@]}"
     echo
     echo "CPU: every process of the setup over quarto-load's whole run (its room set-up and warm-up"
     echo "included), per move of the whole run (\`moves_total\`); moves/s and p99 over the window after the"
-    echo "warm-up; medians of the rounds (of an even number, the lower middle one). The cluster's CPU by part (µs per move):"
+    echo "warm-up; medians of the rounds (of an even number, the lower middle one). quarto-load's cores: the"
+    echo "CPU the load generator itself took over its window, in cores of this machine. The cluster's CPU"
+    echo "by part (µs per move):"
     echo
     echo "| R | think | part | user | system |"
     echo "|---|---|---|---|---|"
