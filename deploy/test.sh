@@ -107,8 +107,17 @@ pass "base image $("$here/deploy/podman-base.sh" "${base_args[@]}" | tail -n1)"
 # ---------------------------------------------------------------- build ----
 log "image build (the C++ tests run inside it)"
 build_start=$(date +%s)
+# A failed build keeps its whole log, and shows what each failed test printed (ctest's
+# --output-on-failure puts it right after the test's result line), then the log's end.
+image_build_failed() {
+    local kept=$here/build/deploy-test/image-build.log
+    cp "$work/image-build.log" "$kept"
+    awk '/\*\*\*(Failed|Exception|Timeout)/ { show = 1 } /^ +Start +[0-9]+:/ { show = 0 } show' "$kept" | tail -n 200
+    tail -n 30 "$kept"
+    die "image build (its whole log: $kept)"
+}
 "${podman[@]}" build --format docker --network host "${limits[@]}" -t "$image" -f "$here/Dockerfile" "$here" \
-    > "$work/image-build.log" 2>&1 || { tail -n 60 "$work/image-build.log"; die "image build"; }
+    > "$work/image-build.log" 2>&1 || image_build_failed
 build_seconds=$(($(date +%s) - build_start))
 grep -E '^(100% tests passed|[0-9]+% tests passed)' "$work/image-build.log" || die "no ctest summary in the build log"
 image_mb=$("${podman[@]}" image inspect --format '{{.Size}}' "$image" | awk '{printf "%.1f", $1/1e6}')
