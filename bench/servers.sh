@@ -45,7 +45,7 @@ server_command() {
     esac
 }
 
-# Builds what SERVERS (and quarto-load) need and is missing.
+# Brings the Release server and quarto-load up to date, and checks what SERVERS need.
 ensure_servers() { # SERVER...
     # Built every time (nothing to do when they are current): a benchmark of an older build
     # than the checkout's would measure code that is not there any more.
