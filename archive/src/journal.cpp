@@ -6,6 +6,7 @@
 #include <deque>
 #include <future>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <span>
 #include <thread>
@@ -87,13 +88,20 @@ struct journal::impl {
     std::condition_variable wake;
     std::vector<request> queue;
     std::chrono::steady_clock::time_point first_queued; // when queue last became non-empty
+    std::chrono::microseconds window = journal_commit_window;
+    // Writers that have written since they were last idle (by number), how many, and whether
+    // a batch of no writer is queued: the window waits for them.
+    std::vector<bool> busy_writers;
+    std::size_t busy_count = 0;
+    bool anonymous_queued = false;
+    bool window_may_close() const { return busy_count == 0 && !anonymous_queued; }
     bool closing = false;
     std::thread thread;
 
     std::atomic<std::uint64_t> commits{0};
 
     void run();
-    bool enqueue(request&& r);
+    bool enqueue(request&& r, std::optional<std::size_t> writer = std::nullopt);
     void run_and_wait(std::function<void()> task);
     void carry_out(std::vector<request>& taken);
     void keep_unwritten(std::span<request> failed);
@@ -136,6 +144,36 @@ void journal::write(journal_batch batch, std::function<void(bool)> committed)
     const std::size_t count = batch.entry_count();
     if (impl_->enqueue({std::move(batch), std::move(committed), {}, 0})) return;
     spdlog::error("journal {}: closed; a batch of {} entries NOT written", impl_->path, count);
+}
+
+void journal::write(journal_batch batch, std::function<void(bool)> committed, std::size_t writer)
+{
+    const std::size_t count = batch.entry_count();
+    if (impl_->enqueue({std::move(batch), std::move(committed), {}, 0}, writer)) return;
+    spdlog::error("journal {}: closed; a batch of {} entries NOT written", impl_->path, count);
+}
+
+void journal::writer_idle(std::size_t writer)
+{
+    auto& m = *impl_;
+    bool close_window = false;
+    {
+        std::lock_guard lock{m.mutex};
+        if (writer >= m.busy_writers.size() || !m.busy_writers[writer]) return;
+        m.busy_writers[writer] = false;
+        --m.busy_count;
+        close_window = m.window_may_close() && !m.queue.empty();
+    }
+    if (close_window) m.wake.notify_one();
+}
+
+void journal::set_commit_window(std::chrono::microseconds window)
+{
+    {
+        std::lock_guard lock{impl_->mutex};
+        impl_->window = window;
+    }
+    impl_->wake.notify_one();
 }
 
 void journal::flush()
@@ -207,11 +245,20 @@ std::uint64_t journal::syncs() const { return impl_->storage->syncs(); }
 
 // ---- the journal thread ----------------------------------------------------------------------
 
-bool journal::impl::enqueue(request&& r)
+bool journal::impl::enqueue(request&& r, std::optional<std::size_t> writer)
 {
     {
         std::lock_guard lock{mutex};
         if (!closing) {
+            if (!writer) {
+                anonymous_queued = anonymous_queued || !r.task;
+            } else {
+                if (*writer >= busy_writers.size()) busy_writers.resize(*writer + 1);
+                if (!busy_writers[*writer]) {
+                    busy_writers[*writer] = true;
+                    ++busy_count;
+                }
+            }
             queue.push_back(std::move(r));
             if (queue.size() == 1) {
                 first_queued = std::chrono::steady_clock::now();
@@ -246,8 +293,15 @@ void journal::impl::run()
             wake.wait(lock, [this] { return closing || !queue.empty(); });
             if (queue.empty()) return; // closing, and everything has been written
             // What comes within the window shares the transaction: one commit for many turns.
-            wake.wait_until(lock, first_queued + journal_commit_window, [this] { return closing; });
+            // A task (a read, a flush) does not keep it open; a batch's writer does, until it
+            // says it is idle.
+            while (!closing && !window_may_close()) {
+                const auto end = first_queued + window; // read again: set_commit_window
+                if (std::chrono::steady_clock::now() >= end) break;
+                wake.wait_until(lock, end);
+            }
             taken.swap(queue);
+            anonymous_queued = false;
         }
         carry_out(taken);
     }

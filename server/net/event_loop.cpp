@@ -79,7 +79,17 @@ void event_loop::run(owner& o)
             const auto wait = std::chrono::ceil<std::chrono::milliseconds>(*next - clock::now()).count();
             timeout = wait <= 0 ? 0 : static_cast<int>(std::min<std::int64_t>(wait, 60'000));
         }
-        const int n = ::epoll_wait(epoll_fd_, events.data(), batch, timeout);
+        int n;
+        if (idle_wanted_ && timeout != 0) {
+            n = ::epoll_wait(epoll_fd_, events.data(), batch, 0);
+            if (n == 0) {
+                idle_wanted_ = false;
+                o.on_idle();
+                n = ::epoll_wait(epoll_fd_, events.data(), batch, timeout);
+            }
+        } else {
+            n = ::epoll_wait(epoll_fd_, events.data(), batch, timeout);
+        }
         turn_time_ = clock::now();
         for (int i = 0; i < n; ++i) static_cast<handler*>(events[i].data.ptr)->on_ready(events[i].events);
         timers_.run_due(turn_time_);

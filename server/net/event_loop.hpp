@@ -38,6 +38,8 @@ public:
         virtual void on_wake() = 0;
         // The turn is over: write what it queued, pass on what it has for other loops.
         virtual void end_of_turn() = 0;
+        // After call_when_idle(): the loop has found nothing ready and is about to wait.
+        virtual void on_idle() {}
 
     protected:
         ~owner() = default;
@@ -61,6 +63,9 @@ public:
 
     // Runs turns until stop().
     void run(owner& o);
+    // The owner's on_idle() runs once, the next time the loop is about to wait with nothing
+    // ready (found by one more epoll_wait that does not wait).
+    void call_when_idle() { idle_wanted_ = true; }
     // From any thread: the owner's on_wake() runs at the next turn.
     void wake();
     // From any thread: run() returns after the turn in progress.
@@ -81,6 +86,7 @@ private:
     timer_queue timers_;
     clock::time_point turn_time_ = clock::now();
     std::atomic<bool> stopping_{false};
+    bool idle_wanted_ = false;
 };
 
 } // namespace quarto::server::net

@@ -269,10 +269,14 @@ void shard::seal_journal_batch()
         archive::journal_batch next;
         next.reserve(journal_batch_.bytes().size());
         state_.journal->write(std::exchange(journal_batch_, std::move(next)),
-                              [this, number](bool ok) { journal_committed(number, ok); });
+                              [this, number](bool ok) { journal_committed(number, ok); }, index_);
+        loop_.call_when_idle();
     }
     release_committed();
 }
+
+// Nothing more is coming from this shard for now: the journal need not keep its window open.
+void shard::on_idle() { state_.journal->writer_idle(index_); }
 
 // On the journal's thread: batches commit in the order they were written.
 void shard::journal_committed(std::uint64_t number, bool ok)

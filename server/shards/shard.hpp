@@ -185,6 +185,7 @@ public:
     // ---- event_loop::owner and ws_connection::flusher ---------------------------------------
     void on_wake() override;
     void end_of_turn() override;
+    void on_idle() override;
     void needs_flush(net::ws_connection& c) override { dirty_.push_back(&c); }
 
     // ---- room_host and tournament_host ------------------------------------------------------

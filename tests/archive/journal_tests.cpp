@@ -239,6 +239,42 @@ TEST_CASE("journal: batches from several threads: each acknowledged once, each r
     });
 }
 
+TEST_CASE("journal: a window closes as soon as every writer that wrote into it is idle, not before")
+{
+    scratch_dir dir;
+    const std::string path = dir.file("quarto.db");
+    open_sqlite(path);
+    auto j = open_journal(path);
+    j->set_commit_window(std::chrono::hours{1}); // only the writers can close it
+    const auto committed_soon = [](std::future<bool>& f) {
+        return f.wait_for(std::chrono::milliseconds{200}) == std::future_status::ready;
+    };
+    std::promise<bool> first, second;
+    auto first_done = first.get_future(), second_done = second.get_future();
+    j->write(batch_of({entry("a", 1)}), [&](bool ok) { first.set_value(ok); }, 0);
+    j->write(batch_of({entry("b", 1)}), [&](bool ok) { second.set_value(ok); }, 1);
+    CHECK_FALSE(committed_soon(first_done));
+    j->writer_idle(1);
+    CHECK_FALSE(committed_soon(first_done)); // writer 0 may still add to it
+    j->writer_idle(1);                       // said twice: still one writer busy
+    CHECK_FALSE(committed_soon(first_done));
+    j->writer_idle(0);
+    REQUIRE(first_done.wait_for(std::chrono::seconds{10}) == std::future_status::ready);
+    REQUIRE(first_done.get());
+    REQUIRE(second_done.get());
+    CHECK(j->commits() == 1); // both batches in one transaction
+
+    // A batch of no writer keeps the window open to its end (shortened here: it has passed).
+    std::promise<bool> anonymous;
+    auto anonymous_done = anonymous.get_future();
+    j->write(batch_of({entry("c", 1)}), [&](bool ok) { anonymous.set_value(ok); });
+    CHECK_FALSE(committed_soon(anonymous_done));
+    j->set_commit_window(std::chrono::microseconds{1000});
+    REQUIRE(anonymous_done.wait_for(std::chrono::seconds{10}) == std::future_status::ready);
+    CHECK(anonymous_done.get());
+    CHECK(keys(j->load().value) == key_list{{"a", 1}, {"b", 1}, {"c", 1}});
+}
+
 TEST_CASE("journal: the log reaches the disk within sync_interval of a commit, and at close")
 {
     scratch_dir dir;

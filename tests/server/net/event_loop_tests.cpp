@@ -1,6 +1,7 @@
 // net::event_loop: readiness to handlers (level-triggered), the end of each turn, wake-ups and
 // stop from other threads, and the loop's timers. The loop runs on a thread of its own; work is
 // handed to it through wake(), as other shards do.
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -78,6 +79,7 @@ public:
     std::thread::id woken_on;
     int wakes = 0;
     bool log_turn_ends = false;
+    std::atomic<int> idles{0};
 
 private:
     void on_wake() override
@@ -91,6 +93,11 @@ private:
             running_ += tasks.size();
         }
         for (auto& t : tasks) t();
+    }
+    void on_idle() override
+    {
+        ++idles;
+        note("idle");
     }
     void end_of_turn() override
     {
@@ -276,6 +283,36 @@ TEST_CASE("event_loop: a timer fires at its time with nothing else happening")
     REQUIRE(cv.wait_for(lock, await_limit, [&] { return fired; }));
     CHECK(fired_at >= due); // not early: the turn's time had reached it
     lock.unlock();
+    r.stop();
+}
+
+TEST_CASE("event_loop: after call_when_idle, on_idle runs once, when the loop is about to wait with nothing ready")
+{
+    running_loop r;
+    pipe_pair p;
+    noting_handler h{r, p.read_end, "pipe"};
+    h.consume = false;
+    p.put('x'); // ready at every turn until read
+    r.call([&] {
+        CHECK(r.loop.add(p.read_end, h, EPOLLIN));
+        r.loop.call_when_idle();
+    });
+    REQUIRE(r.wait_log(3));
+    r.call([] {});
+    CHECK(r.idles == 0); // never idle while the byte waits
+    r.call([&] { h.consume = true; });
+    const auto wait_idles = [&](int n) {
+        for (auto until = std::chrono::steady_clock::now() + await_limit; r.idles < n && std::chrono::steady_clock::now() < until;)
+            std::this_thread::sleep_for(1ms);
+        return r.idles.load();
+    };
+    CHECK(wait_idles(1) == 1); // the byte read, nothing is ready
+    r.call([] {});
+    r.call([] {});
+    CHECK(r.idles == 1); // once per call_when_idle
+    r.call([&] { r.loop.call_when_idle(); });
+    CHECK(wait_idles(2) == 2);
+    r.call([&] { r.loop.remove(p.read_end); });
     r.stop();
 }
 

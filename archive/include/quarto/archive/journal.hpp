@@ -5,7 +5,8 @@
 //
 // Writes come in batches (a shard's turn) from any thread and are committed on the journal's
 // own thread: everything that arrives within `journal_commit_window` of the first waiting
-// batch shares its transaction (group commit). Each batch's callback runs once its transaction
+// batch shares its transaction (group commit), and the window closes earlier once every writer
+// that has written since it was last idle says it is idle (`writer_idle`). Each batch's callback runs once its transaction
 // has committed; only then may the events it holds reach a client. The SQLite connection runs
 // in WAL mode with synchronous=NORMAL: a committed batch survives the process dying at any
 // instant; the write-ahead log is also flushed to the disk at least once a second
@@ -27,11 +28,10 @@
 namespace quarto::archive {
 
 inline constexpr std::chrono::milliseconds sync_interval{1000};
-// How long the first batch waiting for a transaction lets others join it: each commit costs
-// about as much as the moves it holds, so at 100 ms of think time per move (one move per
-// shard turn) commits every turn nearly doubled the server's CPU per move; a longer window
-// delays every event by as much (bench/RESULTS-journal.md: 500 µs cut p99 by about 1 ms and
-// cost a fifth more CPU per move).
+// How long the first batch waiting for a transaction lets others join it at most: each commit
+// costs about as much as the moves it holds, so under load (a shard never idle) commits every
+// turn nearly doubled the server's CPU per move. When the writers go idle sooner, nothing more
+// is coming: the window closes then (bench/RESULTS-journal.md).
 inline constexpr std::chrono::microseconds journal_commit_window{1000};
 
 class journal {
@@ -51,6 +51,14 @@ public:
     // journal thread when its transaction has ended: true once committed, false if it failed
     // (then nothing of the transaction was written; logged). After close(): false at once.
     void write(journal_batch batch, std::function<void(bool committed)> committed);
+    // The same from writer number `writer` (small numbers, 0 up: a shard's index), which calls
+    // writer_idle when it has nothing more to write for now (its event loop is about to wait).
+    // A window closes as soon as every writer that has written since its last writer_idle has
+    // called it again, and no batch without a writer is waiting; else at its end.
+    void write(journal_batch batch, std::function<void(bool committed)> committed, std::size_t writer);
+    void writer_idle(std::size_t writer);
+    // The longest a window stays open (default journal_commit_window): tests lengthen it.
+    void set_commit_window(std::chrono::microseconds window);
 
     // Blocks until everything written before has been committed.
     void flush();
