@@ -53,8 +53,9 @@ public:
     void write(journal_batch batch, std::function<void(bool committed)> committed);
     // The same from writer number `writer` (small numbers, 0 up: a shard's index), which calls
     // writer_idle when it has nothing more to write for now (its event loop is about to wait).
-    // A window closes as soon as every writer that has written since its last writer_idle has
-    // called it again, and no batch without a writer is waiting; else at its end.
+    // In an SQLite file, a window closes as soon as every writer that has written since its
+    // last writer_idle has called it again, and no batch without a writer is waiting; else
+    // (and always in PostgreSQL, whose commits cost more) at its end.
     void write(journal_batch batch, std::function<void(bool committed)> committed, std::size_t writer);
     void writer_idle(std::size_t writer);
     // The longest a window stays open (default journal_commit_window): tests lengthen it.
