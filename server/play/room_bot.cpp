@@ -16,9 +16,6 @@ namespace quarto::server::play {
 
 namespace {
 
-// Think no longer than this, whatever the clock allows: level 5 is exact long before it in most
-// positions, and a person waits for the others.
-milliseconds think_cap(int level) { return level >= solver::max_bot_level ? milliseconds{1000} : milliseconds{500}; }
 // When the pool is full: ask again after this.
 constexpr milliseconds retry_after{100};
 
@@ -148,7 +145,9 @@ void room::bot_ask()
         return;
     }
     const instant now = host_.now();
-    milliseconds budget = think_cap(b.opponent.level);
+    // Never longer than the level's budget, whatever the clock allows: level 5 is exact long
+    // before it in most positions, and a person waits for the others.
+    milliseconds budget = solver::think_budget(b.opponent.level);
     const auto last_moment = bot_turn::last_moment(g);
     if (last_moment) {
         // Half of what is left before the margin: the rest is for the queue and the way back.

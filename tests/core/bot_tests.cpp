@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <bit>
 #include <random>
 
 #include "random_position.hpp"
@@ -88,4 +89,26 @@ TEST_CASE("bot: level 5 always calls or claims a Quarto on the board")
     claimable.hand = piece{0};
     claimable.callable = square{3};
     for (int n = 0; n < 20; ++n) CHECK(bot_move(5, rules{}, claimable, s, random) == move{std::nullopt, std::nullopt, true});
+}
+
+TEST_CASE("bot: the first give is answered without a search, and varies")
+{
+    std::mt19937_64 random{5};
+    quarto::solver::solver s{std::size_t{1} << 20};
+    const std::vector<rules> all{rules{}, rules{.squares = true}, rules{.attributes = *attribute_set::from_bits(0x3)}};
+    for (const rules& r : all) {
+        piece_set seen = 0;
+        for (int n = 0; n < 40; ++n) {
+            // A search of the empty board could not finish: should_stop fails the test if asked.
+            const move m = bot_move(5, r, position{}, s, random, [] {
+                FAIL("the first give searched");
+                return true;
+            });
+            REQUIRE(m.give);
+            CHECK_FALSE(m.place);
+            CHECK_FALSE(m.call);
+            seen = static_cast<piece_set>(seen | (1u << m.give->code()));
+        }
+        CHECK(std::popcount(static_cast<unsigned>(seen)) > 1);
+    }
 }

@@ -122,6 +122,9 @@ move bot_move(int level, const rules& r, const position& p, solver& s, std::mt19
     }
     if (level <= 1) return random_move(r, seen, random);
     if (level == 2) return one_ahead(r, seen, s, random);
+    // The first give: flipping attributes maps any piece onto any other and keeps every rule
+    // variant's patterns, so every give has the same value and any is perfect. No search.
+    if (!seen.hand && seen.placed.pieces_placed() == 0) return random_move(r, seen, random);
 
     limits l;
     l.depth = traits.depth;
@@ -140,6 +143,11 @@ move hurried_move(const rules& r, const position& p, std::mt19937_64& random)
     for (const move& m : legal)
         if (m.call) return m;
     return pick(careful(r, p, legal), random);
+}
+
+std::chrono::milliseconds think_budget(int level)
+{
+    return std::chrono::milliseconds{level >= max_bot_level ? 950 : 500};
 }
 
 double bot_miss_rate(int level) { return traits_of(level).misses; }
