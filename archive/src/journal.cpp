@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <deque>
 #include <future>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -50,12 +51,18 @@ struct journal::impl {
         std::int64_t cut = 0;                                       // entries below it are dead
         std::vector<std::pair<std::int64_t, std::int64_t>> live;    // (n, batch)
         std::size_t batches = 0; // rows of the table holding any of its entries, live or dead
+        // The row its last entry was noted in: rows are noted in the order they were written,
+        // so this says whether the room is listed in the row already, without a search.
+        std::int64_t last_batch = std::numeric_limits<std::int64_t>::min();
     };
+    using room_map = std::unordered_map<std::string, room_state, journal_room_hash, std::equal_to<>>;
     struct batch_state {
         std::size_t live = 0;
-        std::vector<std::string> rooms; // each once
+        // The rooms it holds entries of, each once, as the map's elements: they stay where
+        // they are until erased, and a room is erased only once no row holds any of its entries.
+        std::vector<room_map::value_type*> rooms;
     };
-    std::unordered_map<std::string, room_state, journal_room_hash, std::equal_to<>> rooms;
+    room_map rooms;
     std::unordered_map<std::int64_t, batch_state> batches;
     std::deque<std::int64_t> dead_batches; // rows to delete, oldest first
     // Closed rooms none of whose entries is left: their cut rows go in the next transaction.
@@ -110,7 +117,8 @@ struct journal::impl {
     void carry_out(std::vector<request>& taken);
     void keep_unwritten(std::span<request> failed);
     bool write_all(std::span<request> group);
-    room_state& room(std::string_view id);
+    room_state& room(std::string_view id) { return room_element(id).second; }
+    room_map::value_type& room_element(std::string_view id);
     void note_entry(std::string_view room, std::int64_t n, std::int64_t batch, bool is_live);
     void note_cut(std::string_view room, std::int64_t below_n);
     // The committed transaction's effects on the maps.
@@ -427,18 +435,20 @@ bool journal::impl::write_all(std::span<request> group)
     return true;
 }
 
-journal::impl::room_state& journal::impl::room(std::string_view id)
+journal::impl::room_map::value_type& journal::impl::room_element(std::string_view id)
 {
     const auto it = rooms.find(id);
-    return it != rooms.end() ? it->second : rooms.emplace(std::string{id}, room_state{}).first->second;
+    return it != rooms.end() ? *it : *rooms.emplace(std::string{id}, room_state{}).first;
 }
 
 void journal::impl::note_entry(std::string_view room_id, std::int64_t n, std::int64_t batch, bool is_live)
 {
-    auto& r = room(room_id);
+    auto& element = room_element(room_id);
+    auto& r = element.second;
     auto& b = batches[batch];
-    if (std::find(b.rooms.begin(), b.rooms.end(), room_id) == b.rooms.end()) {
-        b.rooms.emplace_back(room_id);
+    if (r.last_batch != batch) {
+        r.last_batch = batch;
+        b.rooms.push_back(&element);
         ++r.batches;
     }
     if (!is_live) return;
@@ -489,13 +499,12 @@ void journal::impl::batch_gone(std::int64_t batch)
 {
     const auto it = batches.find(batch);
     if (it == batches.end()) return;
-    for (const auto& room : it->second.rooms) {
-        const auto r = rooms.find(room);
-        if (r == rooms.end()) continue;
-        if (r->second.batches > 0) --r->second.batches;
-        if (r->second.batches == 0 && r->second.live.empty() && r->second.cut == journal_batch::all_entries) {
-            forget_cuts.push_back(room);
-            rooms.erase(r);
+    for (auto* element : it->second.rooms) {
+        room_state& r = element->second;
+        if (r.batches > 0) --r.batches;
+        if (r.batches == 0 && r.live.empty() && r.cut == journal_batch::all_entries) {
+            forget_cuts.push_back(element->first);
+            rooms.erase(rooms.find(element->first));
         }
     }
     batches.erase(it);

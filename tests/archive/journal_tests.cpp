@@ -376,6 +376,27 @@ TEST_CASE("journal: a row whose entries cuts have all hidden is deleted by a lat
     });
 }
 
+TEST_CASE("journal: a room whose entries are apart in one row (batches of several shards) is compacted all the same")
+{
+    each_engine([](const engine& engine_under_test) {
+        const std::string path = engine_under_test.fresh();
+        open_any(path);
+        auto j = open_journal(path);
+        const auto rows = [&] { return engine_under_test.query(path, "SELECT count(*) FROM journal"); };
+        const auto cuts = [&] { return engine_under_test.query(path, "SELECT count(*) FROM journal_cuts"); };
+        REQUIRE(write_now(*j, {entry("a", 1), entry("b", 1), entry("a", 2), entry("b", 2), entry("a", 3)}));
+        REQUIRE(write_now(*j, {cut("a", journal_batch::all_entries)}));
+        REQUIRE(write_now(*j, {entry("b", 3)})); // the first row still holds b's entries
+        CHECK(rows() == "2");
+        REQUIRE(write_now(*j, {cut("b", journal_batch::all_entries), entry("x", 1)}));
+        REQUIRE(write_now(*j, {entry("x", 2)})); // deletes the first two rows
+        REQUIRE(write_now(*j, {entry("x", 3)})); // and the closed rooms' cuts
+        CHECK(rows() == "3");
+        CHECK(cuts() == "0");
+        CHECK(keys(j->load().value) == key_list{{"x", 1}, {"x", 2}, {"x", 3}});
+    });
+}
+
 TEST_CASE("journal: a file the archive has not brought to the current schema is refused")
 {
     scratch_dir dir;
