@@ -76,6 +76,20 @@ std::vector<std::pair<std::string, std::int64_t>> keys(const std::vector<journal
 
 using key_list = std::vector<std::pair<std::string, std::int64_t>>;
 
+// A fresh store of the engine, brought to the schema, its journal, and the rows of its tables.
+struct compaction_store {
+    explicit compaction_store(const engine& e) : db{e}, path{e.fresh()}
+    {
+        open_any(path);
+        j = open_journal(path);
+    }
+    std::string rows() const { return db.query(path, "SELECT count(*) FROM journal"); }
+    std::string cuts() const { return db.query(path, "SELECT count(*) FROM journal_cuts"); }
+    const engine& db;
+    const std::string path;
+    std::unique_ptr<journal> j;
+};
+
 } // namespace
 
 TEST_CASE("journal batch: entries written in place read back as written, cuts keep their place among them")
@@ -337,63 +351,55 @@ TEST_CASE("journal: every acknowledged batch survives kill -9")
 TEST_CASE("journal: a row whose entries cuts have all hidden is deleted by a later commit, then the closed rooms' cuts")
 {
     each_engine([](const engine& engine_under_test) {
-        const std::string path = engine_under_test.fresh();
-        open_any(path);
-        auto j = open_journal(path);
-        const auto rows = [&] { return engine_under_test.query(path, "SELECT count(*) FROM journal"); };
-        const auto cuts = [&] { return engine_under_test.query(path, "SELECT count(*) FROM journal_cuts"); };
+        compaction_store store{engine_under_test};
         std::vector<step> game;
         for (int n = 1; n <= 40; ++n) game.push_back(entry("r", n));
-        REQUIRE(write_now(*j, game));                                                        // row 1
-        REQUIRE(write_now(*j, {entry("r", 41), cut("r", 41), entry("o", 1)})); // row 2
-        CHECK(keys(j->load().value) == key_list{{"o", 1}, {"r", 41}});
-        CHECK(rows() == "2"); // row 1 is all hidden, not yet deleted
-        REQUIRE(write_now(*j, {entry("o", 2)}));                                             // row 3
-        CHECK(rows() == "2"); // row 1 went with it
+        REQUIRE(write_now(*store.j, game));                                          // row 1
+        REQUIRE(write_now(*store.j, {entry("r", 41), cut("r", 41), entry("o", 1)})); // row 2
+        CHECK(keys(store.j->load().value) == key_list{{"o", 1}, {"r", 41}});
+        CHECK(store.rows() == "2"); // row 1 is all hidden, not yet deleted
+        REQUIRE(write_now(*store.j, {entry("o", 2)}));                               // row 3
+        CHECK(store.rows() == "2"); // row 1 went with it
 
         // Both rooms close: their rows go, then their cut rows.
-        REQUIRE(write_now(*j, {cut("r", journal_batch::all_entries),
-                               cut("o", journal_batch::all_entries)}));
-        CHECK(cuts() == "2");
-        REQUIRE(write_now(*j, {entry("x", 1)})); // deletes rows 2 and 3
-        REQUIRE(write_now(*j, {entry("x", 2)})); // and the two cuts
-        CHECK(rows() == "2");
-        CHECK(cuts() == "0");
-        CHECK(keys(j->load().value) == key_list{{"x", 1}, {"x", 2}});
+        REQUIRE(write_now(*store.j, {cut("r", journal_batch::all_entries),
+                                     cut("o", journal_batch::all_entries)}));
+        CHECK(store.cuts() == "2");
+        REQUIRE(write_now(*store.j, {entry("x", 1)})); // deletes rows 2 and 3
+        REQUIRE(write_now(*store.j, {entry("x", 2)})); // and the two cuts
+        CHECK(store.rows() == "2");
+        CHECK(store.cuts() == "0");
+        CHECK(keys(store.j->load().value) == key_list{{"x", 1}, {"x", 2}});
 
         // A new room of a closed room's id starts from 1.
-        REQUIRE(write_now(*j, {entry("r", 1)}));
-        CHECK(keys(j->load().value) == key_list{{"r", 1}, {"x", 1}, {"x", 2}});
+        REQUIRE(write_now(*store.j, {entry("r", 1)}));
+        CHECK(keys(store.j->load().value) == key_list{{"r", 1}, {"x", 1}, {"x", 2}});
 
         // After a restart hidden entries stay hidden, and the new process deletes their rows.
-        REQUIRE(write_now(*j, {entry("r", 2), cut("r", 2)}));
-        j.reset();
-        auto again = open_journal(path);
+        REQUIRE(write_now(*store.j, {entry("r", 2), cut("r", 2)}));
+        store.j.reset();
+        auto again = open_journal(store.path);
         CHECK(keys(again->load().value) == key_list{{"r", 2}, {"x", 1}, {"x", 2}});
-        const auto before = std::stoi(rows());
+        const auto before = std::stoi(store.rows());
         REQUIRE(write_now(*again, {entry("x", 3)}));
-        CHECK(std::stoi(rows()) == before); // one row more, the one of {r 1} less
+        CHECK(std::stoi(store.rows()) == before); // one row more, the one of {r 1} less
     });
 }
 
 TEST_CASE("journal: a room whose entries are apart in one row (batches of several shards) is compacted all the same")
 {
     each_engine([](const engine& engine_under_test) {
-        const std::string path = engine_under_test.fresh();
-        open_any(path);
-        auto j = open_journal(path);
-        const auto rows = [&] { return engine_under_test.query(path, "SELECT count(*) FROM journal"); };
-        const auto cuts = [&] { return engine_under_test.query(path, "SELECT count(*) FROM journal_cuts"); };
-        REQUIRE(write_now(*j, {entry("a", 1), entry("b", 1), entry("a", 2), entry("b", 2), entry("a", 3)}));
-        REQUIRE(write_now(*j, {cut("a", journal_batch::all_entries)}));
-        REQUIRE(write_now(*j, {entry("b", 3)})); // the first row still holds b's entries
-        CHECK(rows() == "2");
-        REQUIRE(write_now(*j, {cut("b", journal_batch::all_entries), entry("x", 1)}));
-        REQUIRE(write_now(*j, {entry("x", 2)})); // deletes the first two rows
-        REQUIRE(write_now(*j, {entry("x", 3)})); // and the closed rooms' cuts
-        CHECK(rows() == "3");
-        CHECK(cuts() == "0");
-        CHECK(keys(j->load().value) == key_list{{"x", 1}, {"x", 2}, {"x", 3}});
+        compaction_store store{engine_under_test};
+        REQUIRE(write_now(*store.j, {entry("a", 1), entry("b", 1), entry("a", 2), entry("b", 2), entry("a", 3)}));
+        REQUIRE(write_now(*store.j, {cut("a", journal_batch::all_entries)}));
+        REQUIRE(write_now(*store.j, {entry("b", 3)})); // the first row still holds b's entries
+        CHECK(store.rows() == "2");
+        REQUIRE(write_now(*store.j, {cut("b", journal_batch::all_entries), entry("x", 1)}));
+        REQUIRE(write_now(*store.j, {entry("x", 2)})); // deletes the first two rows
+        REQUIRE(write_now(*store.j, {entry("x", 3)})); // and the closed rooms' cuts
+        CHECK(store.rows() == "3");
+        CHECK(store.cuts() == "0");
+        CHECK(keys(store.j->load().value) == key_list{{"x", 1}, {"x", 2}, {"x", 3}});
     });
 }
 
