@@ -138,8 +138,9 @@ int exact(int count, int most_empty)
     return 0;
 }
 
-// Level 5 against itself from the empty board under its budget a move (think_budget: 950 ms), as a bot in a room
-// thinks: the time of every move, by empty squares, and whether its search was exact.
+// Level 5 against itself from the empty board under its budget a move (think_budget: 950 ms),
+// as a bot in a room thinks: the time of every move, by empty squares, and whether it was
+// perfect (an exact search, or the first give).
 int play(int games)
 {
     std::mt19937_64 random{3};

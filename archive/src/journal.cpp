@@ -104,7 +104,7 @@ struct journal::impl {
     // Only on SQLite: a PostgreSQL commit costs the database far more CPU, and committing as
     // soon as the writers idle made a cluster's CPU per move a quarter higher at 300 rooms and
     // 100 ms think time (bench/RESULTS-journal.md). There every window lasts its whole length.
-    bool close_early = true;
+    bool close_early = true; // set before the thread starts, never changed
     bool window_may_close() const { return close_early && busy_count == 0 && !anonymous_queued; }
     bool closing = false;
     std::thread thread;
@@ -179,6 +179,8 @@ void journal::writer_idle(std::size_t writer)
     }
     if (close_window) m.wake.notify_one();
 }
+
+bool journal::closes_windows_early() const { return impl_->close_early; }
 
 void journal::set_commit_window(std::chrono::microseconds window)
 {

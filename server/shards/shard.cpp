@@ -270,7 +270,7 @@ void shard::seal_journal_batch()
         next.reserve(journal_batch_.bytes().size());
         state_.journal->write(std::exchange(journal_batch_, std::move(next)),
                               [this, number](bool ok) { journal_committed(number, ok); }, index_);
-        loop_.call_when_idle();
+        if (state_.journal->closes_windows_early()) loop_.call_when_idle();
     }
     release_committed();
 }

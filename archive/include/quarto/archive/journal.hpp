@@ -58,6 +58,8 @@ public:
     // (and always in PostgreSQL, whose commits cost more) at its end.
     void write(journal_batch batch, std::function<void(bool committed)> committed, std::size_t writer);
     void writer_idle(std::size_t writer);
+    // Whether writer_idle can close a window (SQLite): if not, writers need not call it.
+    bool closes_windows_early() const;
     // The longest a window stays open (default journal_commit_window): tests lengthen it.
     void set_commit_window(std::chrono::microseconds window);
 
