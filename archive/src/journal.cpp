@@ -152,14 +152,7 @@ archive_result<std::vector<journal_entry>> journal::load()
     return out;
 }
 
-void journal::write(journal_batch batch, std::function<void(bool)> committed)
-{
-    const std::size_t count = batch.entry_count();
-    if (impl_->enqueue({std::move(batch), std::move(committed), {}, 0})) return;
-    spdlog::error("journal {}: closed; a batch of {} entries NOT written", impl_->path, count);
-}
-
-void journal::write(journal_batch batch, std::function<void(bool)> committed, std::size_t writer)
+void journal::write(journal_batch batch, std::function<void(bool)> committed, std::optional<std::size_t> writer)
 {
     const std::size_t count = batch.entry_count();
     if (impl_->enqueue({std::move(batch), std::move(committed), {}, 0}, writer)) return;

@@ -94,11 +94,7 @@ private:
         }
         for (auto& t : tasks) t();
     }
-    void on_idle() override
-    {
-        ++idles;
-        note("idle");
-    }
+    void on_idle() override { ++idles; }
     void end_of_turn() override
     {
         if (log_turn_ends) note("end of turn");

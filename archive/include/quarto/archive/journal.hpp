@@ -1,23 +1,26 @@
 // The journal of the live rooms: every accepted change of a room, in order, in the archive's
 // SQLite file (or its PostgreSQL database: src/journal_storage.hpp), so that the games in
-// progress survive the process (kill -9, a crash, a restart). The archive stores the entries and knows nothing of what they mean: `change` is
-// the server's encoding of the change, `event` the event text that announced it (if any).
+// progress survive the process (kill -9, a crash, a restart). The archive stores the entries
+// and knows nothing of what they mean: `change` is the server's encoding of the change,
+// `event` the event text that announced it (if any).
 //
 // Writes come in batches (a shard's turn) from any thread and are committed on the journal's
 // own thread: everything that arrives within `journal_commit_window` of the first waiting
 // batch shares its transaction (group commit), and the window closes earlier once every writer
-// that has written since it was last idle says it is idle (`writer_idle`). Each batch's callback runs once its transaction
-// has committed; only then may the events it holds reach a client. The SQLite connection runs
-// in WAL mode with synchronous=NORMAL: a committed batch survives the process dying at any
-// instant; the write-ahead log is also flushed to the disk at least once a second
-// (`sync_interval`), so a power cut loses at most the last second. PostgreSQL's commits are
-// asynchronous, to the same effect (its WAL writer flushes within wal_writer_delay).
+// that has written since it was last idle says it is idle (`writer_idle`). Each batch's
+// callback runs once its transaction has committed; only then may the events it holds reach a
+// client. The SQLite connection runs in WAL mode with synchronous=NORMAL: a committed batch
+// survives the process dying at any instant; the write-ahead log is also flushed to the disk
+// at least once a second (`sync_interval`), so a power cut loses at most the last second.
+// PostgreSQL's commits are asynchronous, to the same effect (its WAL writer flushes within
+// wal_writer_delay).
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -50,13 +53,13 @@ public:
     // Queues the batch, carried out in order after those queued before. `committed` runs on the
     // journal thread when its transaction has ended: true once committed, false if it failed
     // (then nothing of the transaction was written; logged). After close(): false at once.
-    void write(journal_batch batch, std::function<void(bool committed)> committed);
-    // The same from writer number `writer` (small numbers, 0 up: a shard's index), which calls
+    // `writer`: the writer's number (small numbers, 0 up: a shard's index), if it calls
     // writer_idle when it has nothing more to write for now (its event loop is about to wait).
     // In an SQLite file, a window closes as soon as every writer that has written since its
     // last writer_idle has called it again, and no batch without a writer is waiting; else
     // (and always in PostgreSQL, whose commits cost more) at its end.
-    void write(journal_batch batch, std::function<void(bool committed)> committed, std::size_t writer);
+    void write(journal_batch batch, std::function<void(bool committed)> committed,
+               std::optional<std::size_t> writer = std::nullopt);
     void writer_idle(std::size_t writer);
     // Whether writer_idle can close a window (SQLite): if not, writers need not call it.
     bool closes_windows_early() const;
