@@ -483,7 +483,7 @@ void room::archive_game()
     const auto played = std::chrono::duration_cast<milliseconds>(host_.now() - game_->started_at()).count();
     archive::game_origin origin{game_id_, archived_room_id(), settings_.name, game_players_, game_started_unix_ms_,
                                 game_started_unix_ms_ + played};
-    host_.archive_game(archive::make_game_record(std::move(origin), *game_));
+    host_.archive_game(id_, archive::make_game_record(std::move(origin), *game_));
 }
 
 void room::arm_timer()
@@ -642,20 +642,23 @@ std::unique_ptr<room> room::restore(room_host& host, protocol::room_id id,
     const instant now = host.now();
     for (seat s = 0; s < 2; ++s) // nobody is connected yet: away from the restart on
         if (r->seats_[s] && !r->bot_in(s)) r->away_since_[s] = now;
-    if (r->status_ == room_status::finished && r->game_) {
-        // Its end time as well as the journal knows it: the last move's.
-        const auto moves = r->game_->moves();
-        const std::int64_t ended = r->game_started_unix_ms_ + (moves.empty() ? 0 : moves.back().at_ms);
-        archive::game_origin origin{r->game_id_, r->archived_room_id(), r->settings_.name, r->game_players_,
-                                    r->game_started_unix_ms_, ended};
-        host.archive_game_if_missing(archive::make_game_record(std::move(origin), *r->game_));
-    }
+    r->archive_replayed_game();
     r->publish(event_frame([&](std::string& out) {
                    protocol::resumed_event(out, r->next_stamp(), r->status_, r->game_ ? &*r->game_ : nullptr, now);
                }),
                r->event_only());
     if (r->bot_) r->defer_while_open([room = r.get()] { room->bot_resume(); });
     return r;
+}
+
+void room::archive_replayed_game()
+{
+    if (status_ != room_status::finished || !game_) return;
+    // Its end time as well as the journal knows it: the last move's.
+    const auto moves = game_->moves();
+    const std::int64_t ended = game_started_unix_ms_ + (moves.empty() ? 0 : moves.back().at_ms);
+    archive::game_origin origin{game_id_, archived_room_id(), settings_.name, game_players_, game_started_unix_ms_, ended};
+    host_.archive_game_if_missing(id_, archive::make_game_record(std::move(origin), *game_));
 }
 
 bool room::replay(const room_change& c, instant base)
@@ -688,6 +691,7 @@ bool room::replay(const room_change& c, instant base)
                 return true;
             } else if constexpr (std::is_same_v<T, change::start>) {
                 if (!seats_[0] || !seats_[1]) return false;
+                archive_replayed_game(); // the game before: its entries are cut only once it is archived
                 game_.emplace(settings_.game_rules, settings_.clock, x.first, base);
                 game_id_ = x.game_id;
                 game_players_ = {*seats_[0], *seats_[1]};

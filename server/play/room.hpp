@@ -134,6 +134,9 @@ private:
     // Seat `s` empties; between games the room waits for a new opponent.
     void vacate(seat s);
     void archive_game();
+    // On restore: a finished game the journal holds is stored unless the archive has it (the
+    // process may have died between the game's end and its archive commit).
+    void archive_replayed_game();
     // The room id its games are archived with: none for a private room, whose id is the key to
     // it and the archive's API is public.
     std::string archived_room_id() const { return settings_.is_private ? std::string{} : id_; }

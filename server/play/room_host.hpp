@@ -58,11 +58,16 @@ public:
         return false;
     }
 
-    // Stores a finished game (on the archive's own thread).
-    virtual void archive_game(archive::game_record record) = 0;
+    // Stores a finished game of `room` (on the archive's own thread). A cut of the room's
+    // journal made meanwhile waits until the archive has the game: the journal is what brings
+    // the game back, should the process die before the archive's commit.
+    virtual void archive_game(const protocol::room_id& room, archive::game_record record) = 0;
     // The same for a game restored finished: stored unless the archive has it already (the
     // process may have died between the game's end and its archive commit).
-    virtual void archive_game_if_missing(archive::game_record record) { archive_game(std::move(record)); }
+    virtual void archive_game_if_missing(const protocol::room_id& room, archive::game_record record)
+    {
+        archive_game(room, std::move(record));
+    }
     // The journal of live rooms (archive/journal.hpp): whether rooms keep one, an entry (the
     // change, and the event that announced it), and a cut of the room's entries below
     // `below_n` (archive::journal_batch::all_entries: every one). Once a room has journaled a

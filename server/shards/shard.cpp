@@ -254,7 +254,14 @@ void shard::journal_append(const protocol::room_id& room, std::int64_t n, const 
     journal_batch_.append(room, n, [&](std::string& out) { play::encode_into(out, change); }, event);
 }
 
-void shard::journal_cut(const protocol::room_id& room, std::int64_t below_n) { journal_batch_.cut(room, below_n); }
+void shard::journal_cut(const protocol::room_id& room, std::int64_t below_n)
+{
+    if (const auto it = archiving_.find(room); it != archiving_.end()) {
+        it->second.cut = std::max(it->second.cut, below_n);
+        return;
+    }
+    journal_batch_.cut(room, below_n);
+}
 
 void shard::seal_journal_batch()
 {
@@ -567,27 +574,43 @@ bool shard::think(const bots::think_request& request, std::function<void(const s
                                 }});
 }
 
-void shard::archive_game(archive::game_record record)
+void shard::archive_game(const protocol::room_id& room, archive::game_record record)
 {
     if (!state_.archive) return; // only a server without an archive: never in quarto-server
-    state_.archive->save_game(std::move(record), [&counters = state_.shared_counters](bool stored) {
-        (stored ? counters.games_archived : counters.archive_failures).fetch_add(1, std::memory_order_relaxed);
-    });
+    state_.archive->save_game(std::move(record), archiving(room));
 }
 
-void shard::archive_game_if_missing(archive::game_record record)
+void shard::archive_game_if_missing(const protocol::room_id& room, archive::game_record record)
 {
     if (!state_.archive) return;
     auto* archive = state_.archive.get();
     const std::string id = record.id;
     // The answer comes on the archive's thread, which may enqueue the save itself.
-    archive->find_game(id, [archive, record = std::move(record), &counters = state_.shared_counters](auto found) mutable {
-        if (found.failed || found.value) return;
+    archive->find_game(id, [this, room, archive, record = std::move(record), done = archiving(room)](auto found) mutable {
+        if (found.failed || found.value) return post([room](shard& s) { s.archived(room); });
         spdlog::info("archive: game {} was not stored before the restart; storing it now", record.id);
-        archive->save_game(std::move(record), [&counters](bool stored) {
-            (stored ? counters.games_archived : counters.archive_failures).fetch_add(1, std::memory_order_relaxed);
-        });
+        archive->save_game(std::move(record), std::move(done));
     });
+}
+
+// Called on the archive's thread. A game that could not be stored is counted and logged there;
+// the cut goes ahead then too (the room cannot wait for an archive that may never come back).
+std::function<void(bool)> shard::archiving(const protocol::room_id& room)
+{
+    ++archiving_[room].games;
+    return [this, room, &counters = state_.shared_counters](bool stored) {
+        (stored ? counters.games_archived : counters.archive_failures).fetch_add(1, std::memory_order_relaxed);
+        post([room](shard& s) { s.archived(room); });
+    };
+}
+
+void shard::archived(const protocol::room_id& room)
+{
+    const auto it = archiving_.find(room);
+    if (it == archiving_.end() || --it->second.games > 0) return;
+    const std::int64_t cut = it->second.cut;
+    archiving_.erase(it);
+    if (cut > 0) journal_batch_.cut(room, cut);
 }
 
 // After the journal has what led to the change: a tournament stored as having started a game,

@@ -199,8 +199,8 @@ public:
     std::unique_ptr<play::alarm> make_alarm(std::function<void()> on_time) override;
     void defer(std::function<void()> t) override { deferred_.push_back(std::move(t)); }
     bool think(const bots::think_request& request, std::function<void(const solver::move&)> answer) override;
-    void archive_game(archive::game_record record) override;
-    void archive_game_if_missing(archive::game_record record) override;
+    void archive_game(const protocol::room_id& room, archive::game_record record) override;
+    void archive_game_if_missing(const protocol::room_id& room, archive::game_record record) override;
     bool journaling() const override { return state_.journal != nullptr; }
     void journal_append(const protocol::room_id& room, std::int64_t n, const play::room_change& change,
                         std::string_view event) override;
@@ -315,6 +315,17 @@ private:
     std::atomic<bool> commit_signalled_{false};
     std::uint64_t journal_failures_seen_ = 0;
     bool close_when_released_ = false; // close_all() waits for the pending batches
+
+    // Rooms with finished games on their way to the archive, and the highest cut of their
+    // journal asked for meanwhile (0: none), made once the archive has them all.
+    struct archiving_room {
+        std::size_t games = 0;
+        std::int64_t cut = 0;
+    };
+    std::unordered_map<protocol::room_id, archiving_room> archiving_;
+    // Counts a game of `room` sent to the archive; the answer comes back here.
+    std::function<void(bool)> archiving(const protocol::room_id& room);
+    void archived(const protocol::room_id& room);
 };
 
 // A node whose rooms another node has taken over (it was cut off from Redis longer than its

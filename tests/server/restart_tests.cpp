@@ -3,6 +3,7 @@
 // where it stood, and --journal off keeps nothing.
 #include <csignal>
 #include <filesystem>
+#include <thread>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -166,6 +167,34 @@ TEST_CASE("journal: a game that ended just before a kill -9 is in the archive af
     const json game = json::parse(r.body);
     CHECK(game["result"]["reason"] == "resign");
     CHECK(game["result"]["winner"] == 1 - d.first);
+}
+
+TEST_CASE("journal: a game followed at once by a rematch and a kill -9 is in the archive after the restart")
+{
+    // The rematch's summary cuts the finished game's entries from the journal: if that cut were
+    // committed before the archive had stored the game, a kill in between would lose it.
+    const auto db = scratch_file("rematched.db");
+    const std::vector<std::string> args{"--db", db.string()};
+    auto server = std::make_unique<server_process>(args);
+    duel d = start_duel(*server);
+    d.act(d.first, "resign");
+    const json over = d.expect_all("game_over");
+    d.act(0, "rematch");
+    d.act(1, "rematch");
+    d.expect_all("game_started");
+    // Past the journal's commit window (1 ms), within the archive's (20 ms).
+    std::this_thread::sleep_for(milliseconds{5});
+    ::kill(server->pid(), SIGKILL);
+    server->wait_exit();
+
+    server = std::make_unique<server_process>(args);
+    const std::string id = over["game"];
+    const auto deadline = in(milliseconds{5000});
+    http_response r;
+    do r = http_get(server->port(), "/api/games/" + id);
+    while (r.status != 200 && steady::now() < deadline);
+    REQUIRE(r.status == 200);
+    CHECK(json::parse(r.body)["result"]["reason"] == "resign");
 }
 
 TEST_CASE("journal: while its database refuses writes the game goes on, and once half of --journal-backlog-mib waits no new game starts")

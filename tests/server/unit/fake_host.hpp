@@ -148,7 +148,11 @@ public:
     std::unique_ptr<play::alarm> make_alarm(std::function<void()> on_time) override;
     void defer(std::function<void()> task) override { deferred_.push_back(std::move(task)); }
     bool think(const bots::think_request& request, std::function<void(const solver::move&)> answer) override;
-    void archive_game(archive::game_record record) override { archived_.push_back(std::move(record)); }
+    void archive_game(const protocol::room_id& room, archive::game_record record) override
+    {
+        (void)room;
+        archived_.push_back(std::move(record));
+    }
     bool journaling() const override { return journaling_; }
     void journal_append(const protocol::room_id& room, std::int64_t n, const play::room_change& change,
                         std::string_view event) override;

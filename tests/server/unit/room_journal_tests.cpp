@@ -399,6 +399,33 @@ TEST_CASE("room journal: a new game cuts what came before it, and a closed room 
     CHECK(d.host.journal_of(d.id).empty());
 }
 
+TEST_CASE("room journal: a finished game still in the journal under a new one is offered to the archive on restore")
+{
+    // The server cuts a finished game's entries only once the archive has it: a process that
+    // died before that leaves the game in the journal, under the next game's summary.
+    journaled_duel d;
+    d.start();
+    d.act(d.first, protocol::resign{});
+    auto entries = d.host.journal_of(d.id);
+    d.act(d.a, *d.ann, protocol::rematch{});
+    d.act(d.b, *d.bo, protocol::rematch{});
+    for (auto& e : d.host.journal_of(d.id)) entries.push_back(std::move(e));
+    REQUIRE(d.host.archived().size() == 1);
+
+    fake_host h;
+    h.enable_journal();
+    auto& room = h.restore_room(d.id, entries);
+    REQUIRE(h.archived().size() == 1);
+    auto again = h.archived()[0];
+    again.ended_ms = d.host.archived()[0].ended_ms;
+    CHECK(again == d.host.archived()[0]);
+    const auto c = h.connect();
+    room.resume(c, *d.ann);
+    const auto got = h.take(c);
+    REQUIRE(!got.empty());
+    CHECK(got.back()["status"] == "playing");
+}
+
 TEST_CASE("room journal: entries this code cannot replay are refused with the reason")
 {
     journaled_duel d;
