@@ -200,8 +200,11 @@ std::variant<std::unique_ptr<journal_storage>, open_error> open_sqlite_journal(c
                           std::to_string(schema_version) + " (the archive opens the file first)"};
     const auto mode = db->query_text("PRAGMA journal_mode = WAL");
     if (!mode || *mode != "wal") return fail("cannot switch to WAL mode:");
-    // No checkpoint on commit either: the syncer runs them.
-    if (!db->exec("PRAGMA synchronous = NORMAL") || !db->exec("PRAGMA wal_autocheckpoint = 0"))
+    // No checkpoint on commit either: the syncer runs them. Debian's SQLite zeroes what a
+    // delete frees (secure_delete): for rows of public events that doubled the pages a
+    // commit writes, since each commit frees an old row's pages.
+    if (!db->exec("PRAGMA synchronous = NORMAL") || !db->exec("PRAGMA wal_autocheckpoint = 0") ||
+        !db->exec("PRAGMA secure_delete = OFF"))
         return fail("cannot configure");
 
     auto sync_db = sqlite::database::open(path, error);
