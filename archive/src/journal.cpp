@@ -119,7 +119,11 @@ struct journal::impl {
     bool write_all(std::span<request> group);
     room_state& room(std::string_view id) { return room_element(id).second; }
     room_map::value_type& room_element(std::string_view id);
-    void note_entry(std::string_view room, std::int64_t n, std::int64_t batch, bool is_live);
+    // Notes an entry of `room` in row `batch` (whose state is `b`). `last` is the room noted
+    // just before, if any: consecutive entries of one room (a move and its give) skip the
+    // lookup.
+    room_map::value_type& note_entry(std::string_view room, room_map::value_type* last, std::int64_t n,
+                                     std::int64_t batch, batch_state& b, bool is_live);
     void note_cut(std::string_view room, std::int64_t below_n);
     // The committed transaction's effects on the maps.
     void apply(std::span<const request> group, std::size_t deleted);
@@ -436,35 +440,46 @@ journal::impl::room_map::value_type& journal::impl::room_element(std::string_vie
     return it != rooms.end() ? *it : *rooms.emplace(std::string{id}, room_state{}).first;
 }
 
-void journal::impl::note_entry(std::string_view room_id, std::int64_t n, std::int64_t batch, bool is_live)
+journal::impl::room_map::value_type& journal::impl::note_entry(std::string_view room_id, room_map::value_type* last,
+                                                               std::int64_t n, std::int64_t batch, batch_state& b,
+                                                               bool is_live)
 {
-    auto& element = room_element(room_id);
+    auto& element = last && last->first == room_id ? *last : room_element(room_id);
     auto& r = element.second;
-    auto& b = batches[batch];
     if (r.last_batch != batch) {
         r.last_batch = batch;
         b.rooms.push_back(&element);
         ++r.batches;
     }
-    if (!is_live) return;
-    r.live.emplace_back(n, batch);
-    ++b.live;
+    if (is_live) {
+        r.live.emplace_back(n, batch);
+        ++b.live;
+    }
+    return element;
 }
 
 void journal::impl::apply(std::span<const request> group, std::size_t deleted)
 {
+    batch_state* row = nullptr; // every request of the group went to one row
+    room_map::value_type* last = nullptr;
     for (const auto& r : group) {
         const auto& cuts = r.batch.cuts();
         std::size_t next_cut = 0, entry = 0;
         journal_entry_reader reader{r.batch.bytes()};
         journal_entry_reader::view e;
         while (!reader.done() && reader.next(e)) {
-            for (; next_cut < cuts.size() && cuts[next_cut].after_entries <= entry; ++next_cut)
+            for (; next_cut < cuts.size() && cuts[next_cut].after_entries <= entry; ++next_cut) {
                 note_cut(cuts[next_cut].room, cuts[next_cut].below_n);
-            note_entry(e.room, e.n, r.row, true);
+                last = nullptr; // a cut may erase a room from the map
+            }
+            if (!row) row = &batches[r.row];
+            last = &note_entry(e.room, last, e.n, r.row, *row, true);
             ++entry;
         }
-        for (; next_cut < cuts.size(); ++next_cut) note_cut(cuts[next_cut].room, cuts[next_cut].below_n);
+        for (; next_cut < cuts.size(); ++next_cut) {
+            note_cut(cuts[next_cut].room, cuts[next_cut].below_n);
+            last = nullptr;
+        }
     }
     for (std::size_t i = 0; i < deleted; ++i) {
         batch_gone(dead_batches.front());
@@ -520,19 +535,21 @@ archive_result<std::vector<journal_entry>> journal::impl::read_all()
     std::unordered_map<std::string, std::vector<journal_entry>> live;
     const bool read = storage->read_rows([&](std::int64_t batch, std::string_view bytes) {
         journal_entry_reader reader{bytes};
-        batches[batch]; // known, even when every entry in it is dead
+        batch_state& row = batches[batch]; // known, even when every entry in it is dead
+        room_map::value_type* last = nullptr;
         while (!reader.done()) {
             journal_entry_reader::view e;
             if (!reader.next(e)) {
                 spdlog::error("journal {}: row {} is cut short; the rest of it is skipped", path, batch);
                 break;
             }
-            const bool is_live = e.n >= room(e.room).cut;
-            note_entry(e.room, e.n, batch, is_live);
+            auto& element = last && last->first == e.room ? *last : room_element(e.room);
+            const bool is_live = e.n >= element.second.cut;
+            last = &note_entry(e.room, &element, e.n, batch, row, is_live);
             if (is_live)
                 live[std::string{e.room}].push_back({std::string{e.room}, e.n, std::string{e.change}, std::string{e.event}});
         }
-        if (batches[batch].live == 0) dead_batches.push_back(batch);
+        if (row.live == 0) dead_batches.push_back(batch);
     });
     if (!read) return failed();
     for (auto it = rooms.begin(); it != rooms.end();) { // closed rooms with nothing left
