@@ -334,7 +334,7 @@ archive_store::~archive_store() = default;
 archive_store::archive_store(archive_store&&) noexcept = default;
 archive_store& archive_store::operator=(archive_store&&) noexcept = default;
 
-std::variant<archive_store, open_error> archive_store::open(const std::string& path)
+std::variant<archive_store, open_error> archive_store::open(const std::string& path, file_sync sync)
 {
     if (path.empty()) return open_error{"no database path given"};
     const std::filesystem::path file{path};
@@ -361,10 +361,12 @@ std::variant<archive_store, open_error> archive_store::open(const std::string& p
                           std::to_string(schema_version) + "; use a newer quarto-server"};
 
     // WAL: readers never wait for the writer; FULL: a committed game survives a power cut too
-    // (one fsync per commit; game_archive commits the games that queued up together).
+    // (one fsync per commit; game_archive commits the games that queued up together), unless
+    // the journal's syncer flushes the file (file_sync).
     const auto mode = db->query_text("PRAGMA journal_mode = WAL");
     if (!mode || *mode != "wal") return fail("cannot switch to WAL mode:");
-    if (!db->exec("PRAGMA synchronous = FULL") || !db->exec("PRAGMA foreign_keys = ON")) return fail("cannot configure");
+    const char* synchronous = sync == file_sync::by_journal ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL";
+    if (!db->exec(synchronous) || !db->exec("PRAGMA foreign_keys = ON")) return fail("cannot configure");
 
     for (int v = version; v < schema_version; ++v) {
         sqlite::transaction t{*db};

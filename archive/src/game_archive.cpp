@@ -12,9 +12,10 @@
 
 namespace quarto::archive {
 
-std::variant<std::unique_ptr<game_archive>, open_error> game_archive::open(const std::string& where, const std::string& node)
+std::variant<std::unique_ptr<game_archive>, open_error> game_archive::open(const std::string& where, const std::string& node,
+                                                                        file_sync sync)
 {
-    auto opened = open_store(where, node);
+    auto opened = open_store(where, node, sync);
     if (auto* error = std::get_if<open_error>(&opened)) return std::move(*error);
     return std::unique_ptr<game_archive>{new game_archive{std::move(std::get<std::unique_ptr<store>>(opened))}};
 }

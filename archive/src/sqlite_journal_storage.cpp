@@ -6,6 +6,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include <spdlog/spdlog.h>
@@ -30,7 +31,9 @@ bool configure(sqlite::database& db)
 // The rows are appended at the b-tree's right edge; commits do not wait for the disk
 // (synchronous=NORMAL: a commit survives the process dying, which is what the journal is
 // for). The log is flushed, and checkpointed, on a second connection by a thread of its own,
-// within sync_interval of a commit, so a commit never waits for the disk.
+// within sync_interval of a commit to the file (the journal's, or the game archive's when it
+// leaves its flushes to this thread: file_sync::by_journal), so a commit never waits for the
+// disk.
 class sqlite_journal_storage final : public journal_storage {
 public:
     sqlite_journal_storage(std::string path, sqlite::database db, sqlite::database sync_db)
@@ -55,6 +58,9 @@ public:
             if (!s) return false;
             *target = std::move(*s);
         }
+        // What was committed before (the archive's migrations) is flushed now.
+        synced_version_ = sync_db_.query_text("PRAGMA data_version");
+        sync_log();
         syncer_ = std::thread{[this] { run_syncer(); }};
         return true;
     }
@@ -88,12 +94,7 @@ public:
         u->bind(1, room);
         return u->step() == step_result::done;
     }
-    bool commit() override
-    {
-        if (!db_.exec("COMMIT")) return false;
-        commits_.fetch_add(1);
-        return true;
-    }
+    bool commit() override { return db_.exec("COMMIT"); }
     void roll_back() override
     {
         if (db_.in_transaction()) db_.exec("ROLLBACK");
@@ -135,9 +136,6 @@ private:
     void run_syncer()
     {
         pthread_setname_np(pthread_self(), "quarto-jsync");
-        // From zero, not the count when this thread starts: a commit made before it got going
-        // must be flushed too.
-        std::uint64_t synced = 0;
         for (;;) {
             bool last = false;
             {
@@ -145,13 +143,19 @@ private:
                 sync_wake_.wait_for(lock, sync_interval, [this] { return sync_closing_; });
                 last = sync_closing_;
             }
-            const std::uint64_t now = commits_.load();
-            if (now != synced) {
-                sync_log();
-                synced = now;
-            }
+            sync_if_changed();
             if (last) return;
         }
+    }
+
+    void sync_if_changed()
+    {
+        // It changes whenever another connection has committed to the file since this one last
+        // read it (its own checkpoints do not change it).
+        const auto version = sync_db_.query_text("PRAGMA data_version");
+        if (version && version == synced_version_) return;
+        sync_log();
+        synced_version_ = version;
     }
 
     // The log's own file, flushed through a descriptor of our own (with synchronous=NORMAL
@@ -173,7 +177,8 @@ private:
     std::string path_;
     sqlite::database db_; // before the statements: they are finalized first
     statement insert_, upsert_cut_, delete_cut_, delete_row_, select_cuts_, select_rows_;
-    std::atomic<std::uint64_t> commits_{0}, syncs_{0};
+    std::atomic<std::uint64_t> syncs_{0};
+    std::optional<std::string> synced_version_; // PRAGMA data_version when last flushed
 
     sqlite::database sync_db_;
     std::mutex sync_mutex_;

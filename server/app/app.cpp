@@ -56,7 +56,9 @@ bool app::restore()
     // The archive first: a server that cannot keep its games should not start taking them.
     // A node's tournaments and live rooms are its own in a database that nodes share.
     const std::string node = s.redis.empty() ? std::string{} : s.node_id;
-    auto opened = archive::game_archive::open(s.db_path, node);
+    // With the journal on, its syncer flushes the file that both write (archive::file_sync).
+    auto opened = archive::game_archive::open(s.db_path, node,
+                                              s.journal ? archive::file_sync::by_journal : archive::file_sync::each_commit);
     if (const auto* error = std::get_if<archive::open_error>(&opened)) {
         spdlog::critical("cannot open the game archive (--db {}): {}", db, error->message);
         return false;

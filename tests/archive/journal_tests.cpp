@@ -309,6 +309,30 @@ TEST_CASE("journal: the log reaches the disk within sync_interval of a commit, a
     CHECK(j->syncs() == synced + 1);
 }
 
+TEST_CASE("journal: the game archive's commits on the same file are flushed by the journal's syncer, and nothing twice")
+{
+    // The archive with file_sync::by_journal does not flush its own commits.
+    scratch_dir dir;
+    const std::string path = dir.file("quarto.db");
+    auto opened = open_store(path, {}, file_sync::by_journal);
+    if (const auto* error = std::get_if<open_error>(&opened)) FAIL(error->message);
+    auto& archive = *std::get<std::unique_ptr<store>>(opened);
+    auto j = open_journal(path);
+    const auto flushed_when_open = j->syncs();
+    CHECK(flushed_when_open == 1); // what the archive committed before (its schema)
+
+    REQUIRE(archive.save_tournament({"cup", "Cup", "running", "{}"}));
+    const auto deadline = std::chrono::steady_clock::now() + 3 * sync_interval;
+    while (j->syncs() == flushed_when_open && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds{20}); // waiting on a background flush
+    CHECK(j->syncs() == flushed_when_open + 1);
+
+    // Nothing committed since: no flush at the next intervals, nor at close.
+    std::this_thread::sleep_for(sync_interval * 3 / 2);
+    j->close();
+    CHECK(j->syncs() == flushed_when_open + 1);
+}
+
 TEST_CASE("journal: every acknowledged batch survives kill -9")
 {
     each_engine([](const engine& engine_under_test) {

@@ -15,7 +15,8 @@ class archive_store final : public store {
 public:
     // Creates the parent directory and the file when missing, switches to WAL, and brings the
     // schema to `schema_version`.
-    static std::variant<archive_store, open_error> open(const std::string& path);
+    static std::variant<archive_store, open_error> open(const std::string& path,
+                                                        file_sync sync = file_sync::each_commit);
 
     ~archive_store() override;
     archive_store(archive_store&&) noexcept;

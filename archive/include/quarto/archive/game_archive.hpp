@@ -42,7 +42,8 @@ public:
 
     // Opens the store (open_store: an SQLite file's path or a PostgreSQL address) and starts the
     // archive thread.
-    static std::variant<std::unique_ptr<game_archive>, open_error> open(const std::string& where, const std::string& node = {});
+    static std::variant<std::unique_ptr<game_archive>, open_error> open(const std::string& where, const std::string& node = {},
+                                                                        file_sync sync = file_sync::each_commit);
 
     // close()s.
     ~game_archive();

@@ -11,7 +11,8 @@
 // callback runs once its transaction has committed; only then may the events it holds reach a
 // client. The SQLite connection runs in WAL mode with synchronous=NORMAL: a committed batch
 // survives the process dying at any instant; the write-ahead log is also flushed to the disk
-// at least once a second (`sync_interval`), so a power cut loses at most the last second.
+// within a second (`sync_interval`) of any connection's commit to the file (the game archive's
+// too: file_sync::by_journal), so a power cut loses at most the last second.
 // PostgreSQL's commits are asynchronous, to the same effect (its WAL writer flushes within
 // wal_writer_delay).
 #pragma once
@@ -96,7 +97,8 @@ public:
     // wait: the games in progress keep the rest.
     bool backlogged() const;
 
-    // Transactions committed and disk flushes of the log so far (from any thread).
+    // Transactions committed and disk flushes of the log so far (from any thread). SQLite
+    // flushes once on open, then within sync_interval of a commit to the file by anyone.
     std::uint64_t commits() const;
     std::uint64_t syncs() const;
 

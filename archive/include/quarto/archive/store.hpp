@@ -59,6 +59,16 @@ struct open_error {
     std::string message;
 };
 
+// When an SQLite file's commit reaches the disk. `each_commit`: before it returns (an fsync
+// each; synchronous=FULL). `by_journal`: within a second, by the syncer of the journal that
+// shares the file (journal.hpp; synchronous=NORMAL), which spares the game archive's commits
+// their fsync and the journal its waits behind them. A power cut then loses at most the last
+// second, and nothing of a finished game: the log it shares with the journal comes back as a
+// prefix of its commits, and the journal keeps a game's entries until the archive has
+// committed it (the server's rule), so a game whose commit was lost is restored from them and
+// archived again. PostgreSQL has its own rules and ignores this.
+enum class file_sync { each_commit, by_journal };
+
 class store {
 public:
     virtual ~store() = default;
@@ -102,6 +112,7 @@ bool is_postgres_address(std::string_view where);
 // database that several nodes share keeps each node's tournaments (and journal) apart: a node
 // loads only its own, and takes those of no node (written before it was one) as its own.
 // An SQLite file belongs to one server: `node` is not used.
-std::variant<std::unique_ptr<store>, open_error> open_store(const std::string& where, const std::string& node = {});
+std::variant<std::unique_ptr<store>, open_error> open_store(const std::string& where, const std::string& node = {},
+                                                           file_sync sync = file_sync::each_commit);
 
 } // namespace quarto::archive
