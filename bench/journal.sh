@@ -7,6 +7,8 @@
 # the rooms restored).
 #   bench/journal.sh                       3 rounds, 10,000 rooms for the restart: about 6 min
 #   bench/journal.sh --repeat 5 --restart-rooms 2000 --out /tmp/journal.md
+#   bench/journal.sh --slow-sync-us 5000 --out /tmp/slow.md   every fsync of the server 5 ms
+#                                          slower (bench/slow_sync.cpp): a disk with no cache
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -16,18 +18,24 @@ source bench/servers.sh
 repeats=3
 restart_rooms=10000
 out=$root/bench/RESULTS-journal.md
+slow_sync_us=
 while (($#)); do
     case $1 in
         --repeat) repeats=$2; shift ;;
         --restart-rooms) restart_rooms=$2; shift ;;
         --out) out=$2; shift ;;
-        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+        --slow-sync-us) slow_sync_us=$2; shift ;;
+        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
         *) echo "journal.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
 done
 command -v jq >/dev/null || { echo "journal.sh: needs jq (deploy/deps.sh --bench)" >&2; exit 1; }
 ensure_servers cpp
+if [[ -n $slow_sync_us ]]; then
+    cmake --build "$bench_build" --target slow_sync >/dev/null
+    cpp_env=(LD_PRELOAD="$bench_build/lib/libslow_sync.so" SLOW_SYNC_US="$slow_sync_us")
+fi
 ulimit -n "$(ulimit -Hn)"
 work=$(mktemp -d /tmp/quarto-journal-bench.XXXXXX)
 trap 'if [[ -n $server_pid ]]; then kill -9 "$server_pid" 2>/dev/null || true; fi; rm -rf "$work"' EXIT
@@ -107,7 +115,7 @@ stop_server
     echo
     echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')),"
     echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg). Release build, $repeats rounds, the two modes alternating"
-    echo "first. Each run: a fresh server and archive, then"
+    echo "first.${slow_sync_us:+ Every fsync and fdatasync of the server $slow_sync_us µs slower than the disk makes them (bench/slow_sync.cpp).} Each run: a fresh server and archive, then"
     echo
     echo '```'
     echo "build/release/bin/quarto-load --url ws://127.0.0.1:PORT/ws $(load_args THINK) --server-pid PID"

@@ -26,9 +26,11 @@ server_label() {
 # server_command SERVER ARCHIVE_BASE [THREADS] [MIGRATION]: sets server_cmd to SERVER's command
 # line. MIGRATION: quarto-server's --shard-migration (on or off; empty: its default).
 # cpp_extra_args: more options for quarto-server (bench/journal.sh sets --journal); cpp_db: its
-# --db instead of a file beside the log (bench/postgres.sh gives a PostgreSQL address).
+# --db instead of a file beside the log (bench/postgres.sh gives a PostgreSQL address);
+# cpp_env: VAR=VALUE settings for its environment (bench/journal.sh --slow-sync-us).
 server_cmd=()
 cpp_extra_args=()
+cpp_env=()
 server_command() {
     local kind=$1 base=$2 threads=${3:-} migration=${4:-}
     local limits=(--rate-limit 100000 --rate-burst 100000)
@@ -38,7 +40,8 @@ server_command() {
             server_cmd=("$server_bin" --host 127.0.0.1 --port 0 "${limits[@]}" --max-rooms-per-address 0 --log-level warn)
             [[ -n $threads ]] && server_cmd+=(--threads "$threads")
             [[ -n $migration ]] && server_cmd+=(--shard-migration "$migration")
-            server_cmd+=("${cpp_extra_args[@]}" --db "${cpp_db:-$base.db}") ;;
+            server_cmd+=("${cpp_extra_args[@]}" --db "${cpp_db:-$base.db}")
+            ((${#cpp_env[@]} == 0)) || server_cmd=(env "${cpp_env[@]}" "${server_cmd[@]}") ;; # env execs: same pid
         node) server_cmd=(node "$node_script" --port 0 "${limits[@]}" --archive "$base.jsonl") ;;
         go) server_cmd=("$go_bin" --port 0 "${limits[@]}" --archive "$base.jsonl") ;;
         *) return 1 ;;

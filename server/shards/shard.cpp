@@ -593,8 +593,9 @@ void shard::archive_game_if_missing(const protocol::room_id& room, archive::game
     });
 }
 
-// Called on the archive's thread. A game that could not be stored is counted and logged there;
-// the cut goes ahead then too (the room cannot wait for an archive that may never come back).
+// The answer runs on the archive's thread. A game that could not be stored is counted and logged
+// there, and the cut goes ahead then too (the room cannot wait for an archive that may never
+// come back).
 std::function<void(bool)> shard::archiving(const protocol::room_id& room)
 {
     ++archiving_[room].games;
