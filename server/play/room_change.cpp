@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "quarto/core/solver/bot.hpp"
+#include "quarto/protocol/fields.hpp"
+#include "quarto/protocol/json_text.hpp"
 #include "quarto/protocol/parse.hpp"
 
 namespace quarto::server::play {
@@ -40,20 +42,35 @@ std::optional<seat> seat_word(std::string_view w)
     return static_cast<seat>(*s);
 }
 
-json summary_json(const change::summary& s)
+// Written straight into the entry (a summary is written at every game's start), as JSON that
+// read_summary reads.
+void write_summary(std::string& out, const change::summary& s)
 {
-    json seats = json::array();
-    for (const auto& p : s.seats)
-        seats.push_back(p ? json{{"id", p->info.id}, {"name", p->info.name}, {"token_hash", p->token_hash}} : json(nullptr));
-    json j = {{"name", s.name},       {"rules", protocol::encode_rules(s.game_rules)},
-              {"clock", protocol::encode_clock_settings(s.clock)},
-              {"private", s.is_private}, {"seats", std::move(seats)}, {"seq", s.seq},
-              {"score", {{"wins", s.score.wins}, {"draws", s.score.draws}}}};
-    if (s.tournament)
-        j["tournament"] = {{"id", *s.tournament},
-                           {"first", s.tournament_first ? json(*s.tournament_first) : json(nullptr)}};
-    if (s.bot) j["bot"] = {{"level", s.bot->level}, {"delay_ms", s.bot->delay_ms}};
-    return j;
+    protocol::json_text t{out};
+    t.lit("{\"name\":").str(s.name).lit(",\"rules\":");
+    protocol::fields::write_rules(t, s.game_rules);
+    t.lit(",\"clock\":");
+    protocol::fields::write_clock_settings(t, s.clock);
+    t.lit(",\"private\":").boolean(s.is_private).lit(",\"seats\":[");
+    for (std::size_t i = 0; i < s.seats.size(); ++i) {
+        if (i > 0) t.put(',');
+        if (const auto& p = s.seats[i]) {
+            t.lit("{\"id\":").str(p->info.id).lit(",\"name\":").str(p->info.name);
+            t.lit(",\"token_hash\":").str(p->token_hash).put('}');
+        } else {
+            t.null();
+        }
+    }
+    t.lit("],\"seq\":").number(s.seq).lit(",\"score\":");
+    protocol::fields::write_score(t, s.score);
+    if (s.tournament) {
+        t.lit(",\"tournament\":{\"id\":").str(*s.tournament).lit(",\"first\":");
+        if (s.tournament_first) t.number(*s.tournament_first);
+        else t.null();
+        t.put('}');
+    }
+    if (s.bot) t.lit(",\"bot\":{\"level\":").number(s.bot->level).lit(",\"delay_ms\":").number(s.bot->delay_ms).put('}');
+    t.put('}');
 }
 
 // A JSON integer in [low, high], or nullopt: a float or a number out of range is damage, never
@@ -139,7 +156,7 @@ void encode_into(std::string& out, const room_change& c)
             using T = std::decay_t<decltype(x)>;
             if constexpr (std::is_same_v<T, change::summary>) {
                 out += "room ";
-                out += summary_json(x).dump();
+                write_summary(out, x);
             } else if constexpr (std::is_same_v<T, change::take_seat>) {
                 out += "seat ";
                 put(x.s);
