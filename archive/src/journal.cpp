@@ -119,11 +119,14 @@ struct journal::impl {
     bool write_all(std::span<request> group);
     room_state& room(std::string_view id) { return room_element(id).second; }
     room_map::value_type& room_element(std::string_view id);
-    // Notes an entry of `room` in row `batch` (whose state is `b`). `last` is the room noted
-    // just before, if any: consecutive entries of one room (a move and its give) skip the
-    // lookup.
-    room_map::value_type& note_entry(std::string_view room, room_map::value_type* last, std::int64_t n,
-                                     std::int64_t batch, batch_state& b, bool is_live);
+    // The same, `last` (the room of the entry before, if any) when it is that room: a room's
+    // consecutive entries (a placement and the give after it) skip the lookup.
+    room_map::value_type& room_element(std::string_view id, room_map::value_type* last)
+    {
+        return last && last->first == id ? *last : room_element(id);
+    }
+    // Notes an entry of `room` in row `batch` (whose state is `b`).
+    void note_entry(room_map::value_type& room, std::int64_t n, std::int64_t batch, batch_state& b, bool is_live);
     void note_cut(std::string_view room, std::int64_t below_n);
     // The committed transaction's effects on the maps.
     void apply(std::span<const request> group, std::size_t deleted);
@@ -440,22 +443,18 @@ journal::impl::room_map::value_type& journal::impl::room_element(std::string_vie
     return it != rooms.end() ? *it : *rooms.emplace(std::string{id}, room_state{}).first;
 }
 
-journal::impl::room_map::value_type& journal::impl::note_entry(std::string_view room_id, room_map::value_type* last,
-                                                               std::int64_t n, std::int64_t batch, batch_state& b,
-                                                               bool is_live)
+void journal::impl::note_entry(room_map::value_type& element, std::int64_t n, std::int64_t batch, batch_state& b,
+                               bool is_live)
 {
-    auto& element = last && last->first == room_id ? *last : room_element(room_id);
     auto& r = element.second;
     if (r.last_batch != batch) {
         r.last_batch = batch;
         b.rooms.push_back(&element);
         ++r.batches;
     }
-    if (is_live) {
-        r.live.emplace_back(n, batch);
-        ++b.live;
-    }
-    return element;
+    if (!is_live) return;
+    r.live.emplace_back(n, batch);
+    ++b.live;
 }
 
 void journal::impl::apply(std::span<const request> group, std::size_t deleted)
@@ -473,7 +472,8 @@ void journal::impl::apply(std::span<const request> group, std::size_t deleted)
                 last = nullptr; // a cut may erase a room from the map
             }
             if (!row) row = &batches[r.row];
-            last = &note_entry(e.room, last, e.n, r.row, *row, true);
+            last = &room_element(e.room, last);
+            note_entry(*last, e.n, r.row, *row, true);
             ++entry;
         }
         for (; next_cut < cuts.size(); ++next_cut) {
@@ -543,9 +543,9 @@ archive_result<std::vector<journal_entry>> journal::impl::read_all()
                 spdlog::error("journal {}: row {} is cut short; the rest of it is skipped", path, batch);
                 break;
             }
-            auto& element = last && last->first == e.room ? *last : room_element(e.room);
-            const bool is_live = e.n >= element.second.cut;
-            last = &note_entry(e.room, &element, e.n, batch, row, is_live);
+            last = &room_element(e.room, last);
+            const bool is_live = e.n >= last->second.cut;
+            note_entry(*last, e.n, batch, row, is_live);
             if (is_live)
                 live[std::string{e.room}].push_back({std::string{e.room}, e.n, std::string{e.change}, std::string{e.event}});
         }
