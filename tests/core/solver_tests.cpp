@@ -243,3 +243,38 @@ TEST_CASE("solver: one table serves every variant: a position's value under one 
     }
     CHECK(differing > 0); // the variants do disagree on some of these positions
 }
+
+TEST_CASE("solver: pieces that differ only in attributes that cannot count have one value, and the table's key leaves those attributes out")
+{
+    // The beginner rules here count colour and height only: swapping two pieces that differ only
+    // in shape or fill, wherever they are, changes nothing.
+    std::mt19937 random{5};
+    solver_t s{std::size_t{16} << 20};
+    for (int n = 0; n < 30; ++n) {
+        const position p = random_position(random, 9);
+        const int x = std::uniform_int_distribution<int>{0, 15}(random);
+        const int y = x ^ (4 << std::uniform_int_distribution<int>{0, 1}(random));
+        const auto swapped = [&](piece q) {
+            const int c = q.code();
+            return piece{static_cast<std::uint8_t>(c == x ? y : c == y ? x : c)};
+        };
+        position image;
+        for (square q = 0; q < board_squares; ++q)
+            if (const auto pc = p.placed.at(q)) image.placed.put(q, swapped(*pc));
+        image.hand = swapped(*p.hand);
+        s.clear_table();
+        const evaluation value = s.solve(beginner_rules, p).value;
+        s.clear_table();
+        CHECK_MESSAGE(s.solve(beginner_rules, image).value == value, describe(beginner_rules, p));
+    }
+
+    // Two boards that differ only in attribute 2: one key when it no longer matters, two when it does.
+    const square_mask occupied = 0x00F3;
+    const std::array<square_mask, 4> one{0x0031, 0x0012, 0x0050, 0x0003}, other{0x0031, 0x0012, 0x00A2, 0x0003};
+    const auto group = detail::symmetries(false);
+    CHECK(detail::key_of(occupied, one, 5, 0xB, group) == detail::key_of(occupied, other, 5, 0xB, group));
+    CHECK_FALSE(detail::key_of(occupied, one, 5, 0xF, group) == detail::key_of(occupied, other, 5, 0xF, group));
+    // Leaving an attribute out is not the same as an attribute no piece on the board has.
+    const std::array<square_mask, 4> none{0x0031, 0x0012, 0x0000, 0x0003};
+    CHECK_FALSE(detail::key_of(occupied, one, 0, 0xB, group) == detail::key_of(occupied, none, 0, 0xF, group));
+}

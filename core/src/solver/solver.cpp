@@ -45,6 +45,9 @@ struct solver::impl {
     std::uint64_t nodes = 0;
     std::uint64_t next_poll = 0;
     bool stoppable = true; // the first ply (a few hundred nodes) always finishes: there is a move
+    // By empty squares: the move that last cut a search off there, tried first where the table
+    // has no move (a killer move: at 11 empty squares it saves about a third of the nodes).
+    std::array<std::uint8_t, board_squares + 1> killers{};
 
     void begin(const rules& r, const limits& l)
     {
@@ -55,6 +58,7 @@ struct solver::impl {
         nodes = 0;
         next_poll = poll_every;
         table.new_search(r.squares, counted);
+        killers.fill(detail::no_best);
     }
 
     void count_node()
@@ -70,10 +74,10 @@ struct solver::impl {
     int search(const detail::node& s, std::uint8_t hand, int alpha, int beta, int depth)
     {
         count_node();
-        const int placed = std::popcount(s.occupied);
-        const auto threats = patterns.threats_of(s);
-        if (threats.all & (1u << hand)) return max_score - (placed + 1);
-        if (placed == board_squares - 1) return 0; // the last square, and no Quarto: a draw
+        const int placed = s.placed;
+        if (patterns.deadly(s) & (1u << hand)) return max_score - (placed + 1);
+        // The last square and no Quarto, or no pattern any piece could complete: a draw.
+        if (placed == board_squares - 1 || !s.live) return 0;
         // No win now: the best left is a win at our next placement, the worst a loss at theirs.
         const int most = max_score - (placed + 3);
         const int least = -(max_score - (placed + 2));
@@ -84,7 +88,7 @@ struct solver::impl {
         const int empties = board_squares - placed;
         const int needed = std::min(depth, empties);
         const bool use_table = empties >= table_from;
-        const auto key = use_table ? detail::key_of(s.occupied, s.with_bit, hand, counted,
+        const auto key = use_table ? detail::key_of(s.occupied, s.with_bit, hand, patterns.relevant(s),
                                                     empties >= symmetric_keys_from ? group : group.first(1))
                                    : detail::table_key{};
         std::uint8_t hint = detail::no_best;
@@ -95,6 +99,7 @@ struct solver::impl {
             if (alpha >= beta) return hit->score;
             hint = hit->best;
         }
+        if (hint == detail::no_best) hint = killers[static_cast<std::size_t>(empties)];
 
         const int alpha_in = alpha;
         int best = -infinity;
@@ -113,12 +118,15 @@ struct solver::impl {
                 sq = static_cast<square>(std::countr_zero(todo));
                 todo &= static_cast<square_mask>(todo - 1);
             }
-            const detail::node next = s.with(sq, hand);
-            const piece_set safe = static_cast<piece_set>(s.available & ~patterns.deadly_after(threats, next, sq));
-            if (!safe) {
-                if (least > best) {
-                    best = least; // every piece we could give wins for them
-                    best_move = static_cast<std::uint8_t>(sq << 4);
+            const detail::node next = patterns.place(s, sq, hand);
+            const piece_set safe = static_cast<piece_set>(s.available & ~patterns.deadly(next));
+            if (!safe || next.placed == board_squares - 1) {
+                // Every piece we could give wins for them; or one square is left and the last
+                // piece, given safely, cannot complete anything there: a draw.
+                const int score = safe ? 0 : least;
+                if (score > best) {
+                    best = score;
+                    best_move = static_cast<std::uint8_t>(safe ? sq << 4 | std::countr_zero(safe) : sq << 4);
                 }
                 alpha = std::max(alpha, best);
                 continue;
@@ -129,6 +137,9 @@ struct solver::impl {
                 gives = static_cast<piece_set>(safe & ~(1u << hinted_give));
             else
                 hinted_give = -1;
+            // One piece of each kind the rest of the game can tell apart.
+            const std::uint8_t relevant = patterns.relevant(next);
+            unsigned kinds_given = 0;
             for (int j = hinted_give >= 0 ? -1 : 0; best < beta; ++j) {
                 std::uint8_t g;
                 if (j < 0) {
@@ -138,6 +149,9 @@ struct solver::impl {
                     g = static_cast<std::uint8_t>(std::countr_zero(gives));
                     gives &= static_cast<piece_set>(gives - 1);
                 }
+                const unsigned kind = 1u << (g & relevant);
+                if (kinds_given & kind) continue;
+                kinds_given |= kind;
                 const int score = -search(next.without(g), g, -beta, -alpha, depth - 1);
                 if (score > best) {
                     best = score;
@@ -146,6 +160,7 @@ struct solver::impl {
                 }
             }
         }
+        if (best >= beta) killers[static_cast<std::size_t>(empties)] = best_move;
         const auto kind = best <= alpha_in ? detail::bound_kind::upper : best >= beta ? detail::bound_kind::lower : detail::bound_kind::exact;
         if (use_table) table.store(key, static_cast<std::int8_t>(best), kind, static_cast<std::uint8_t>(needed), best_move);
         return best;
@@ -155,7 +170,7 @@ struct solver::impl {
     // budget ends.
     int score_of(const detail::node& root, const position& p, const move& m, int alpha, int beta, int depth)
     {
-        const int placed = std::popcount(root.occupied);
+        const int placed = root.placed;
         if (m.call) return max_score - (m.place ? placed + 1 : placed); // the Quarto now on the board
         if (!m.place && p.callable && patterns.rules.quarto_through(p.placed, *p.callable))
             return -(max_score - placed); // a Quarto left uncalled: they claim it
@@ -167,7 +182,7 @@ struct solver::impl {
         after_placing.put(*m.place, *p.hand);
         if (patterns.rules.quarto_through(after_placing, *m.place)) return -(max_score - (placed + 1)); // uncalled: claimed
         if (!m.give) return 0;                                                             // the last square
-        const detail::node next = root.with(*m.place, p.hand->code());
+        const detail::node next = patterns.place(root, *m.place, p.hand->code());
         if (patterns.deadly(next) & bit(*m.give)) return -(max_score - (placed + 2));
         return -search(next.without(m.give->code()), m.give->code(), -beta, -alpha, depth - 1);
     }
@@ -213,7 +228,7 @@ struct solver::impl {
         begin(r, l);
         std::vector<move> moves;
         legal_moves(r, p, moves);
-        const detail::node root = detail::node::of(p);
+        const detail::node root = patterns.start(p);
         const int placed = p.placed.pieces_placed();
         const int empties = board_squares - placed;
         const int deepest = std::min(l.depth, empties);

@@ -72,27 +72,22 @@ std::span<const square_permutation> symmetries(bool squares)
 }
 
 table_key key_of(square_mask occupied, const std::array<square_mask, 4>& with_bit, std::uint8_t hand,
-                 std::uint8_t counted, std::span<const square_permutation> symmetry_group)
+                 std::uint8_t relevant, std::span<const square_permutation> symmetry_group)
 {
-    // Relabel so that the piece in hand is 0: flip every attribute it has.
-    std::array<square_mask, 4> masks{};
-    std::array<int, 4> order{}; // counted attributes first
-    int counted_count = 0;
+    // Relabel so that the piece in hand is 0: flip every attribute it has. The others are
+    // left out, as 0xFFFF (no attribute's mask on a board that is not full): nothing that can
+    // still happen depends on them, and the key still says how many there were.
+    std::array<square_mask, 4> masks{0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF};
+    int kept = 0;
     for (int a = 0; a < 4; ++a)
-        if (counted & (1u << a)) order[counted_count++] = a;
-    for (int a = 0, n = counted_count; a < 4; ++a)
-        if (!(counted & (1u << a))) order[n++] = a;
-    for (int i = 0; i < 4; ++i) {
-        const int a = order[i];
-        masks[i] = (hand & (1u << a)) ? static_cast<square_mask>(with_bit[a] ^ occupied) : with_bit[a];
-    }
+        if (relevant & (1u << a))
+            masks[kept++] = (hand & (1u << a)) ? static_cast<square_mask>(with_bit[a] ^ occupied) : with_bit[a];
 
     table_key best{UINT64_MAX, 0xFFFF};
     for (const auto& sym : symmetry_group) {
-        std::array<square_mask, 4> moved{};
-        for (int i = 0; i < 4; ++i) moved[i] = sym.apply(masks[i]);
-        sort_small(moved, 0, counted_count);
-        sort_small(moved, counted_count, 4);
+        std::array<square_mask, 4> moved = masks;
+        for (int i = 0; i < kept; ++i) moved[i] = sym.apply(masks[i]);
+        sort_small(moved, 0, kept);
         const table_key k{std::uint64_t{moved[0]} | std::uint64_t{moved[1]} << 16 | std::uint64_t{moved[2]} << 32 |
                               std::uint64_t{moved[3]} << 48,
                           sym.apply(occupied)};

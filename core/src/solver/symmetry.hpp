@@ -30,9 +30,10 @@ struct table_key {
     friend constexpr bool operator==(const table_key&, const table_key&) = default;
 };
 
-// Attribute masks are sorted within the counted attributes and within the others (counted
-// first); `all_symmetries` also minimizes over the board permutations of `symmetry_group`.
+// Only the `relevant` attributes' masks are kept (a subset of the counted ones: those a pattern
+// that can still be completed shares), sorted, since the counted attributes may be permuted;
+// the key is also the least image under the board permutations of `symmetry_group`.
 table_key key_of(square_mask occupied, const std::array<square_mask, 4>& with_bit, std::uint8_t hand,
-                 std::uint8_t counted, std::span<const square_permutation> symmetry_group);
+                 std::uint8_t relevant, std::span<const square_permutation> symmetry_group);
 
 } // namespace quarto::solver::detail
