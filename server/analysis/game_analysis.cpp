@@ -57,10 +57,21 @@ protocol::game_analysis analyse_game(analysis_worker::context& c, const archive:
         return problem != solver::position_problem::none;
     });
     out.positions.resize(turns.size());
+    // The positions no budget here solves come first in a game: each keeps a short look-ahead's
+    // time, and the rest is shared by the others.
+    std::vector<std::size_t> unsolvable_before(turns.size() + 1, 0);
+    for (std::size_t k = 0; k < turns.size(); ++k)
+        unsolvable_before[k + 1] = unsolvable_before[k] + (turns[k].at.empty_squares() > most_empty_solved ? 1 : 0);
     for (std::size_t k = turns.size(); k-- > 0;) {
         const auto now = std::chrono::steady_clock::now();
-        const auto left = until > now ? until - now : std::chrono::steady_clock::duration::zero();
-        out.positions[k] = analyse_turn(c, record.game_rules, turns[k], now + left / static_cast<long>(k + 1));
+        auto left = until > now ? until - now : std::chrono::steady_clock::duration::zero();
+        std::size_t sharing = k + 1;
+        if (turns[k].at.empty_squares() <= most_empty_solved) {
+            const auto kept = std::chrono::steady_clock::duration{unsolvable_look_ahead} * static_cast<long>(unsolvable_before[k]);
+            left = left > kept ? left - kept : std::chrono::steady_clock::duration::zero();
+            sharing -= unsolvable_before[k];
+        }
+        out.positions[k] = analyse_turn(c, record.game_rules, turns[k], now + left / static_cast<long>(sharing));
     }
     out.ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
     return out;
