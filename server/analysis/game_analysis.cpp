@@ -17,15 +17,18 @@ protocol::analysed_position analyse_turn(analysis_worker::context& c, const rule
     a.at = t.at;
     a.played = t.played;
     a.ended_by = t.ended_by;
-    const auto moves = evaluate_position(c, r, t.at, until);
-    const solver::move_value value = protocol::value_of(moves);
-    a.before = value.value;
-    a.before_exact = value.exact;
+    // The value and one best move first; every move's value only where the move played made
+    // the result worse, for the best moves to show.
+    const solver::result solved = solve_position(c, r, t.at, until);
+    a.before = solved.value;
+    a.before_exact = solved.exact;
     if (t.played) {
-        const auto it = std::find_if(moves.begin(), moves.end(), [&](const auto& m) { return m.m == *t.played; });
-        if (it != moves.end()) {
-            a.after = it->value;
-            a.after_exact = it->exact;
+        const auto played = *t.played == solved.best
+                                ? std::optional{solver::move_value{solved.best, solved.value, solved.exact}}
+                                : evaluate_move(c, r, t.at, *t.played, until);
+        if (played) {
+            a.after = played->value;
+            a.after_exact = played->exact;
         }
     } else if (t.lost_by_mover) {
         a.after = solver::evaluation{solver::game_value::loss, 0};
@@ -33,11 +36,13 @@ protocol::analysed_position analyse_turn(analysis_worker::context& c, const rule
     }
     // Only the result counts: a win taken in 5 plies instead of 3 is still the win.
     a.changed = a.after && a.after->value < a.before.value;
-    if (a.changed)
-        for (const auto& m : moves) {
-            if (m.value != moves.front().value || a.best.size() == protocol::max_best_moves) break;
-            a.best.push_back(m.m);
+    if (a.changed) {
+        for (const auto& m : evaluate_position(c, r, t.at, until)) {
+            if (a.best.size() == protocol::max_best_moves) break;
+            if (m.value == a.before) a.best.push_back(m.m);
         }
+        if (a.best.empty()) a.best.push_back(solved.best); // every move's values cut short by the budget
+    }
     return a;
 }
 

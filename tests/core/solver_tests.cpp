@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <bit>
 #include <random>
 #include <vector>
 
@@ -109,7 +110,17 @@ TEST_CASE("solver: every legal move's value agrees with plain minimax")
                 expected = -quarto::test::minimax(r, next, after_move.available(), *v.m.give);
             }
             CHECK_MESSAGE(v.value == as_evaluation(expected, placed), describe(r, p));
+            // One move alone, as a game's analysis asks for the move played, from a cold table.
+            s.clear_table();
+            const auto alone = s.evaluate_move(r, p, v.m);
+            REQUIRE(alone);
+            CHECK(alone->m == v.m);
+            CHECK(alone->exact);
+            CHECK(alone->value == v.value);
         }
+        // A move that is not legal here: a square already taken.
+        const square taken = static_cast<square>(std::countr_zero(p.placed.occupied()));
+        CHECK_FALSE(s.evaluate_move(r, p, move{taken, std::nullopt, false}));
     }
 }
 

@@ -222,12 +222,15 @@ struct solver::impl {
     }
 
     // Iterative deepening over the root moves; `all` scores every move exactly (within the
-    // depth reached) instead of only finding the best.
-    result run(const rules& r, const position& p, const limits& l, std::vector<move_value>* all)
+    // depth reached) instead of only finding the best, or only `only` when given (which must
+    // be legal).
+    result run(const rules& r, const position& p, const limits& l, std::vector<move_value>* all,
+               const move* only = nullptr)
     {
         begin(r, l);
         std::vector<move> moves;
-        legal_moves(r, p, moves);
+        if (only) moves.push_back(*only);
+        else legal_moves(r, p, moves);
         const detail::node root = patterns.start(p);
         const int placed = p.placed.pieces_placed();
         const int empties = board_squares - placed;
@@ -287,6 +290,16 @@ std::vector<move_value> solver::evaluate_moves(const rules& r, const position& p
     std::vector<move_value> all;
     impl_->run(r, p, l, &all);
     return all;
+}
+
+std::optional<move_value> solver::evaluate_move(const rules& r, const position& p, const move& m, const limits& l)
+{
+    std::vector<move> legal;
+    legal_moves(r, p, legal);
+    if (std::find(legal.begin(), legal.end(), m) == legal.end()) return std::nullopt;
+    std::vector<move_value> one;
+    impl_->run(r, p, l, &one, &m);
+    return one.front();
 }
 
 void solver::clear_table() { impl_->table.clear(); }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "quarto/core/solver/position.hpp"
@@ -53,6 +54,9 @@ public:
     result solve(const rules& r, const position& p, const limits& l = {});
     // Every legal move and its value; the same budget is shared by all of them.
     std::vector<move_value> evaluate_moves(const rules& r, const position& p, const limits& l = {});
+    // One move's value, as evaluate_moves gives it, for a caller that needs only that one (a
+    // game's analysis: the move played); nullopt when `m` is not a legal move of `p`.
+    std::optional<move_value> evaluate_move(const rules& r, const position& p, const move& m, const limits& l = {});
 
     void clear_table();
     std::size_t table_bytes() const;
