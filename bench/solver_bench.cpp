@@ -13,6 +13,7 @@
 
 #include "../tests/core/minimax.hpp"
 #include "quarto/core/solver/bot.hpp"
+#include "quarto/core/solver/opening_book.hpp"
 #include "quarto/core/solver/solver.hpp"
 
 using namespace quarto;
@@ -140,7 +141,7 @@ int exact(int count, int most_empty)
 
 // Level 5 against itself from the empty board under its budget a move (think_budget: 950 ms),
 // as a bot in a room thinks: the time of every move, by empty squares, and whether it was
-// perfect (an exact search, or the first give).
+// perfect (an exact search, the opening book's move, or the first give).
 int play(int games)
 {
     std::mt19937_64 random{3};
@@ -162,13 +163,16 @@ int play(int games)
                 // perfect, though its value is not computed.
                 const bool first_give = !current->hand && current->placed.pieces_placed() == 0;
                 result got;
+                // The opening book's moves are as bot_move plays them: perfect by construction.
+                const auto from_book = quarto::solver::book_move(*r, *current);
                 if (first_give) got.best = quarto::solver::bot_move(quarto::solver::max_bot_level, *r, *current, s, random);
+                else if (from_book) got.best = *from_book;
                 else got = s.solve(*r, *current, l);
                 const double ms = ms_since(start);
                 const int empties = current->empty_squares();
                 times[static_cast<std::size_t>(empties)].push_back(ms);
                 every.push_back(ms);
-                exact_count[static_cast<std::size_t>(empties)] += got.exact || first_give ? 1 : 0;
+                exact_count[static_cast<std::size_t>(empties)] += got.exact || first_give || from_book ? 1 : 0;
                 ++total[static_cast<std::size_t>(empties)];
                 if (got.best.call) {
                     ++decided;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "quarto/core/solver/opening_book.hpp"
+
 namespace quarto::solver {
 
 namespace {
@@ -125,6 +127,9 @@ move bot_move(int level, const rules& r, const position& p, solver& s, std::mt19
     // The first give: flipping attributes maps any piece onto any other and keeps every rule
     // variant's patterns, so every give has the same value and any is perfect. No search.
     if (!seen.hand && seen.placed.pieces_placed() == 0) return random_move(r, seen, random);
+    // Where the search cannot prove a move within the second, the book has one.
+    if (level >= max_bot_level)
+        if (const auto m = book_move(r, seen)) return *m;
 
     limits l;
     l.depth = traits.depth;

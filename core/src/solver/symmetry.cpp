@@ -54,14 +54,6 @@ std::vector<square_permutation> find_group(bool squares)
     return group;
 }
 
-template <std::size_t N>
-void sort_small(std::array<square_mask, N>& values, int from, int to)
-{
-    // Insertion sort of at most 4 values: fewer branches than std::sort's set-up.
-    for (int i = from + 1; i < to; ++i)
-        for (int j = i; j > from && values[j] < values[j - 1]; --j) std::swap(values[j], values[j - 1]);
-}
-
 } // namespace
 
 std::span<const square_permutation> symmetries(bool squares)
@@ -71,27 +63,42 @@ std::span<const square_permutation> symmetries(bool squares)
     return squares ? with_squares : lines;
 }
 
-table_key key_of(square_mask occupied, const std::array<square_mask, 4>& with_bit, std::uint8_t hand,
-                 std::uint8_t relevant, std::span<const square_permutation> symmetry_group)
+framed_key framed_key_of(square_mask occupied, const std::array<square_mask, 4>& with_bit, std::uint8_t hand,
+                         std::uint8_t relevant, std::span<const square_permutation> symmetry_group)
 {
     // Relabel so that the piece in hand is 0: flip every attribute it has. The others are
     // left out, as 0xFFFF (no attribute's mask on a board that is not full): nothing that can
     // still happen depends on them, and the key still says how many there were.
     std::array<square_mask, 4> masks{0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF};
-    int kept = 0;
+    framed_key best{{UINT64_MAX, 0xFFFF}, {nullptr, hand, 0, {0, 1, 2, 3}}};
+    int& kept = best.frame.kept;
+    std::array<std::uint8_t, 4> attribute{};
     for (int a = 0; a < 4; ++a)
-        if (relevant & (1u << a))
-            masks[kept++] = (hand & (1u << a)) ? static_cast<square_mask>(with_bit[a] ^ occupied) : with_bit[a];
+        if (relevant & (1u << a)) {
+            attribute[static_cast<std::size_t>(kept)] = static_cast<std::uint8_t>(a);
+            masks[static_cast<std::size_t>(kept++)] =
+                (hand & (1u << a)) ? static_cast<square_mask>(with_bit[a] ^ occupied) : with_bit[a];
+        }
 
-    table_key best{UINT64_MAX, 0xFFFF};
     for (const auto& sym : symmetry_group) {
         std::array<square_mask, 4> moved = masks;
-        for (int i = 0; i < kept; ++i) moved[i] = sym.apply(masks[i]);
-        sort_small(moved, 0, kept);
+        std::array<std::uint8_t, 4> order = attribute;
+        // Insertion sort of at most 4 values, the attributes along: fewer branches than std::sort.
+        for (int i = 0; i < kept; ++i) {
+            moved[static_cast<std::size_t>(i)] = sym.apply(masks[static_cast<std::size_t>(i)]);
+            for (int j = i; j > 0 && moved[static_cast<std::size_t>(j)] < moved[static_cast<std::size_t>(j - 1)]; --j) {
+                std::swap(moved[static_cast<std::size_t>(j)], moved[static_cast<std::size_t>(j - 1)]);
+                std::swap(order[static_cast<std::size_t>(j)], order[static_cast<std::size_t>(j - 1)]);
+            }
+        }
         const table_key k{std::uint64_t{moved[0]} | std::uint64_t{moved[1]} << 16 | std::uint64_t{moved[2]} << 32 |
                               std::uint64_t{moved[3]} << 48,
                           sym.apply(occupied)};
-        if (k.occupied < best.occupied || (k.occupied == best.occupied && k.attributes < best.attributes)) best = k;
+        if (k.occupied < best.key.occupied || (k.occupied == best.key.occupied && k.attributes < best.key.attributes)) {
+            best.key = k;
+            best.frame.symmetry = &sym;
+            best.frame.attribute = order;
+        }
     }
     return best;
 }

@@ -30,10 +30,30 @@ struct table_key {
     friend constexpr bool operator==(const table_key&, const table_key&) = default;
 };
 
+// How a position was mapped onto its key: the board permutation, the hand's code (the
+// attributes flipped), and which attribute each of the key's first `kept` masks is.
+struct key_frame {
+    const square_permutation* symmetry = nullptr;
+    std::uint8_t flipped = 0;
+    int kept = 0;
+    std::array<std::uint8_t, 4> attribute{};
+};
+
+struct framed_key {
+    table_key key;
+    key_frame frame;
+};
+
 // Only the `relevant` attributes' masks are kept (a subset of the counted ones: those a pattern
 // that can still be completed shares), sorted, since the counted attributes may be permuted;
 // the key is also the least image under the board permutations of `symmetry_group`.
-table_key key_of(square_mask occupied, const std::array<square_mask, 4>& with_bit, std::uint8_t hand,
-                 std::uint8_t relevant, std::span<const square_permutation> symmetry_group);
+framed_key framed_key_of(square_mask occupied, const std::array<square_mask, 4>& with_bit, std::uint8_t hand,
+                         std::uint8_t relevant, std::span<const square_permutation> symmetry_group);
+
+inline table_key key_of(square_mask occupied, const std::array<square_mask, 4>& with_bit, std::uint8_t hand,
+                        std::uint8_t relevant, std::span<const square_permutation> symmetry_group)
+{
+    return framed_key_of(occupied, with_bit, hand, relevant, symmetry_group).key;
+}
 
 } // namespace quarto::solver::detail

@@ -1,0 +1,133 @@
+// Makes level 5's opening book for one rule variant (quarto/core/solver/opening_book.hpp):
+//   make_book --attributes N [--squares] --live-from E --out core/src/solver/book/FILE.inc
+// Every position where level 5 must move with more than E empty squares, when it plays the
+// book's moves and the opponent anything, is solved exactly and its best move stored; E is
+// the most empty squares level 5's own search solves within its second (bench/RESULTS-solver.md).
+// Positions are counted once up to the symmetries. The first N attributes count.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "quarto/core/solver/opening_book.hpp"
+#include "quarto/core/solver/solver.hpp"
+
+using namespace quarto;
+using namespace quarto::solver;
+
+namespace {
+
+using key = std::tuple<std::uint16_t, std::uint64_t>;
+
+struct book_maker {
+    rules r;
+    int live_from = 11;
+    quarto::solver::solver s{std::size_t{256} << 20};
+    std::map<key, book_entry> book;
+    std::map<key, bool> seen;
+    std::deque<position> todo;
+
+    key key_of(const position& p) const
+    {
+        const book_entry e = book_entry_of(r, p, move{});
+        return {e.occupied, e.attributes};
+    }
+
+    void add(const position& p)
+    {
+        if (p.empty_squares() <= live_from || !seen.emplace(key_of(p), true).second) return;
+        todo.push_back(p);
+    }
+
+    // The opponent places `theirs.hand` and gives: every position that leaves level 5.
+    void replies(const position& theirs)
+    {
+        std::vector<move> moves;
+        legal_moves(r, theirs, moves);
+        for (const move& o : moves) {
+            if (o.call || !o.give) continue; // they win, or the board is full
+            board placed = theirs.placed;
+            placed.put(*o.place, *theirs.hand);
+            if (r.quarto_through(placed, *o.place)) continue; // left uncalled: level 5 claims it
+            add(*after(theirs, o));
+        }
+    }
+
+    void run()
+    {
+        position empty_board;
+        empty_board.hand = piece{0}; // the first give: every piece is as good as any other
+        add(empty_board);            // level 5 second: it places the first piece
+        replies(empty_board);        // level 5 first: it gave piece 0
+        const auto start = std::chrono::steady_clock::now();
+        std::size_t solved = 0;
+        while (!todo.empty()) {
+            const position p = todo.front();
+            todo.pop_front();
+            const result best = s.solve(r, p);
+            const book_entry e = book_entry_of(r, p, best.best);
+            book[{e.occupied, e.attributes}] = e;
+            ++solved;
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            std::fprintf(stderr, "%zu solved (%zu waiting), %d empty squares: %s in %d, %.0f s\n", solved, todo.size(),
+                         p.empty_squares(),
+                         best.value.value == game_value::win ? "win" : best.value.value == game_value::loss ? "loss" : "draw",
+                         best.value.distance, seconds);
+            if (best.best.call || !best.best.give) continue;
+            replies(*after(p, best.best));
+        }
+    }
+};
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    int attributes = 4;
+    bool squares = false;
+    int live_from = -1;
+    const char* out = nullptr;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--attributes" && i + 1 < argc) attributes = std::atoi(argv[++i]);
+        else if (a == "--squares") squares = true;
+        else if (a == "--live-from" && i + 1 < argc) live_from = std::atoi(argv[++i]);
+        else if (a == "--out" && i + 1 < argc) out = argv[++i];
+        else {
+            std::fprintf(stderr, "usage: make_book --attributes N [--squares] --live-from E --out FILE\n");
+            return 2;
+        }
+    }
+    if (attributes < 1 || attributes > 4 || live_from < 1 || live_from > 16 || !out) {
+        std::fprintf(stderr, "make_book: --attributes 1..4, --live-from 1..16 and --out are needed\n");
+        return 2;
+    }
+    book_maker maker;
+    maker.r = rules{squares, *attribute_set::from_bits(static_cast<std::uint8_t>((1u << attributes) - 1)),
+                    false_claim_policy::reject};
+    maker.live_from = live_from;
+    const auto start = std::chrono::steady_clock::now();
+    maker.run();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    std::FILE* f = std::fopen(out, "w");
+    if (!f) {
+        std::perror(out);
+        return 1;
+    }
+    std::fprintf(f, "// Level 5's opening book: %s, %d attribute%s counted; %zu positions with more than %d empty\n"
+                    "// squares. Made by bench/make_book --attributes %d%s --live-from %d in %.0f s.\n",
+                 squares ? "lines and 2x2 squares" : "lines", attributes, attributes == 1 ? "" : "s", maker.book.size(),
+                 live_from, attributes, squares ? " --squares" : "", live_from, seconds);
+    for (const auto& [k, e] : maker.book)
+        std::fprintf(f, "{0x%016llxull, 0x%04x, %u, 0x%03x},\n", static_cast<unsigned long long>(e.attributes), e.occupied,
+                     e.variant, e.move);
+    std::fclose(f);
+    std::fprintf(stderr, "%zu positions written to %s in %.0f s\n", maker.book.size(), out, seconds);
+    return 0;
+}
