@@ -1,6 +1,7 @@
 // The solver's speed and strength (issue 17's targets), on positions from real-looking games:
 //   solver_bench check [N]        N positions of 8 empty squares per rule set against plain minimax
-//   solver_bench exact [N [E]]    exact values of N positions per count of empty squares, 8..E (11)
+//   solver_bench exact [N [E [A]]]  exact values of N positions per count of empty squares, 8..E (11);
+//                                 with A, only the lines with the first A attributes counted
 //   solver_bench play [GAMES]     level 5 against itself from the empty board: time per move
 // Prints one line per measure; bench/RESULTS-solver.md records them with the machine.
 #include <algorithm>
@@ -105,12 +106,18 @@ int check(int count)
     return failures == 0 ? 0 : 1;
 }
 
-int exact(int count, int most_empty)
+int exact(int count, int most_empty, int attributes)
 {
     std::mt19937_64 random{2};
     quarto::solver::solver s{std::size_t{64} << 20};
     std::printf("table: %zu MiB\n", s.table_bytes() >> 20);
-    for (const auto& [name, r] : all_rules) {
+    const std::string counted = "lines(" + std::to_string(attributes) + " attributes)";
+    const rules counted_rules{false, *attribute_set::from_bits(static_cast<std::uint8_t>((1u << attributes) - 1)),
+                              false_claim_policy::reject};
+    const std::vector<named_rules> chosen =
+        attributes > 0 ? std::vector<named_rules>{{counted.c_str(), &counted_rules}}
+                       : std::vector<named_rules>(std::begin(all_rules), std::end(all_rules));
+    for (const auto& [name, r] : chosen) {
         for (int empties = 8; empties <= most_empty; ++empties) {
             std::vector<double> times;
             std::uint64_t nodes = 0;
@@ -205,8 +212,10 @@ int main(int argc, char** argv)
     const std::string mode = argc > 1 ? argv[1] : "exact";
     const int n = argc > 2 ? std::atoi(argv[2]) : 0;
     if (mode == "check") return check(n > 0 ? n : 200);
-    if (mode == "exact") return exact(n > 0 ? n : 20, argc > 3 ? std::atoi(argv[3]) : 11);
+    const int attributes = argc > 4 ? std::atoi(argv[4]) : 0;
+    if (mode == "exact" && attributes >= 0 && attributes <= 4)
+        return exact(n > 0 ? n : 20, argc > 3 ? std::atoi(argv[3]) : 11, attributes);
     if (mode == "play") return play(n > 0 ? n : 4);
-    std::fprintf(stderr, "usage: solver_bench check [N] | exact [N [MOST_EMPTY]] | play [GAMES]\n");
+    std::fprintf(stderr, "usage: solver_bench check [N] | exact [N [MOST_EMPTY [ATTRIBUTES]]] | play [GAMES]\n");
     return 2;
 }

@@ -21,6 +21,7 @@ using solver_t = quarto::solver::solver;
 namespace {
 
 const rules lines_rules{};
+const rules one_attribute{false, *attribute_set::from_bits(0x1), false_claim_policy::reject};
 const rules two_attributes{false, *attribute_set::from_bits(0x3), false_claim_policy::reject};
 // The books made so far: their rules, and the most empty squares level 5's own search proves
 // within its time (the book covers the positions with more).
@@ -28,7 +29,7 @@ struct made_book {
     const rules* r;
     int live_from;
 };
-const made_book made[] = {{&two_attributes, 12}};
+const made_book made[] = {{&one_attribute, 14}, {&two_attributes, 12}};
 
 // The opponent's moves that go on with the game: neither a call nor a Quarto left to claim.
 std::vector<move> opponent_moves(const rules& r, const position& p)
@@ -143,7 +144,7 @@ TEST_CASE("opening book: level 5 finds a move in the book at every turn before i
                 CHECK(std::find(legal.begin(), legal.end(), m) != legal.end());
                 ++looked_up;
             });
-        CHECK(looked_up > 200);
+        CHECK(looked_up >= 200); // one a game at least
     }
 }
 

@@ -17,6 +17,7 @@ namespace {
 // bench/make_book writes these files, one per variant, each sorted; variants in order here.
 constexpr book_entry entries[] = {
     {0, 0, 0, 0}, // never matches a position: variant 0 is no rule set (the lines count 1 to 4 attributes)
+#include "book/lines_1_attribute.inc"
 #include "book/lines_2_attributes.inc"
 };
 
