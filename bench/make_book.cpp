@@ -4,6 +4,7 @@
 // book's moves and the opponent anything, is solved exactly and its best move stored; E is
 // the most empty squares level 5's own search solves within its second (bench/RESULTS-solver.md).
 // Positions are counted once up to the symmetries. The first N attributes count.
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -58,7 +59,28 @@ struct book_maker {
         }
     }
 
-    void run()
+    // The book so far, sorted: every entry in it is exact, so a run stopped early leaves a
+    // book that covers the first positions (and says so).
+    bool write(const char* out, double seconds, bool complete) const
+    {
+        std::FILE* f = std::fopen(out, "w");
+        if (!f) {
+            std::perror(out);
+            return false;
+        }
+        const int attributes = std::popcount(r.attributes.bits());
+        std::fprintf(f, "// Level 5's opening book: %s, %d attribute%s counted; %zu positions with more than %d empty\n"
+                        "// squares%s. Made by bench/make_book --attributes %d%s --live-from %d in %.0f s.\n",
+                     r.squares ? "lines and 2x2 squares" : "lines", attributes, attributes == 1 ? "" : "s", book.size(),
+                     live_from, complete ? "" : " (not all of them: the run was stopped)", attributes,
+                     r.squares ? " --squares" : "", live_from, seconds);
+        for (const auto& [k, e] : book)
+            std::fprintf(f, "{0x%016llxull, 0x%04x, %u, 0x%03x},\n", static_cast<unsigned long long>(e.attributes),
+                         e.occupied, e.variant, e.move);
+        return std::fclose(f) == 0;
+    }
+
+    void run(const char* out)
     {
         position empty_board;
         empty_board.hand = piece{0}; // the first give: every piece is as good as any other
@@ -66,6 +88,7 @@ struct book_maker {
         replies(empty_board);        // level 5 first: it gave piece 0
         const auto start = std::chrono::steady_clock::now();
         std::size_t solved = 0;
+        double last_write = 0;
         while (!todo.empty()) {
             const position p = todo.front();
             todo.pop_front();
@@ -78,6 +101,10 @@ struct book_maker {
                          p.empty_squares(),
                          best.value.value == game_value::win ? "win" : best.value.value == game_value::loss ? "loss" : "draw",
                          best.value.distance, seconds);
+            if (seconds - last_write >= 60) { // a run of hours leaves what it has solved
+                write(out, seconds, false);
+                last_write = seconds;
+            }
             if (best.best.call || !best.best.give) continue;
             replies(*after(p, best.best));
         }
@@ -112,22 +139,10 @@ int main(int argc, char** argv)
                     false_claim_policy::reject};
     maker.live_from = live_from;
     const auto start = std::chrono::steady_clock::now();
-    maker.run();
+    maker.run(out);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    std::FILE* f = std::fopen(out, "w");
-    if (!f) {
-        std::perror(out);
-        return 1;
-    }
-    std::fprintf(f, "// Level 5's opening book: %s, %d attribute%s counted; %zu positions with more than %d empty\n"
-                    "// squares. Made by bench/make_book --attributes %d%s --live-from %d in %.0f s.\n",
-                 squares ? "lines and 2x2 squares" : "lines", attributes, attributes == 1 ? "" : "s", maker.book.size(),
-                 live_from, attributes, squares ? " --squares" : "", live_from, seconds);
-    for (const auto& [k, e] : maker.book)
-        std::fprintf(f, "{0x%016llxull, 0x%04x, %u, 0x%03x},\n", static_cast<unsigned long long>(e.attributes), e.occupied,
-                     e.variant, e.move);
-    std::fclose(f);
+    if (!maker.write(out, seconds, true)) return 1;
     std::fprintf(stderr, "%zu positions written to %s in %.0f s\n", maker.book.size(), out, seconds);
     return 0;
 }
