@@ -170,3 +170,17 @@ TEST_CASE("opening book: a sample of its moves keeps the position's value, as th
         CHECK(checked == 2);
     }
 }
+
+TEST_CASE("opening book: level 5 plays the book's move without searching")
+{
+    std::mt19937_64 random{31};
+    solver_t s{std::size_t{1} << 20};
+    const auto no_time = [] { return true; }; // a search would stop at its first poll
+    int compared = 0;
+    for (int g = 0; g < 20; ++g)
+        play_the_book(two_attributes, 12, g % 2 == 0, random, [&](const position& p, const move& m) {
+            CHECK(bot_move(max_bot_level, two_attributes, p, s, random, no_time) == m);
+            ++compared;
+        });
+    CHECK(compared >= 20);
+}
