@@ -8,9 +8,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <deque>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -30,7 +30,7 @@ struct book_maker {
     int live_from = 11;
     quarto::solver::solver s{std::size_t{256} << 20};
     std::map<key, book_entry> book;
-    std::map<key, bool> seen;
+    std::set<key> seen;
     std::deque<position> todo;
 
     key key_of(const position& p) const
@@ -41,7 +41,7 @@ struct book_maker {
 
     void add(const position& p)
     {
-        if (p.empty_squares() <= live_from || !seen.emplace(key_of(p), true).second) return;
+        if (p.empty_squares() <= live_from || !seen.insert(key_of(p)).second) return;
         todo.push_back(p);
     }
 
@@ -72,7 +72,7 @@ struct book_maker {
         std::fprintf(f, "// Level 5's opening book: %s, %d attribute%s counted; %zu positions with more than %d empty\n"
                         "// squares%s. Made by bench/make_book --attributes %d%s --live-from %d in %.0f s.\n",
                      r.squares ? "lines and 2x2 squares" : "lines", attributes, attributes == 1 ? "" : "s", book.size(),
-                     live_from, complete ? "" : " (not all of them: the run was stopped)", attributes,
+                     live_from, complete ? "" : " (not all of them: the run had not finished)", attributes,
                      r.squares ? " --squares" : "", live_from, seconds);
         for (const auto& [k, e] : book)
             std::fprintf(f, "{0x%016llxull, 0x%04x, %u, 0x%03x},\n", static_cast<unsigned long long>(e.attributes),
