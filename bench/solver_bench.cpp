@@ -2,7 +2,7 @@
 //   solver_bench check [N]        N positions of 8 empty squares per rule set against plain minimax
 //   solver_bench exact [N [E [A]]]  exact values of N positions per count of empty squares, 8..E (11);
 //                                 with A, only the lines with the first A attributes counted
-//   solver_bench play [GAMES]     level 5 against itself from the empty board: time per move
+//   solver_bench play [GAMES [A]] level 5 against itself from the empty board: time per move
 // Prints one line per measure; bench/RESULTS-solver.md records them with the machine.
 #include <algorithm>
 #include <chrono>
@@ -106,18 +106,29 @@ int check(int count)
     return failures == 0 ? 0 : 1;
 }
 
+// The three rule sets, or with `attributes` (1 to 4) only the lines with that many counted.
+struct chosen_rules {
+    std::string counted;
+    rules counted_rules;
+    std::vector<named_rules> list;
+
+    explicit chosen_rules(int attributes)
+        : counted{"lines(" + std::to_string(attributes) + " attributes)"},
+          counted_rules{false, *attribute_set::from_bits(static_cast<std::uint8_t>((1u << std::clamp(attributes, 1, 4)) - 1)),
+                        false_claim_policy::reject}
+    {
+        if (attributes > 0) list.push_back({counted.c_str(), &counted_rules});
+        else list.assign(std::begin(all_rules), std::end(all_rules));
+    }
+};
+
 int exact(int count, int most_empty, int attributes)
 {
     std::mt19937_64 random{2};
     quarto::solver::solver s{std::size_t{64} << 20};
     std::printf("table: %zu MiB\n", s.table_bytes() >> 20);
-    const std::string counted = "lines(" + std::to_string(attributes) + " attributes)";
-    const rules counted_rules{false, *attribute_set::from_bits(static_cast<std::uint8_t>((1u << attributes) - 1)),
-                              false_claim_policy::reject};
-    const std::vector<named_rules> chosen =
-        attributes > 0 ? std::vector<named_rules>{{counted.c_str(), &counted_rules}}
-                       : std::vector<named_rules>(std::begin(all_rules), std::end(all_rules));
-    for (const auto& [name, r] : chosen) {
+    const chosen_rules chosen{attributes};
+    for (const auto& [name, r] : chosen.list) {
         for (int empties = 8; empties <= most_empty; ++empties) {
             std::vector<double> times;
             std::uint64_t nodes = 0;
@@ -149,11 +160,12 @@ int exact(int count, int most_empty, int attributes)
 // Level 5 against itself from the empty board under its budget a move (think_budget: 950 ms),
 // as a bot in a room thinks: the time of every move, by empty squares, and whether it was
 // perfect (an exact search, the opening book's move, or the first give).
-int play(int games)
+int play(int games, int attributes)
 {
     std::mt19937_64 random{3};
     quarto::solver::solver s{std::size_t{64} << 20};
-    for (const auto& [name, r] : all_rules) {
+    const chosen_rules chosen{attributes};
+    for (const auto& [name, r] : chosen.list) {
         std::vector<std::vector<double>> times(17);
         std::vector<int> exact_count(17), total(17);
         std::vector<double> every;
@@ -209,13 +221,13 @@ int play(int games)
 int main(int argc, char** argv)
 {
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
-    const std::string mode = argc > 1 ? argv[1] : "exact";
+    std::string mode = argc > 1 ? argv[1] : "exact";
     const int n = argc > 2 ? std::atoi(argv[2]) : 0;
     if (mode == "check") return check(n > 0 ? n : 200);
-    const int attributes = argc > 4 ? std::atoi(argv[4]) : 0;
-    if (mode == "exact" && attributes >= 0 && attributes <= 4)
-        return exact(n > 0 ? n : 20, argc > 3 ? std::atoi(argv[3]) : 11, attributes);
-    if (mode == "play") return play(n > 0 ? n : 4);
-    std::fprintf(stderr, "usage: solver_bench check [N] | exact [N [MOST_EMPTY [ATTRIBUTES]]] | play [GAMES]\n");
+    const int attributes = argc > (mode == "play" ? 3 : 4) ? std::atoi(argv[mode == "play" ? 3 : 4]) : 0;
+    if (attributes < 0 || attributes > 4) mode = "?";
+    if (mode == "exact") return exact(n > 0 ? n : 20, argc > 3 ? std::atoi(argv[3]) : 11, attributes);
+    if (mode == "play") return play(n > 0 ? n : 4, attributes);
+    std::fprintf(stderr, "usage: solver_bench check [N] | exact [N [MOST_EMPTY [ATTRIBUTES]]] | play [GAMES [ATTRIBUTES]]\n");
     return 2;
 }
