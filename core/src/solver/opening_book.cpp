@@ -15,8 +15,10 @@ namespace quarto::solver {
 namespace {
 
 // bench/make_book writes these files, one per variant, each sorted; variants in order here.
+// The first entry is no position's (every rule set counts 1 to 4 attributes: variant 0 is
+// none), so that the array has one even before any book is made.
 constexpr book_entry entries[] = {
-    {0, 0, 0, 0}, // never matches a position: variant 0 is no rule set (the lines count 1 to 4 attributes)
+    {0, 0, 0, 0},
 #include "book/lines_1_attribute.inc"
 #include "book/lines_2_attributes.inc"
 };
