@@ -184,3 +184,26 @@ TEST_CASE("opening book: level 5 plays the book's move without searching")
         });
     CHECK(compared >= 20);
 }
+
+TEST_CASE("opening book: with three attributes counted, level 5's first decision is in the book, and its second when it does not start")
+{
+    // That book is not complete (bench/RESULTS-solver.md): its first positions are.
+    const rules three_attributes{false, *attribute_set::from_bits(0x7), false_claim_policy::reject};
+    const auto every_reply_in_book = [&](const position& theirs) {
+        int replies = 0;
+        for (const move& o : opponent_moves(three_attributes, theirs)) {
+            const position p = *after(theirs, o);
+            CHECK_MESSAGE(book_move(three_attributes, p), board_text(p.placed), " hand ", int{p.hand->code()});
+            ++replies;
+        }
+        return replies;
+    };
+    position empty_board;
+    empty_board.hand = piece{9};
+    // Level 5 first: it gave a piece; every reply of the opponent's.
+    CHECK(every_reply_in_book(empty_board) == 16 * 15);
+    // Level 5 second: its first placement and give, then every reply of the opponent's.
+    const auto first = book_move(three_attributes, empty_board);
+    REQUIRE(first);
+    CHECK(every_reply_in_book(*after(empty_board, *first)) > 100);
+}
