@@ -23,7 +23,7 @@ namespace {
 const rules lines_rules{};
 const rules one_attribute{false, *attribute_set::from_bits(0x1), false_claim_policy::reject};
 const rules two_attributes{false, *attribute_set::from_bits(0x3), false_claim_policy::reject};
-// The books made so far: their rules, and the most empty squares level 5's own search proves
+// The complete books: their rules, and the most empty squares level 5's own search proves
 // within its time (the book covers the positions with more).
 struct made_book {
     const rules* r;
