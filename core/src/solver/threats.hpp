@@ -66,7 +66,7 @@ public:
     node start(const position& p) const
     {
         node n;
-        n.live = count_ == 32 ? ~0u : (1u << count_) - 1;
+        n.live = (1u << count_) - 1;
         n.shared.fill(fresh_shared_);
         for (square s = 0; s < board_squares; ++s)
             if (const auto pc = p.placed.at(s); pc) n = place(n, s, pc->code());
