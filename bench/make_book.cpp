@@ -1,15 +1,19 @@
 // Makes level 5's opening book for one rule variant (quarto/core/solver/opening_book.hpp):
-//   make_book --attributes N [--squares] --live-from E --out core/src/solver/book/FILE.inc
+//   make_book --attributes N [--squares] --live-from E [--resume OLD.inc] --out core/src/solver/book/FILE.inc
 // Every position where level 5 must move with more than E empty squares, when it plays the
 // book's moves and the opponent anything, is solved exactly and its best move stored; E is
 // the most empty squares level 5's own search solves within its second (bench/RESULTS-solver.md).
-// Positions are counted once up to the symmetries. The first N attributes count.
+// Positions are counted once up to the symmetries. The first N attributes count. --resume takes
+// the moves of a book written by an earlier run (stopped, or for a smaller --live-from) instead
+// of solving those positions again.
 #include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -25,11 +29,18 @@ namespace {
 
 using key = std::tuple<std::uint16_t, std::uint64_t>;
 
+double elapsed(std::chrono::steady_clock::time_point since)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
 struct book_maker {
     rules r;
     int live_from = 11;
     quarto::solver::solver s{std::size_t{256} << 20};
     std::map<key, book_entry> book;
+    std::map<key, book_entry> known; // from --resume
+    double resumed_seconds = 0;      // how long the runs that made it took
     std::set<key> seen;
     std::deque<position> todo;
 
@@ -73,11 +84,36 @@ struct book_maker {
                         "// squares%s. Made by bench/make_book --attributes %d%s --live-from %d in %.0f s.\n",
                      r.squares ? "lines and 2x2 squares" : "lines", attributes, attributes == 1 ? "" : "s", book.size(),
                      live_from, complete ? "" : " (not all of them: the run had not finished)", attributes,
-                     r.squares ? " --squares" : "", live_from, seconds);
+                     r.squares ? " --squares" : "", live_from, resumed_seconds + seconds);
         for (const auto& [k, e] : book)
             std::fprintf(f, "{0x%016llxull, 0x%04x, %u, 0x%03x},\n", static_cast<unsigned long long>(e.attributes),
                          e.occupied, e.variant, e.move);
         return std::fclose(f) == 0;
+    }
+
+    // The entries of this variant in a book file written by write().
+    bool resume(const char* from)
+    {
+        std::FILE* f = std::fopen(from, "r");
+        if (!f) {
+            std::perror(from);
+            return false;
+        }
+        char line[256];
+        while (std::fgets(line, sizeof line, f)) {
+            if (const char* made = std::strstr(line, "--live-from"))
+                if (const char* in = std::strstr(made, " in ")) std::sscanf(in, " in %lf s", &resumed_seconds);
+            unsigned long long attributes = 0;
+            unsigned occupied = 0, variant = 0, stored = 0;
+            if (std::sscanf(line, "{0x%llxull, 0x%x, %u, 0x%x},", &attributes, &occupied, &variant, &stored) != 4) continue;
+            if (variant != book_variant(r)) continue;
+            const book_entry e{attributes, static_cast<std::uint16_t>(occupied), static_cast<std::uint8_t>(variant),
+                               static_cast<std::uint16_t>(stored)};
+            known[{e.occupied, e.attributes}] = e;
+        }
+        std::fclose(f);
+        std::fprintf(stderr, "%zu positions known from %s\n", known.size(), from);
+        return true;
     }
 
     void run(const char* out)
@@ -92,21 +128,30 @@ struct book_maker {
         while (!todo.empty()) {
             const position p = todo.front();
             todo.pop_front();
-            const result best = s.solve(r, p);
-            const book_entry e = book_entry_of(r, p, best.best);
-            book[{e.occupied, e.attributes}] = e;
-            ++solved;
-            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            std::fprintf(stderr, "%zu solved (%zu waiting), %d empty squares: %s in %d, %.0f s\n", solved, todo.size(),
-                         p.empty_squares(),
-                         best.value.value == game_value::win ? "win" : best.value.value == game_value::loss ? "loss" : "draw",
-                         best.value.distance, seconds);
+            move chosen;
+            const auto old = known.find(key_of(p));
+            const std::optional<move> resumed = old == known.end() ? std::nullopt : move_of(r, p, old->second);
+            if (resumed) {
+                chosen = *resumed;
+                book[old->first] = old->second;
+            } else {
+                const result best = s.solve(r, p);
+                chosen = best.best;
+                const book_entry e = book_entry_of(r, p, best.best);
+                book[{e.occupied, e.attributes}] = e;
+                ++solved;
+                std::fprintf(stderr, "%zu solved (%zu waiting), %d empty squares: %s in %d, %.0f s\n", solved, todo.size(),
+                             p.empty_squares(),
+                             best.value.value == game_value::win ? "win" : best.value.value == game_value::loss ? "loss" : "draw",
+                             best.value.distance, elapsed(start));
+            }
+            const double seconds = elapsed(start);
             if (seconds - last_write >= 60) { // a run of hours leaves what it has solved
                 write(out, seconds, false);
                 last_write = seconds;
             }
-            if (best.best.call || !best.best.give) continue;
-            replies(*after(p, best.best));
+            if (chosen.call || !chosen.give) continue;
+            replies(*after(p, chosen));
         }
     }
 };
@@ -119,14 +164,16 @@ int main(int argc, char** argv)
     bool squares = false;
     int live_from = -1;
     const char* out = nullptr;
+    const char* resume = nullptr;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--attributes" && i + 1 < argc) attributes = std::atoi(argv[++i]);
         else if (a == "--squares") squares = true;
         else if (a == "--live-from" && i + 1 < argc) live_from = std::atoi(argv[++i]);
         else if (a == "--out" && i + 1 < argc) out = argv[++i];
+        else if (a == "--resume" && i + 1 < argc) resume = argv[++i];
         else {
-            std::fprintf(stderr, "usage: make_book --attributes N [--squares] --live-from E --out FILE\n");
+            std::fprintf(stderr, "usage: make_book --attributes N [--squares] --live-from E [--resume OLD] --out FILE\n");
             return 2;
         }
     }
@@ -138,6 +185,7 @@ int main(int argc, char** argv)
     maker.r = rules{squares, *attribute_set::from_bits(static_cast<std::uint8_t>((1u << attributes) - 1)),
                     false_claim_policy::reject};
     maker.live_from = live_from;
+    if (resume && !maker.resume(resume)) return 1;
     const auto start = std::chrono::steady_clock::now();
     maker.run(out);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -1,8 +1,9 @@
 // The solver's speed and strength (issue 17's targets), on positions from real-looking games:
 //   solver_bench check [N]        N positions of 8 empty squares per rule set against plain minimax
-//   solver_bench exact [N [E [A]]]  exact values of N positions per count of empty squares, 8..E (11);
-//                                 with A, only the lines with the first A attributes counted
-//   solver_bench play [GAMES [A]] level 5 against itself from the empty board: time per move
+//   solver_bench exact [N [E [A [squares]]]]  exact values of N positions per count of empty
+//                                 squares, 8..E (11); with A, only the lines (or the lines and
+//                                 2x2 squares) with the first A attributes counted
+//   solver_bench play [GAMES [A [squares]]] level 5 against itself from the empty board: time per move
 // Prints one line per measure; bench/RESULTS-solver.md records them with the machine.
 #include <algorithm>
 #include <chrono>
@@ -106,15 +107,16 @@ int check(int count)
     return failures == 0 ? 0 : 1;
 }
 
-// The three rule sets, or with `attributes` (1 to 4) only the lines with that many counted.
+// The three rule sets, or with `attributes` (1 to 4) only the lines (with `squares`, the lines
+// and 2x2 squares) with that many counted.
 struct chosen_rules {
     std::string counted;
     rules counted_rules;
     std::vector<named_rules> list;
 
-    explicit chosen_rules(int attributes)
-        : counted{"lines(" + std::to_string(attributes) + " attributes)"},
-          counted_rules{false, *attribute_set::from_bits(static_cast<std::uint8_t>((1u << std::clamp(attributes, 1, 4)) - 1)),
+    chosen_rules(int attributes, bool squares)
+        : counted{std::string{squares ? "squares(" : "lines("} + std::to_string(attributes) + " attributes)"},
+          counted_rules{squares, *attribute_set::from_bits(static_cast<std::uint8_t>((1u << std::clamp(attributes, 1, 4)) - 1)),
                         false_claim_policy::reject}
     {
         if (attributes > 0) list.push_back({counted.c_str(), &counted_rules});
@@ -122,12 +124,11 @@ struct chosen_rules {
     }
 };
 
-int exact(int count, int most_empty, int attributes)
+int exact(int count, int most_empty, const chosen_rules& chosen)
 {
     std::mt19937_64 random{2};
     quarto::solver::solver s{std::size_t{64} << 20};
     std::printf("table: %zu MiB\n", s.table_bytes() >> 20);
-    const chosen_rules chosen{attributes};
     for (const auto& [name, r] : chosen.list) {
         for (int empties = 8; empties <= most_empty; ++empties) {
             std::vector<double> times;
@@ -160,11 +161,10 @@ int exact(int count, int most_empty, int attributes)
 // Level 5 against itself from the empty board under its budget a move (think_budget: 950 ms),
 // as a bot in a room thinks: the time of every move, by empty squares, and whether it was
 // perfect (an exact search, the opening book's move, or the first give).
-int play(int games, int attributes)
+int play(int games, const chosen_rules& chosen)
 {
     std::mt19937_64 random{3};
     quarto::solver::solver s{std::size_t{64} << 20};
-    const chosen_rules chosen{attributes};
     for (const auto& [name, r] : chosen.list) {
         std::vector<std::vector<double>> times(17);
         std::vector<int> exact_count(17), total(17);
@@ -224,10 +224,13 @@ int main(int argc, char** argv)
     std::string mode = argc > 1 ? argv[1] : "exact";
     const int n = argc > 2 ? std::atoi(argv[2]) : 0;
     if (mode == "check") return check(n > 0 ? n : 200);
-    const int attributes = argc > (mode == "play" ? 3 : 4) ? std::atoi(argv[mode == "play" ? 3 : 4]) : 0;
-    if (attributes < 0 || attributes > 4) mode = "?";
-    if (mode == "exact") return exact(n > 0 ? n : 20, argc > 3 ? std::atoi(argv[3]) : 11, attributes);
-    if (mode == "play") return play(n > 0 ? n : 4, attributes);
-    std::fprintf(stderr, "usage: solver_bench check [N] | exact [N [MOST_EMPTY [ATTRIBUTES]]] | play [GAMES [ATTRIBUTES]]\n");
+    const int at = mode == "play" ? 3 : 4; // where ATTRIBUTES is
+    const int attributes = argc > at ? std::atoi(argv[at]) : 0;
+    const bool squares = argc > at + 1 && std::string{argv[at + 1]} == "squares";
+    if (attributes < 0 || attributes > 4 || (argc > at + 1 && (!squares || attributes == 0))) mode = "?";
+    const chosen_rules chosen{attributes, squares};
+    if (mode == "exact") return exact(n > 0 ? n : 20, argc > 3 ? std::atoi(argv[3]) : 11, chosen);
+    if (mode == "play") return play(n > 0 ? n : 4, chosen);
+    std::fprintf(stderr, "usage: solver_bench check [N] | exact [N [MOST_EMPTY [ATTRIBUTES [squares]]]] | play [GAMES [ATTRIBUTES [squares]]]\n");
     return 2;
 }
