@@ -110,7 +110,10 @@ std::string tournament_snapshot(const tournament_record& t, std::uint64_t seq,
                                 std::span<const tournament::standing> standings, const json& req)
 {
     json players = json::array();
-    for (const auto& p : t.players) players.push_back({{"id", p.id}, {"name", p.name}, {"active", p.active}});
+    for (const auto& p : t.players) {
+        players.push_back({{"id", p.id}, {"name", p.name}, {"active", p.active}});
+        if (p.bot) players.back()["bot"] = p.bot->level;
+    }
     json rounds = json::array();
     for (const tournament_round& r : t.rounds) {
         json pairings = json::array();

@@ -27,6 +27,7 @@ std::string_view to_string(error_code code)
     case error_code::not_registered: return "not_registered";
     case error_code::wrong_status: return "wrong_status";
     case error_code::not_enough_players: return "not_enough_players";
+    case error_code::bot_already_registered: return "bot_already_registered";
     case error_code::too_many_rooms: return "too_many_rooms";
     case error_code::too_many_tournaments: return "too_many_tournaments";
     case error_code::unavailable: return "unavailable";
@@ -73,6 +74,7 @@ std::string_view default_message(error_code code)
     case error_code::not_registered: return "That player is not registered in this tournament.";
     case error_code::wrong_status: return "The tournament is not in a state that allows that.";
     case error_code::not_enough_players: return "A tournament needs at least two players to start.";
+    case error_code::bot_already_registered: return "This tournament has its computer player already: one may play.";
     case error_code::too_many_rooms: return "You are in as many rooms as one player (or one address) may be; leave one first.";
     case error_code::too_many_tournaments:
         return "You direct as many open tournaments as one player (or one address) may; finish one first.";

@@ -156,7 +156,8 @@ client_message read_hello(const json& m)
     return session_message{h};
 }
 
-// {"bot": LEVEL, "delay_ms": N}: the only opponent a room can be created with.
+// {"bot": LEVEL, "delay_ms": N}: the only opponent a room can be created with, and the
+// computer a director enters in a tournament.
 bot_opponent opponent_field(const json& value)
 {
     if (!value.is_object()) throw field_error{"\"opponent\" must be an object such as {\"bot\": 3}"};
@@ -251,6 +252,11 @@ client_message read_remove_player(const json& m)
     return tournament_message{tournament_field(m), remove_player{std::move(player)}};
 }
 
+client_message read_add_bot(const json& m)
+{
+    return tournament_message{tournament_field(m), add_bot{opponent_field(require(m, "opponent"))}};
+}
+
 template <class Action>
 client_message read_tournament_action(const json& m)
 {
@@ -273,7 +279,7 @@ struct message_kind {
     reader read;
 };
 
-const std::array<message_kind, 25> message_kinds{{
+const std::array<message_kind, 26> message_kinds{{
     {"hello", read_hello},
     {"ping", [](const json&) -> client_message { return session_message{ping{}}; }},
     {"rename", [](const json& m) -> client_message {
@@ -304,6 +310,7 @@ const std::array<message_kind, 25> message_kinds{{
     {"pause_tournament", read_tournament_action<pause_tournament>},
     {"resume_tournament", read_tournament_action<resume_tournament>},
     {"remove_player", read_remove_player},
+    {"add_bot", read_add_bot},
     {"watch_tournament", read_tournament_action<watch_tournament>},
     {"unwatch_tournament", read_tournament_action<unwatch_tournament>},
 }};

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "quarto/core/solver/bot.hpp"
+
 #include "quarto/protocol/encode.hpp"
 #include "quarto/protocol/encode_tournament.hpp"
 #include "quarto/protocol/parse.hpp"
@@ -14,7 +16,10 @@ using json = nlohmann::json;
 json stored_tournament(const tournament_record& t)
 {
     json players = json::array();
-    for (const auto& p : t.players) players.push_back({{"id", p.id}, {"name", p.name}, {"active", p.active}});
+    for (const auto& p : t.players) {
+        players.push_back({{"id", p.id}, {"name", p.name}, {"active", p.active}});
+        if (p.bot) players.back()["bot"] = {{"level", p.bot->level}, {"delay_ms", p.bot->delay_ms}};
+    }
     json rounds = json::array();
     for (const tournament_round& r : t.rounds) {
         json pairings = json::array();
@@ -81,6 +86,16 @@ std::string id_text(const json& value, const char* what)
     std::string id = value.get<std::string>();
     if (id.empty() || id.size() > 64) throw std::invalid_argument{what};
     return id;
+}
+
+// An entrant's "bot", when it is the computer; a file from before computers has none.
+std::optional<bot_opponent> stored_bot(const json& entrant)
+{
+    const auto it = entrant.find("bot");
+    if (it == entrant.end() || it->is_null()) return std::nullopt;
+    const std::int64_t delay = whole(it->at("delay_ms"), "bot delay");
+    if (delay < 0 || delay > max_bot_delay_ms) throw std::out_of_range{"bot delay"};
+    return bot_opponent{within(it->at("level"), solver::min_bot_level, solver::max_bot_level, "bot level"), delay};
 }
 
 tournament_format format_named(const std::string& name)
@@ -150,7 +165,8 @@ std::optional<tournament_record> read_stored_tournament(const json& stored)
         t.status = status_named(stored.at("status").get<std::string>());
         t.created_ms = whole(stored.at("created_ms"), "created_ms");
         for (const json& p : stored.at("players"))
-            t.players.push_back({id_text(p.at("id"), "player id"), p.at("name").get<std::string>(), p.at("active").get<bool>()});
+            t.players.push_back({id_text(p.at("id"), "player id"), p.at("name").get<std::string>(), p.at("active").get<bool>(),
+                                 stored_bot(p)});
         const auto player_count = static_cast<int>(t.players.size());
         if (player_count > max_tournament_players) throw std::out_of_range{"players"};
         const auto check_index = [&](const json& i) { return within(i, 0, player_count - 1, "player index"); };

@@ -581,7 +581,7 @@ void room::journal_summary()
 {
     if (!journaled_) return;
     change::summary s{settings_.name, settings_.game_rules, settings_.clock, settings_.is_private, {}, seq_, {}, {},
-                      score_,        settings_.bot};
+                      score_,        settings_.bot, settings_.bot_seat};
     if (settings_.tournament) {
         s.tournament = settings_.tournament->tournament;
         s.tournament_first = settings_.tournament->first;
@@ -622,7 +622,7 @@ std::unique_ptr<room> room::restore(room_host& host, protocol::room_id id,
     }
     const instant base = host.now() - milliseconds{last_time};
 
-    room_settings settings{first->name, first->game_rules, first->clock, first->is_private, {}, first->bot, {}};
+    room_settings settings{first->name, first->game_rules, first->clock, first->is_private, {}, first->bot, {}, first->bot_seat};
     if (first->tournament) settings.tournament = tournament_link{*first->tournament, first->tournament_first, nullptr};
     auto r = std::make_unique<room>(host, id, std::move(settings));
     r->seq_ = first->seq;

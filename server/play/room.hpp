@@ -39,10 +39,12 @@ struct room_settings {
     clock_settings clock;
     bool is_private = false;
     std::optional<tournament_link> tournament;
-    // The computer plays in seat 1 (the creator has seat 0); none: the seat waits for a person.
+    // The computer plays in `bot_seat`: seat 1 in a room created against it (the creator has
+    // seat 0), either in a tournament's game; none: the seats are people's.
     std::optional<protocol::bot_opponent> bot;
     // Held while the room is open: its place under the cap on rooms per address.
     std::shared_ptr<void> creator_quota;
+    seat bot_seat = 1; // see bot
 };
 
 class room {

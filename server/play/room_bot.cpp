@@ -63,6 +63,7 @@ void room::bot_init()
 {
     bot_ = std::make_shared<bot_turn>();
     bot_->opponent = *settings_.bot;
+    bot_->s = settings_.bot_seat;
     bot_->player = {bot_player_id(bot_->opponent.level), solver::bot_name(bot_->opponent.level)};
     bot_->wake = host_.make_alarm([this] { bot_wake(); });
 }

@@ -69,7 +69,10 @@ void write_summary(std::string& out, const change::summary& s)
         else t.null();
         t.put('}');
     }
-    if (s.bot) t.lit(",\"bot\":{\"level\":").number(s.bot->level).lit(",\"delay_ms\":").number(s.bot->delay_ms).put('}');
+    if (s.bot) {
+        t.lit(",\"bot\":{\"level\":").number(s.bot->level).lit(",\"delay_ms\":").number(s.bot->delay_ms);
+        t.lit(",\"seat\":").number(s.bot_seat).put('}');
+    }
     t.put('}');
 }
 
@@ -128,6 +131,11 @@ std::optional<change::summary> read_summary(std::string_view text)
             const auto delay = integer_in(b->at("delay_ms"), 0, protocol::max_bot_delay_ms);
             if (!level || !delay) return std::nullopt;
             s.bot = protocol::bot_opponent{static_cast<int>(*level), *delay};
+            if (const auto at = b->find("seat"); at != b->end()) { // journals before tournaments' computers: seat 1
+                const auto bot_seat = integer_in(*at, 0, 1);
+                if (!bot_seat) return std::nullopt;
+                s.bot_seat = static_cast<seat>(*bot_seat);
+            }
         }
         return s;
     } catch (const json::exception&) {

@@ -2,10 +2,11 @@
 // room replays it on restore. Encoded as one short line of text, words separated by spaces:
 //
 //   room {"name":…,"rules":…,"clock":…,"private":…,"seats":[…],"seq":N[,"tournament":{"id":…,"first":S}]
-//         [,"bot":{"level":L,"delay_ms":D}]}
+//         [,"bot":{"level":L,"delay_ms":D,"seat":S}]}
 //        a summary: the room as it stands (written when it opens and when a game starts; older
 //        entries are cut); a tournament's game names its tournament and who gives first; a room
-//        against the computer, its level and delay (its seat's token hash is "-": no token resumes it)
+//        with the computer, its level, delay and seat (1 when left out; its token hash is "-": no
+//        token resumes it)
 //   seat S HASH ID NAME     a player took seat S (HASH: the token's, to resume after a restart)
 //   unseat S                seat S was left
 //   start FIRST UNIX_MS GAME_ID       a game started; FIRST gives first
@@ -49,7 +50,8 @@ struct summary {
     std::optional<std::string> tournament;
     std::optional<seat> tournament_first; // a tournament game's starter; nullopt: the coin decides
     protocol::room_score score;           // the seated pair's games so far
-    std::optional<protocol::bot_opponent> bot; // the computer in seat 1, if it plays here
+    std::optional<protocol::bot_opponent> bot; // the computer, if it plays here
+    seat bot_seat = 1;                         // and its seat
     friend bool operator==(const summary&, const summary&) = default;
 };
 struct take_seat {

@@ -11,6 +11,8 @@
 #include "quarto/protocol/encode.hpp"
 #include "quarto/protocol/encode_tournament.hpp"
 #include "quarto/protocol/request_id.hpp"
+#include "play/bot_moves.hpp"
+#include "quarto/core/solver/bot.hpp"
 #include "tournaments/stored_document.hpp"
 
 namespace quarto::server::tournaments {
@@ -138,6 +140,7 @@ void tournament::handle(const play::client_ref& c, const play::player_record& p,
                 else if constexpr (std::is_same_v<action_type, protocol::pause_tournament>) pause(c, req);
                 else if constexpr (std::is_same_v<action_type, protocol::resume_tournament>) resume(c, req);
                 else if constexpr (std::is_same_v<action_type, protocol::remove_player>) remove(c, m.player, req);
+                else if constexpr (std::is_same_v<action_type, protocol::add_bot>) add_bot(c, m.opponent, req);
             }
         },
         action);
@@ -185,8 +188,9 @@ void tournament::detach(const play::client_ref& c)
 
 bool tournament::close_if_deserted(std::chrono::milliseconds after)
 {
+    // The computer is nobody: a tournament with only it keeps nobody waiting.
     const bool nobody_registered = std::none_of(record_.players.begin(), record_.players.end(),
-                                                [](const auto& p) { return p.active; });
+                                                [](const auto& p) { return p.active && !p.bot; });
     const bool director_here = std::any_of(subscribers_.begin(), subscribers_.end(),
                                            [&](const subscriber& s) { return s.player_id == record_.director; });
     if (record_.status != tournament_status::registering || !nobody_registered || director_here) {
@@ -226,9 +230,25 @@ void tournament::join(const play::client_ref& c, const play::player_record& p, c
     // A player whose connection closed while this join was on its way may be forgotten already:
     // registering them would seat a player nobody can resume as.
     if (!host_.players().add_tournament(id, id_)) return;
-    record_.players.push_back({id, p.info.name, true});
+    record_.players.push_back({id, p.info.name, true, {}});
     subscribe(c, id);
     spdlog::info("tournament {}: {} ({}) registered", id_, id, p.info.name);
+    changed(&c, req);
+}
+
+void tournament::add_bot(const play::client_ref& c, const protocol::bot_opponent& opponent, const json& req)
+{
+    if (record_.status != tournament_status::registering)
+        return send_error(c, error_code::registration_closed, protocol::default_message(error_code::registration_closed), req);
+    // One at most: two would meet in a room with nobody to play in it.
+    if (std::any_of(record_.players.begin(), record_.players.end(), [](const auto& p) { return p.bot.has_value(); }))
+        return send_error(c, error_code::bot_already_registered,
+                          protocol::default_message(error_code::bot_already_registered), req);
+    if (static_cast<int>(record_.players.size()) >= record_.settings.max_players)
+        return send_error(c, error_code::tournament_full, protocol::default_message(error_code::tournament_full), req);
+    // The id and name the room's computer takes (room_bot.cpp): it is known by them in the room.
+    record_.players.push_back({play::bot_player_id(opponent.level), solver::bot_name(opponent.level), true, opponent});
+    spdlog::info("tournament {}: the director entered the computer, level {}", id_, opponent.level);
     changed(&c, req);
 }
 
@@ -385,8 +405,13 @@ void tournament::start_game(std::size_t pairing_index, bool first_game)
     int starter = first_game ? static_cast<int>(flip_coin(coin_)) : 1 - pairing.games.front().first;
     const auto& a = record_.players[static_cast<std::size_t>(pairing.first)];
     const auto& b = record_.players[static_cast<std::size_t>(*pairing.second)];
-    const auto player_a = host_.players().find_by_id(a.id);
-    const auto player_b = host_.players().find_by_id(b.id);
+    // The computer is nobody the registry knows: it is its entry.
+    const auto record_of = [&](const protocol::tournament_entrant& e) -> std::shared_ptr<const play::player_record> {
+        if (e.bot) return std::make_shared<const play::player_record>(play::player_record{{e.id, e.name}, {}});
+        return host_.players().find_by_id(e.id);
+    };
+    const auto player_a = record_of(a);
+    const auto player_b = record_of(b);
     if (!player_a || !player_b) {
         // Registered players are never forgotten, but one forgotten all the same (a record the
         // registry no longer has) can never come back to the board: they forfeit, as a removed
@@ -405,6 +430,12 @@ void tournament::start_game(std::size_t pairing_index, bool first_game)
     settings.game_rules = record_.settings.game_rules;
     settings.clock = record_.settings.clock;
     settings.tournament = play::tournament_link{id_, static_cast<seat>(starter), nullptr};
+    for (seat s = 0; s < 2; ++s) {
+        const auto& entrant = s == 0 ? a : b;
+        if (!entrant.bot) continue;
+        settings.bot = entrant.bot;
+        settings.bot_seat = s;
+    }
     // The game may have begun before a crash that the record did not see: it goes on there.
     play::room* restored = claim_restored_room(a.id, b.id);
     if (restored && restored->tournament()->first) {

@@ -53,7 +53,7 @@ public:
     // be replayed when the director resumes.
     void reopen();
 
-    // join, withdraw, start, pause, resume, remove_player, watch, unwatch.
+    // join, withdraw, start, pause, resume, remove_player, watch, unwatch, add_bot.
     void handle(const play::client_ref& c, const play::player_record& p, const protocol::tournament_action& action,
                 const json& req);
     // Its director and every entrant, by id.
@@ -83,6 +83,7 @@ private:
     void pause(const play::client_ref& c, const json& req);
     void resume(const play::client_ref& c, const json& req);
     void remove(const play::client_ref& c, const std::string& player_id, const json& req);
+    void add_bot(const play::client_ref& c, const protocol::bot_opponent& opponent, const json& req);
 
     void begin();
     // Pairs rounds until one has games to play or waits for its start time, or the tournament

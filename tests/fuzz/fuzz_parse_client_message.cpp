@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "check.hpp"
+#include "quarto/core/solver/bot.hpp"
 #include "quarto/protocol/parse.hpp"
 #include "quarto/protocol/request_id.hpp"
 
@@ -72,6 +73,9 @@ void check_message(const client_message& message)
     } else if (const auto* t = std::get_if<tournament_message>(&message)) {
         FUZZ_CHECK(id_ok(t->tournament));
         if (const auto* p = std::get_if<remove_player>(&t->action)) FUZZ_CHECK(id_ok(p->player));
+        if (const auto* b = std::get_if<add_bot>(&t->action))
+            FUZZ_CHECK(b->opponent.level >= quarto::solver::min_bot_level && b->opponent.level <= quarto::solver::max_bot_level &&
+                       b->opponent.delay_ms >= 0 && b->opponent.delay_ms <= max_bot_delay_ms);
     }
 }
 

@@ -180,7 +180,7 @@ TEST_CASE("every error code has its wire name and a readable default message")
                                          "piece_unavailable", "invalid_claim", "rate_limited",
                                          "no_such_tournament", "not_director", "registration_closed",
                                          "tournament_full", "not_registered", "wrong_status", "not_enough_players",
-                                         "too_many_rooms", "too_many_tournaments", "unavailable"};
+                                         "bot_already_registered", "too_many_rooms", "too_many_tournaments", "unavailable"};
     REQUIRE(names.size() == error_code_count);
     for (std::size_t i = 0; i < names.size(); ++i) {
         const auto code = static_cast<error_code>(i);

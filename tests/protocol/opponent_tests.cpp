@@ -89,3 +89,23 @@ TEST_CASE("create_room: a bad opponent keeps the req")
     CHECK(e.req == "c7");
     CHECK(e.type == "create_room");
 }
+
+TEST_CASE("add_bot: the director's computer for a tournament, read as create_room's opponent")
+{
+    const auto added = parse_as<add_bot>(R"({"type":"add_bot","tournament":"tclub","opponent":{"bot":5,"delay_ms":0},"req":1})");
+    CHECK(added.tournament == "tclub");
+    CHECK(added.opponent == bot_opponent{5, 0});
+    CHECK(parse_as<add_bot>(R"({"type":"add_bot","tournament":"tclub","opponent":{"bot":1}})").opponent.delay_ms == 600);
+
+    const auto refused = [](std::string_view text) {
+        const parse_error e = parse_refused(text);
+        CHECK(wire_name(e.code) == "bad_message");
+        return e.message;
+    };
+    CHECK(refused(R"({"type":"add_bot","tournament":"tclub"})") == R"(missing field "opponent")");
+    CHECK(refused(R"({"type":"add_bot","tournament":"tclub","opponent":null})") ==
+          R"("opponent" must be an object such as {"bot": 3})");
+    CHECK(refused(R"({"type":"add_bot","tournament":"tclub","opponent":{"bot":6}})") ==
+          R"("opponent.bot" must be between 1 and 5)");
+    CHECK(refused(R"({"type":"add_bot","opponent":{"bot":3}})") == R"(missing field "tournament")");
+}

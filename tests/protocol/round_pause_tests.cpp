@@ -27,7 +27,7 @@ tournament_record record_with_waiting_round()
     t.director_name = "Dee";
     t.status = tournament_status::running;
     t.created_ms = 1794000000000;
-    t.players = {{"pann", "Ann", true}, {"pbo", "Bo", true}};
+    t.players = {{"pann", "Ann", true, {}}, {"pbo", "Bo", true, {}}};
     t.rounds.push_back({1, {{0, 1, {{"r1", "g1", 0, true, 0, "quarto"}}}}, std::nullopt});
     t.rounds.push_back({2, {{1, 0, {}}}, 1795000045000});
     return t;

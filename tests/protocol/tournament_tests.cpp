@@ -32,7 +32,7 @@ tournament_record sample()
     t.director_name = "Dee";
     t.status = tournament_status::running;
     t.created_ms = 1794000000000;
-    t.players = {{"pann", "Ann", true}, {"pbo", "Bo", true}, {"pcy", "Cy", false}};
+    t.players = {{"pann", "Ann", true, {}}, {"pbo", "Bo", true, {}}, {"pcy", "Cy", false, {}}};
     t.rounds.push_back({1, {{0, 1, {{"r1", "r1-1", 1, true, 0, "quarto"}}}, {2, std::nullopt, {}}}, std::nullopt});
     t.rounds.push_back(
         {2, {{0, 2, {{"r2", "r2-1", 0, true, std::nullopt, "board_full"}}}, {1, std::nullopt, {}}}, std::nullopt});
@@ -175,7 +175,8 @@ TEST_CASE("a round robin's standings show Sonneborn-Berger only")
 
 TEST_CASE("the stored form reads back into an equal record, and refuses what it is not")
 {
-    const tournament_record t = sample();
+    tournament_record t = sample();
+    t.players[2] = {"bot-3", "Computer (level 3)", false, bot_opponent{3, 600}}; // the director's computer
     const json stored = stored_tournament(t);
     const auto back = read_stored_tournament(json::parse(stored.dump()));
     REQUIRE(back);
@@ -184,6 +185,8 @@ TEST_CASE("the stored form reads back into an equal record, and refuses what it 
     CHECK(back->settings.clock == t.settings.clock);
     CHECK(back->rounds[1].pairings[0].games[0].winner == std::nullopt);
     CHECK(back->players[2].active == false);
+    CHECK(back->players[2].bot == bot_opponent{3, 600});
+    CHECK_FALSE(back->players[0].bot);
 
     CHECK_FALSE(read_stored_tournament(json::object()));
     json wrong_version = stored;
@@ -220,6 +223,11 @@ TEST_CASE("the stored form reads back into an equal record, and refuses what it 
         {"/created_ms", 1e300},
         {"/rounds/0/pairings/0/first", 4294967296LL},
         {"/rounds/0/pairings/0/games/0/winner", 0.5},
+        {"/players/2/bot/level", 6},
+        {"/players/2/bot/level", 2.5},
+        {"/players/2/bot/delay_ms", -1},
+        {"/players/2/bot/delay_ms", 5001},
+        {"/players/2/bot", "level 3"},
     };
     for (const auto& [where, value] : damaged) {
         CAPTURE(where);

@@ -1533,6 +1533,58 @@ scenario('a Swiss pairing of two games: each player starts one, the second game 
   await shot(dee, 'tournament-swiss');
 });
 
+scenario('the director enters the computer in a tournament: it plays its board and counts in the standings', async () => {
+  const [dee, ann] = await Promise.all([newPage('Dee'), newPage('Ann')]);
+  await Promise.all([dee, ann].map((p) => enter(p, p.label)));
+  const id = await createTournament(dee, { name: 'Ann and the machine' });
+  await joinTournament(ann, id);
+  await dee.locator('[data-role="tournament-bot-level"]').selectOption('1');
+  await shot(dee, 'tournament-add-computer');
+  await dee.locator('[data-action="add-bot"]').click();
+  await dee.locator('[data-role="tournament-player"][data-player="bot-1"][data-bot="1"]').waitFor();
+  const name = (await dee.locator('[data-role="tournament-player"][data-player="bot-1"]').textContent()).trim();
+  assert(name.includes('Computer (level 1)'), `the computer is listed by its name: "${name}"`);
+  await dee.locator('[data-action="add-bot"]').waitFor({ state: 'detached' }); // one computer at most
+  await ann.locator('[data-role="tournament-player"][data-player="bot-1"]').waitFor();
+  await shot(dee, 'tournament-computer-entered');
+  await dee.locator('[data-action="start-tournament"]').click();
+
+  const { room, players } = await boardOf(dee, 1);
+  assert(players.includes('bot-1'), `the computer has the round's board: ${players}`);
+  await takenTo(ann, room);
+  const opponent = (await ann.locator('[data-role="pairing"]').textContent()).trim();
+  assert(opponent.includes('Computer (level 1)'), `Ann is told whom she plays: "${opponent}"`);
+  // Ann plays four actions (the lowest empty square, the lowest piece), the computer answering
+  // each of its turns after its 600 ms: then it has placed a piece too. She resigns.
+  let annPlaced = 0;
+  const annsTurn = () => waitGame(ann, () => {
+    const d = document.querySelector('[data-role="game"]')?.dataset;
+    return d && (d.status === 'finished' || d.turn === d.you);
+  }, 'Ann\'s turn');
+  for (let actions = 0; actions < 4; actions += 1) {
+    await annsTurn();
+    const d = await gameData(ann);
+    if (d.status === 'finished') break;
+    if (d.phase === 'place') {
+      await place(ann, (await board(ann)).indexOf(null));
+      annPlaced += 1;
+    } else {
+      const pieces = await ann.locator('[data-role="available"] [data-piece]').evaluateAll((els) => els.map((e) => Number(e.dataset.piece)));
+      await give(ann, Math.min(...pieces));
+    }
+    await waitGame(ann, (before) => document.querySelector('[data-role="game"]')?.dataset.seq !== before, 'the move to show', d.seq);
+  }
+  await annsTurn();
+  const filled = (await board(ann)).filter((x) => x !== null).length;
+  assert(filled > annPlaced, `the computer placed pieces too: ${filled} on the board, ${annPlaced} of them Ann's`);
+  if ((await gameData(ann)).status !== 'finished') await resign(ann);
+  await dee.locator('[data-role="tournament"][data-status="finished"]').waitFor();
+  const rows = await standingsRows(dee);
+  assertEqual(rows[0].player, 'bot-1', 'the computer won the board Ann resigned');
+  assertEqual(rows[0].points, 1, 'and has its point');
+  await shot(dee, 'tournament-computer-standings');
+});
+
 scenario('the pause between tournament rounds: the result stays on screen, a countdown runs, then the board opens', async () => {
   const [dee, ann, bo] = await Promise.all([newPage('Dee'), newPage('Ann'), newPage('Bo')]);
   await Promise.all([dee, ann, bo].map((p) => enter(p, p.label)));

@@ -645,7 +645,7 @@ export class App extends EventTarget {
     if (this.welcomed) this.conn.send({ type: 'unwatch_tournament', tournament: this.tournaments.idTypes.get(key) ?? id });
   }
 
-  /** join_tournament, withdraw_tournament, start/pause/resume_tournament, remove_player. */
+  /** join_tournament, withdraw_tournament, start/pause/resume_tournament, remove_player, add_bot. */
   tournamentAct(id, type, fields = {}) {
     const key = tournamentKey(id);
     const req = this.sendOrComplain({ type, tournament: this.tournaments.idTypes.get(key) ?? id, ...fields },

@@ -31,6 +31,7 @@ const SERVER_FIRST = {
   not_registered: 'You are not registered in this tournament.',
   wrong_status: 'The tournament is not in a state that allows that right now.',
   not_enough_players: 'At least 2 players must register before the tournament can start.',
+  bot_already_registered: 'The computer is entered already: one may play in a tournament.',
 };
 
 // The same code means different things depending on what we asked for.
@@ -42,6 +43,10 @@ const BY_REQUEST = {
   },
   registration_closed: {
     withdraw_tournament: 'The tournament has started: only the director can take a player out now.',
+    add_bot: 'The tournament has started: the computer can no longer be entered.',
+  },
+  tournament_full: {
+    add_bot: 'The tournament is full: there is no place for the computer.',
   },
   not_registered: {
     remove_player: 'That player is not (or no longer) in this tournament.',

@@ -13,7 +13,7 @@ import { h } from './dom.js';
 import { traitsFieldset, readSeconds } from './form-fields.js';
 import { feedbackSlot, say } from './feedback.js';
 import { TournamentForm, TournamentList } from './tournament-form.js';
-import { rulesSummary } from './words.js';
+import { BOT_LEVELS, DEFAULT_BOT_LEVEL, rulesSummary } from './words.js';
 import { roomKey } from './app.js';
 import { tournamentHref } from './tournaments.js';
 import { RoomInfo } from './room-info.js';
@@ -49,15 +49,6 @@ function recentGameText(g) {
   return `Draw: ${name(0)} and ${name(1)} (${why})`;
 }
 
-// The computer opponent's levels (protocol: create_room's opponent.bot).
-const BOT_LEVELS = [
-  { level: 1, words: 'plays at random, but never hands you a win' },
-  { level: 2, words: 'looks one move ahead' },
-  { level: 3, words: 'thinks, and often misses a Quarto' },
-  { level: 4, words: 'thinks deeper, and rarely misses one' },
-  { level: 5, words: 'plays perfectly' },
-];
-const DEFAULT_BOT_LEVEL = 2;
 
 const STATUS_WORDS = { waiting: 'waiting for a player', playing: 'playing', finished: 'finished' };
 

@@ -27,6 +27,9 @@
 //     data-action="join-tournament", "withdraw-tournament"
 //     data-action="start-tournament", "pause-tournament", "resume-tournament"   (director only)
 //     data-action="remove-player" data-player=ID, then "confirm-remove" / "cancel-remove" (director only)
+//     data-role="tournament-bot-level" (a select, 1 to 5) and data-action="add-bot": the director enters
+//                                       the computer while registering (shown until one is entered: one at
+//                                       most); the computer's row in the players has data-bot=LEVEL
 //     data-action="copy-tournament-link", data-action="lobby"
 //   Lobby (lobby.js, tournament-form.js)
 //     data-role="tournament-list", "tournament-row" (data-tournament-id, data-status),
@@ -46,7 +49,7 @@
 
 import { h, focusKey, restoreFocus } from './dom.js';
 import { feedbackLine, ERROR_MS, INFO_MS } from './feedback.js';
-import { rulesSummary } from './words.js';
+import { BOT_LEVELS, DEFAULT_BOT_LEVEL, rulesSummary } from './words.js';
 import { roomKey, tournamentKey } from './app.js';
 import { tournamentHref } from './tournaments.js';
 import {
@@ -293,6 +296,8 @@ export class TournamentView {
         onclick: () => this.act('start_tournament'),
       }, 'Start the tournament'));
       if (few) box.appendChild(h('small', { id: 't-start-hint', class: 'muted' }, 'At least 2 players must register first.'));
+      const addBot = this.buildAddBot(t);
+      if (addBot) box.appendChild(addBot);
     } else if (t.status === 'running') {
       box.appendChild(h('button', { type: 'button', class: 'secondary', dataset: { action: 'pause-tournament' },
         disabled: this.pending('pause_tournament'), onclick: () => this.act('pause_tournament') }, 'Pause after this round'));
@@ -304,6 +309,19 @@ export class TournamentView {
       ? 'You can remove a player from the list below.'
       : 'Removing a player (in the standings) loses their remaining games by forfeit.'));
     return box;
+  }
+
+  /** The computer as an entrant: a level and a button, until one is entered (one at most). */
+  buildAddBot(t) {
+    const players = t.players || [];
+    if (players.some((p) => p.bot)) return null;
+    const full = players.length >= ((t.settings && t.settings.max_players) || Infinity);
+    const level = h('select', { id: 't-bot-level', dataset: { role: 'tournament-bot-level' }, 'aria-label': "The computer's level", disabled: full },
+      BOT_LEVELS.map((l) => h('option', { value: String(l.level), selected: l.level === DEFAULT_BOT_LEVEL }, `Level ${l.level} — ${l.words}`)));
+    return h('span', { class: 'add-bot', role: 'group', 'aria-label': 'Enter the computer' }, level,
+      h('button', { type: 'button', class: 'secondary', dataset: { action: 'add-bot' },
+        disabled: full || this.pending('add_bot'), title: full ? 'The tournament is full.' : null,
+        onclick: () => this.act('add_bot', { opponent: { bot: Number(level.value) } }) }, 'Enter the computer'));
   }
 
   /** The player's own board this round: where to go, or that they have a bye. */
@@ -371,7 +389,7 @@ export class TournamentView {
     const players = t.players || [];
     const max = t.settings && t.settings.max_players;
     const list = h('ol', { class: 't-players', dataset: { role: 'tournament-players' } }, players.map((p) =>
-      h('li', { dataset: { role: 'tournament-player', player: p.id } },
+      h('li', { dataset: { role: 'tournament-player', player: p.id, bot: p.bot ? String(p.bot) : null } },
         h('span', { class: 'name' }, p.name), p.id === this.me() ? h('span', { class: 'muted' }, ' (you)') : null,
         director ? this.removeControls(p) : null)));
     return h('section', { class: 'card', 'aria-labelledby': 't-players-title' },

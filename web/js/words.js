@@ -87,3 +87,13 @@ export function resultText(room) {
   const why = REASONS[r.reason] ? REASONS[r.reason](room.seatName(r.winner), l, extra) : `(${r.reason})`;
   return `${w} wins — ${why}`;
 }
+
+// The computer's levels (protocol: create_room's opponent.bot, add_bot's for a tournament).
+export const BOT_LEVELS = [
+  { level: 1, words: 'plays at random, but never hands you a win' },
+  { level: 2, words: 'looks one move ahead' },
+  { level: 3, words: 'thinks, and often misses a Quarto' },
+  { level: 4, words: 'thinks deeper, and rarely misses one' },
+  { level: 5, words: 'plays perfectly' },
+];
+export const DEFAULT_BOT_LEVEL = 2;

@@ -133,6 +133,9 @@ TEST_CASE("room journal: every change encodes to one line and decodes back, and 
                         {seated_player{{"pAnn", "Ann"}, std::string(64, 'a')},
                          seated_player{{"bot-4", "Computer (level 4)"}, "-"}},
                         3, {}, {}, {}, protocol::bot_opponent{4, 0}},
+        change::summary{"Cup · round 1", {}, {move_ms, claim_ms}, false,
+                        {seated_player{{"bot-5", "Computer (level 5)"}, ""}, seated_player{{"pBo", "Bo"}, std::string(64, 'b')}},
+                        5, "tcup12345", seat{0}, {}, protocol::bot_opponent{5, 600}, seat{0}},
         change::take_seat{1, {{"pBo", "Bo the Second"}, std::string(64, 'b')}},
         change::take_seat{1, {{"bot-5", "Computer (level 5)"}, "-"}},
         change::leave_seat{0},
@@ -162,10 +165,18 @@ TEST_CASE("room journal: every change encodes to one line and decodes back, and 
                                   R"(room {"name":"x","rules":{},"clock":{},"private":false,"seats":[null,null],"seq":1e300})",
                                   R"(room {"name":"x","rules":{},"clock":{},"private":false,"seats":[null,null],"seq":0,"tournament":{"id":"t","first":4294967296}})",
                                   R"(room {"name":"x","rules":{},"clock":{},"private":false,"seats":[null,null],"seq":0,"score":{"wins":[1.5,0],"draws":0}})",
-                                  R"(room {"name":"x","rules":{},"clock":{},"private":false,"seats":[null,null],"seq":0,"score":{"wins":[1,-1],"draws":0}})"}) {
+                                  R"(room {"name":"x","rules":{},"clock":{},"private":false,"seats":[null,null],"seq":0,"score":{"wins":[1,-1],"draws":0}})",
+                                  R"(room {"name":"x","rules":{},"clock":{},"private":false,"seats":[null,null],"seq":0,"bot":{"level":3,"delay_ms":0,"seat":2}})"}) {
         CAPTURE(bad);
         CHECK_FALSE(decode(bad).has_value());
     }
+    // A journal from before the computer played in tournaments: its bot sits in seat 1.
+    const auto older = decode(R"(room {"name":"x","rules":{},"clock":{},"private":false,"seats":[null,null],"seq":0,"bot":{"level":3,"delay_ms":0}})");
+    REQUIRE(older);
+    const auto* summary = std::get_if<play::change::summary>(&*older);
+    REQUIRE(summary);
+    CHECK(summary->bot == protocol::bot_opponent{3, 0});
+    CHECK(summary->bot_seat == 1);
 }
 
 TEST_CASE("room journal: a waiting room comes back waiting, its creator seated and able to resume by token")

@@ -757,7 +757,7 @@ TEST_CASE("tournament: a registering record reopened after its start time starts
     record.settings = s;
     record.director = dee->info.id;
     record.director_name = dee->info.name;
-    record.players = {{ann->info.id, ann->info.name, true}, {bo->info.id, bo->info.name, true}};
+    record.players = {{ann->info.id, ann->info.name, true, {}}, {bo->info.id, bo->info.name, true, {}}};
     tournaments::tournament t{host, record, std::make_shared<tournaments::tournament_views>()};
     t.reopen();
     host.run_deferred();
@@ -781,7 +781,7 @@ TEST_CASE("tournament: a registered player the server no longer knows forfeits i
     record.settings = s;
     record.director = dee->info.id;
     record.director_name = dee->info.name;
-    record.players = {{ann->info.id, ann->info.name, true}, {"pgone1234", "Bo", true}};
+    record.players = {{ann->info.id, ann->info.name, true, {}}, {"pgone1234", "Bo", true, {}}};
     tournaments::tournament t{host, record, std::make_shared<tournaments::tournament_views>()};
     t.reopen();
     host.run_deferred();

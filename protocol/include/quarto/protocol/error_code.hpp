@@ -32,6 +32,7 @@ enum class error_code : std::uint8_t {
     not_registered,
     wrong_status,
     not_enough_players,
+    bot_already_registered,
     // Caps on what one player or one address may hold (section 14).
     too_many_rooms,
     too_many_tournaments,

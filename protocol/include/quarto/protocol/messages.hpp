@@ -49,14 +49,6 @@ struct page_request {
 struct list_rooms {
     page_request page;
 };
-// The computer in the other seat (`opponent: {"bot": LEVEL, "delay_ms": N}`).
-struct bot_opponent {
-    int level = 1; // 1..5 (quarto::solver::min_bot_level..max_bot_level)
-    // How long it waits from the start of its turn before moving, thinking included: a person
-    // does not answer in a millisecond.
-    std::int64_t delay_ms = 600;
-    friend bool operator==(const bot_opponent&, const bot_opponent&) = default;
-};
 struct create_room {
     std::string name; // may be empty: the server names it
     rules game_rules;
@@ -111,8 +103,12 @@ struct remove_player {
 };
 struct watch_tournament {};
 struct unwatch_tournament {};
+// The director enters the computer (one per tournament).
+struct add_bot {
+    bot_opponent opponent;
+};
 using tournament_action = std::variant<join_tournament, withdraw_tournament, start_tournament, pause_tournament,
-                                       resume_tournament, remove_player, watch_tournament, unwatch_tournament>;
+                                       resume_tournament, remove_player, watch_tournament, unwatch_tournament, add_bot>;
 struct tournament_message {
     tournament_id tournament;
     tournament_action action;
@@ -123,7 +119,5 @@ using client_message = std::variant<session_message, lobby_message, room_message
 // Bounds accepted for clock settings, in milliseconds.
 inline constexpr std::int64_t min_move_ms = 100, max_move_ms = 3'600'000;
 inline constexpr std::int64_t min_claim_ms = 100, max_claim_ms = 600'000;
-// Bounds of `opponent.delay_ms`.
-inline constexpr std::int64_t max_bot_delay_ms = 5'000;
 
 } // namespace quarto::protocol

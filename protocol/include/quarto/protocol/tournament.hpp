@@ -13,6 +13,7 @@
 
 #include "quarto/core/clock.hpp"
 #include "quarto/core/rules.hpp"
+#include "quarto/protocol/bot_opponent.hpp"
 
 namespace quarto::protocol {
 
@@ -55,6 +56,7 @@ struct tournament_entrant {
     std::string id;
     std::string name;
     bool active = true; // false once removed by the director (after the start)
+    std::optional<bot_opponent> bot; // the computer, entered by the director (add_bot)
 };
 
 // One game of a pairing. `reason` is the game's end reason on the wire ("quarto", "timeout",

@@ -1,0 +1,194 @@
+// The computer in a tournament: the director enters it while registration is open, and it plays
+// its games as a seated player of the tournament's rooms, on a fake host whose bot pool answers
+// with level 2's real moves.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "quarto/core/solver/bot.hpp"
+#include "quarto/core/solver/solver.hpp"
+#include "tournament_event.hpp"
+
+namespace {
+
+using namespace quarto::server;
+namespace protocol = quarto::protocol;
+namespace solver = quarto::solver;
+using testing::error_to;
+using testing::event;
+using testing::json;
+using testing::of_type;
+using testing::settings_of;
+using testing::strings;
+using testing::tid;
+using quarto::milliseconds;
+
+const protocol::bot_opponent level_2{2, 0};
+
+// Every question answered at once with the level's own move.
+struct thinking {
+    solver::solver search{std::size_t{1} << 20};
+    std::mt19937_64 random{41};
+
+    void serve(testing::fake_host& host)
+    {
+        host.set_thinker([this](const bots::think_request& q) {
+            return solver::bot_move(q.level, q.game_rules, q.position, search, random, [] { return false; });
+        });
+    }
+};
+
+// The person's side of a game against the computer: the first empty square and the first piece
+// left, from their own snapshot, until the computer has given `gives` pieces; then they resign.
+void play_the_computer(event& e, std::size_t person, play::room& r, int gives)
+{
+    const auto& conn = e.conns.at(person);
+    const auto& who = *e.people.at(person);
+    const auto snapshot = [&] {
+        r.handle(conn, who, protocol::join{false}, "s");
+        return e.host.take(conn).back();
+    };
+    const int my_seat = snapshot()["you"]["seat"];
+    for (int turn = 0; turn < 40; ++turn) {
+        const json snap = snapshot();
+        REQUIRE(snap["status"] == "playing");
+        int given = 0;
+        for (const json& f : of_type(e.host.frames(conn), "given"))
+            if (f["room"] == r.id() && f["seat"] != my_seat) ++given;
+        if (given >= gives) break;
+        const json& g = snap["game"];
+        REQUIRE(g["turn"] == my_seat); // the computer, with no delay, moved within the last turn
+        if (g["phase"] == "place") {
+            for (int s = 0; s < 16; ++s)
+                if (g["board"][s].is_null()) {
+                    r.handle(conn, who, protocol::place{static_cast<quarto::square>(s)}, nullptr);
+                    break;
+                }
+            e.host.run_deferred();
+        }
+        const json after = snapshot()["game"];
+        REQUIRE(after["phase"] == "give");
+        r.handle(conn, who, protocol::give{quarto::piece{after["available"][0].get<std::uint8_t>()}}, nullptr);
+        e.host.run_deferred();
+    }
+    r.handle(conn, who, protocol::resign{}, nullptr);
+    e.host.run_deferred();
+}
+
+} // namespace
+
+TEST_CASE("tournament: the director enters the computer while registration is open, one at most")
+{
+    auto s = settings_of(protocol::tournament_format::round_robin);
+    s.max_players = 3;
+    event e{s, 3};
+    e.as(0, protocol::join_tournament{});
+    e.host.take(e.dc);
+    e.host.take(e.conns[0]);
+
+    e.as(0, protocol::add_bot{level_2}, "not yours");
+    CHECK(error_to(e.host, e.conns[0], "not_director")["req"] == "not yours");
+
+    e.director(protocol::add_bot{protocol::bot_opponent{4, 600}}, "b");
+    const json snap = of_type(e.host.take(e.dc), "tournament").at(0);
+    CHECK(snap["req"] == "b");
+    REQUIRE(snap["players"].size() == 2);
+    CHECK(snap["players"][1] == json{{"id", "bot-4"}, {"name", "Computer (level 4)"}, {"active", true}, {"bot", 4}});
+    CHECK(snap["players"][0]["id"] == e.id(0));
+    CHECK_FALSE(snap["players"][0].contains("bot"));
+    // Its level and delay are stored with the record, and read back.
+    const json stored = e.host.stored().back().state;
+    CHECK(stored["tournament"]["players"][1]["bot"] == json{{"level", 4}, {"delay_ms", 600}});
+    const auto record = testing::reload(e.host, stored);
+    REQUIRE(record);
+    CHECK(record->players[1].bot == protocol::bot_opponent{4, 600});
+    CHECK_FALSE(record->players[0].bot);
+    // The computer is nobody's person: no token, no place in the registry.
+    CHECK_FALSE(e.host.players().find_by_id("bot-4"));
+
+    e.director(protocol::add_bot{level_2}, "again");
+    CHECK(error_to(e.host, e.dc, "bot_already_registered")["req"] == "again");
+
+    // Taken out before the start, it may be entered again; the field's cap counts it.
+    e.director(protocol::remove_player{"bot-4"});
+    CHECK(e.snapshot()["players"].size() == 1);
+    e.director(protocol::add_bot{level_2});
+    e.as(1, protocol::join_tournament{});
+    e.host.take(e.dc);
+    e.director(protocol::add_bot{level_2}, "full");
+    CHECK(error_to(e.host, e.dc, "bot_already_registered")["req"] == "full");
+    e.as(2, protocol::join_tournament{}, "third");
+    CHECK(error_to(e.host, e.conns[2], "tournament_full")["req"] == "third");
+
+    e.director(protocol::start_tournament{});
+    e.host.take(e.dc);
+    e.director(protocol::add_bot{protocol::bot_opponent{5, 0}}, "late");
+    CHECK(error_to(e.host, e.dc, "registration_closed")["req"] == "late");
+}
+
+TEST_CASE("tournament: the computer plays its games in the pairing's seat, and its results count like anyone's")
+{
+    thinking t;
+    event e{settings_of(protocol::tournament_format::round_robin), 2};
+    t.serve(e.host);
+    e.join_all();
+    e.director(protocol::add_bot{level_2});
+    e.director(protocol::start_tournament{});
+    REQUIRE(e.snapshot()["settings"]["rounds"] == 3); // three players: a bye each round
+
+    int computer_games = 0;
+    for (int round = 1; round <= 3; ++round) {
+        CAPTURE(round);
+        const json current = e.current_round();
+        REQUIRE(current["round"] == round);
+        for (const auto& p : current["pairings"]) {
+            if (p["room"].is_null()) continue; // the bye
+            const std::string room_id = p["room"];
+            play::room* r = e.host.find_room(room_id);
+            REQUIRE(r);
+            const auto side = std::find(p["players"].begin(), p["players"].end(), "bot-2");
+            if (side == p["players"].end()) {
+                e.finish(room_id);
+                continue;
+            }
+            ++computer_games;
+            const auto bot_seat = static_cast<std::size_t>(side - p["players"].begin());
+            const auto lobby = r->lobby();
+            REQUIRE(lobby.seats[bot_seat]);
+            CHECK(lobby.seats[bot_seat]->id == "bot-2");
+            CHECK(lobby.seats[bot_seat]->name == "Computer (level 2)");
+            const std::size_t person = e.index_of(p["players"][1 - bot_seat]);
+            INFO(e.host.transcript(e.conns[person]));
+            // The person got the pairing and the room; the computer plays as soon as it is its turn.
+            const auto pairing = of_type(e.host.frames(e.conns[person]), "tournament_pairing");
+            REQUIRE_FALSE(pairing.empty());
+            CHECK(pairing.back()["opponent"] == "bot-2");
+            play_the_computer(e, person, *r, 2);
+        }
+    }
+    CHECK(computer_games == 2);
+    const json snap = e.snapshot();
+    CHECK(snap["status"] == "finished");
+    // Everyone resigned against it: two wins; Ann (registered first) beat Bo; a bye each.
+    std::map<std::string, double> points;
+    for (const auto& s : snap["standings"]) points[s["player"]] = s["points"].get<double>();
+    CHECK(points == std::map<std::string, double>{{"bot-2", 3.0}, {e.id(0), 2.0}, {e.id(1), 1.0}});
+    CHECK(snap["standings"][0]["name"] == "Computer (level 2)");
+    // Its games are archived with it as a player, each with its gives in it.
+    int archived_with_it = 0;
+    for (const auto& g : e.host.archived())
+        for (const auto& player : g.players) archived_with_it += player.id == "bot-2" ? 1 : 0;
+    CHECK(archived_with_it == 2);
+    CHECK(e.host.questions_asked() >= 4);
+}
+
+TEST_CASE("tournament: a registering tournament with only the computer in it goes once its director has been away")
+{
+    event e{settings_of(protocol::tournament_format::round_robin), 1};
+    e.director(protocol::add_bot{level_2});
+    e.t->detach(e.dc);
+    CHECK_FALSE(e.t->close_if_deserted(milliseconds{1000}));
+    e.host.advance(milliseconds{1000});
+    CHECK(e.t->close_if_deserted(milliseconds{1000}));
+}
