@@ -192,3 +192,45 @@ TEST_CASE("tournament: a registering tournament with only the computer in it goe
     e.host.advance(milliseconds{1000});
     CHECK(e.t->close_if_deserted(milliseconds{1000}));
 }
+
+TEST_CASE("tournament: after a restart the computer is back in seat 0 of its board, and goes on with its game")
+{
+    event e{settings_of(protocol::tournament_format::round_robin), 1};
+    e.host.enable_journal();
+    e.director(protocol::add_bot{level_2}); // entered before Ann: the pairing's first player
+    e.join_all();
+    e.director(protocol::start_tournament{});
+    const json pairing = e.current_round()["pairings"].at(0);
+    REQUIRE(pairing["players"] == json::array({"bot-2", e.id(0)}));
+    const std::string room_id = pairing["room"];
+    play::room* r = e.host.find_room(room_id);
+    REQUIRE(r);
+    const auto ann_snapshot = [](testing::fake_host& host, play::room& room, const play::client_ref& c,
+                                 const play::player_record& ann) {
+        room.handle(c, ann, protocol::join{false}, "s");
+        return host.take(c).back();
+    };
+    if (ann_snapshot(e.host, *r, e.conns[0], *e.people[0])["game"]["turn"] == 1) {
+        r->handle(e.conns[0], *e.people[0], protocol::give{quarto::piece{0}}, nullptr);
+        e.host.run_deferred();
+    }
+    REQUIRE(e.host.questions().size() == 1); // the computer is thinking when the server dies
+
+    testing::fake_host after;
+    thinking t;
+    t.serve(after);
+    after.set_clock(e.host.now());
+    play::room& back = after.restore_room(room_id, e.host.journal_of(room_id));
+    after.run_deferred();
+    CHECK(after.questions_asked() == 1);
+    CHECK_FALSE(after.players().find_by_id("bot-2"));
+    const auto c = after.connect();
+    back.resume(c, *e.people[0]);
+    after.run_deferred();
+    const json snap = ann_snapshot(after, back, c, *e.people[0]);
+    CHECK(snap["players"][0]["id"] == "bot-2");
+    CHECK(snap["players"][0]["connected"] == true);
+    CHECK(snap["you"]["seat"] == 1);
+    CHECK(snap["game"]["turn"] == 1); // the computer has moved
+    CHECK(snap["tournament"] == tid);
+}
