@@ -1,11 +1,14 @@
 // Makes level 5's opening book for one rule variant (quarto/core/solver/opening_book.hpp):
-//   make_book --attributes N [--squares] --live-from E [--resume OLD.inc] --out core/src/solver/book/FILE.inc
+//   make_book --attributes N [--squares] --live-from E [--resume OLD.inc]... [--shard K/N]
+//             --out core/src/solver/book/FILE.inc
 // Every position where level 5 must move with more than E empty squares, when it plays the
 // book's moves and the opponent anything, is solved exactly and its best move stored; E is
 // the most empty squares level 5's own search solves within its second (bench/RESULTS-solver.md).
 // Positions are counted once up to the symmetries. The first N attributes count. --resume takes
 // the moves of a book written by an earlier run (stopped, or for a smaller --live-from) instead
-// of solving those positions again.
+// of solving those positions again (several: their union). --shard K/N solves only the K-th of
+// N parts of the positions whose replies the book does not need (two squares above E): N runs
+// side by side, one a core, then one more with every part's output as --resume, make the book.
 #include <bit>
 #include <chrono>
 #include <cstdio>
@@ -40,7 +43,9 @@ struct book_maker {
     quarto::solver::solver s{std::size_t{256} << 20};
     std::map<key, book_entry> book;
     std::map<key, book_entry> known; // from --resume
-    double resumed_seconds = 0;      // how long the runs that made it took
+    double resumed_seconds = 0;      // how long the longest run that made it took
+    int shard = 0, shards = 1;       // --shard
+    std::size_t skipped = 0;         // left to the other shards
     std::set<key> seen;
     std::deque<position> todo;
 
@@ -71,8 +76,9 @@ struct book_maker {
     }
 
     // The book so far, sorted: every entry in it is exact, so a run stopped early leaves a
-    // book that covers the first positions (and says so).
-    bool write(const char* out, double seconds, bool complete) const
+    // book that covers the first positions and says why the others are missing (`missing`;
+    // none: the book is complete).
+    bool write(const char* out, double seconds, const char* missing) const
     {
         std::FILE* f = std::fopen(out, "w");
         if (!f) {
@@ -81,14 +87,25 @@ struct book_maker {
         }
         const int attributes = std::popcount(r.attributes.bits());
         std::fprintf(f, "// Level 5's opening book: %s, %d attribute%s counted; %zu positions with more than %d empty\n"
-                        "// squares%s. Made by bench/make_book --attributes %d%s --live-from %d in %.0f s.\n",
+                        "// squares%s%s%s. Made by bench/make_book --attributes %d%s --live-from %d in %.0f s.\n",
                      r.squares ? "lines and 2x2 squares" : "lines", attributes, attributes == 1 ? "" : "s", book.size(),
-                     live_from, complete ? "" : " (not all of them: the run had not finished)", attributes,
+                     live_from, missing ? " (not all of them: " : "", missing ? missing : "", missing ? ")" : "", attributes,
                      r.squares ? " --squares" : "", live_from, resumed_seconds + seconds);
         for (const auto& [k, e] : book)
             std::fprintf(f, "{0x%016llxull, 0x%04x, %u, 0x%03x},\n", static_cast<unsigned long long>(e.attributes),
                          e.occupied, e.variant, e.move);
         return std::fclose(f) == 0;
+    }
+
+    // Whether this run solves `p`: every run solves a position whose replies the book needs.
+    bool mine(const position& p) const
+    {
+        if (shards == 1 || p.empty_squares() > live_from + 2) return true;
+        const auto [occupied, attributes] = key_of(p);
+        // The high bits of a multiplicative hash: the low ones follow the key's own patterns (all
+        // the positions of one count of empty squares could fall in one part).
+        const std::uint64_t h = (attributes ^ (std::uint64_t{occupied} * 0xC2B2AE3D27D4EB4Full)) * 0x9E3779B97F4A7C15ull;
+        return (h >> 32) % static_cast<unsigned>(shards) == static_cast<unsigned>(shard);
     }
 
     // The entries of this variant in a book file written by write().
@@ -102,7 +119,10 @@ struct book_maker {
         char line[256];
         while (std::fgets(line, sizeof line, f)) {
             if (const char* made = std::strstr(line, "--live-from"))
-                if (const char* in = std::strstr(made, " in ")) std::sscanf(in, " in %lf s", &resumed_seconds);
+                if (const char* in = std::strstr(made, " in ")) {
+                    double seconds = 0;
+                    if (std::sscanf(in, " in %lf s", &seconds) == 1) resumed_seconds = std::max(resumed_seconds, seconds);
+                }
             unsigned long long attributes = 0;
             unsigned occupied = 0, variant = 0, stored = 0;
             if (std::sscanf(line, "{0x%llxull, 0x%x, %u, 0x%x},", &attributes, &occupied, &variant, &stored) != 4) continue;
@@ -134,6 +154,9 @@ struct book_maker {
             if (resumed) {
                 chosen = *resumed;
                 book[old->first] = old->second;
+            } else if (!mine(p)) {
+                ++skipped;
+                continue;
             } else {
                 const result best = s.solve(r, p);
                 chosen = best.best;
@@ -147,7 +170,7 @@ struct book_maker {
             }
             const double seconds = elapsed(start);
             if (seconds - last_write >= 60) { // a run of hours leaves what it has solved
-                write(out, seconds, false);
+                write(out, seconds, "the run had not finished");
                 last_write = seconds;
             }
             if (chosen.call || !chosen.give) continue;
@@ -164,16 +187,20 @@ int main(int argc, char** argv)
     bool squares = false;
     int live_from = -1;
     const char* out = nullptr;
-    const char* resume = nullptr;
+    std::vector<const char*> resume;
+    book_maker maker;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--attributes" && i + 1 < argc) attributes = std::atoi(argv[++i]);
         else if (a == "--squares") squares = true;
         else if (a == "--live-from" && i + 1 < argc) live_from = std::atoi(argv[++i]);
         else if (a == "--out" && i + 1 < argc) out = argv[++i];
-        else if (a == "--resume" && i + 1 < argc) resume = argv[++i];
+        else if (a == "--resume" && i + 1 < argc) resume.push_back(argv[++i]);
+        else if (a == "--shard" && i + 1 < argc && std::sscanf(argv[i + 1], "%d/%d", &maker.shard, &maker.shards) == 2 &&
+                 maker.shards >= 1 && maker.shard >= 0 && maker.shard < maker.shards)
+            ++i;
         else {
-            std::fprintf(stderr, "usage: make_book --attributes N [--squares] --live-from E [--resume OLD] --out FILE\n");
+            std::fprintf(stderr, "usage: make_book --attributes N [--squares] --live-from E [--resume OLD]... [--shard K/N] --out FILE\n");
             return 2;
         }
     }
@@ -181,16 +208,17 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "make_book: --attributes 1..4, --live-from 1..16 and --out are needed\n");
         return 2;
     }
-    book_maker maker;
     maker.r = rules{squares, *attribute_set::from_bits(static_cast<std::uint8_t>((1u << attributes) - 1)),
                     false_claim_policy::reject};
     maker.live_from = live_from;
-    if (resume && !maker.resume(resume)) return 1;
+    for (const char* from : resume)
+        if (!maker.resume(from)) return 1;
     const auto start = std::chrono::steady_clock::now();
     maker.run(out);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    if (!maker.write(out, seconds, true)) return 1;
-    std::fprintf(stderr, "%zu positions written to %s in %.0f s\n", maker.book.size(), out, seconds);
+    if (!maker.write(out, seconds, maker.skipped == 0 ? nullptr : "it is one shard of several")) return 1;
+    std::fprintf(stderr, "%zu positions written to %s in %.0f s (%zu left to other shards)\n", maker.book.size(), out,
+                 seconds, maker.skipped);
     return 0;
 }

@@ -4,7 +4,6 @@
 #include <stdexcept>
 
 #include "quarto/core/solver/bot.hpp"
-
 #include "quarto/protocol/encode.hpp"
 #include "quarto/protocol/encode_tournament.hpp"
 #include "quarto/protocol/parse.hpp"

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "quarto/core/game.hpp"
+#include "quarto/protocol/bot_opponent.hpp"
 #include "quarto/protocol/tournament.hpp"
 
 namespace quarto::protocol {
