@@ -7,8 +7,9 @@
 // Positions are counted once up to the symmetries. The first N attributes count. --resume takes
 // the moves of a book written by an earlier run (stopped, or for a smaller --live-from) instead
 // of solving those positions again (several: their union). --shard K/N solves only the K-th of
-// N parts of the positions whose replies the book does not need (two squares above E): N runs
-// side by side, one a core, then one more with every part's output as --resume, make the book.
+// N parts of the positions, and follows only those: N runs side by side (one a core), then N
+// more with all their outputs as --resume, and so on until a run without --shard that resumes
+// them all has nothing left to solve (each round reaches two plies further down).
 #include <bit>
 #include <chrono>
 #include <cstdio>
@@ -97,10 +98,10 @@ struct book_maker {
         return std::fclose(f) == 0;
     }
 
-    // Whether this run solves `p`: every run solves a position whose replies the book needs.
+    // Whether this run solves `p` (its part of the positions, by a hash of the key).
     bool mine(const position& p) const
     {
-        if (shards == 1 || p.empty_squares() > live_from + 2) return true;
+        if (shards == 1) return true;
         const auto [occupied, attributes] = key_of(p);
         // The high bits of a multiplicative hash: the low ones follow the key's own patterns (all
         // the positions of one count of empty squares could fall in one part).
@@ -155,7 +156,7 @@ struct book_maker {
                 chosen = *resumed;
                 book[old->first] = old->second;
             } else if (!mine(p)) {
-                ++skipped;
+                ++skipped; // and its replies, which another part follows
                 continue;
             } else {
                 const result best = s.solve(r, p);

@@ -23,6 +23,7 @@ namespace {
 const rules lines_rules{};
 const rules one_attribute{false, *attribute_set::from_bits(0x1), false_claim_policy::reject};
 const rules two_attributes{false, *attribute_set::from_bits(0x3), false_claim_policy::reject};
+const rules three_attributes{false, *attribute_set::from_bits(0x7), false_claim_policy::reject};
 const rules squares_one_attribute{true, *attribute_set::from_bits(0x1), false_claim_policy::reject};
 const rules squares_two_attributes{true, *attribute_set::from_bits(0x3), false_claim_policy::reject};
 // The complete books: their rules, and the most empty squares level 5's own search proves
@@ -31,7 +32,8 @@ struct made_book {
     const rules* r;
     int live_from;
 };
-const made_book made[] = {{&one_attribute, 14}, {&two_attributes, 12}, {&squares_one_attribute, 14}, {&squares_two_attributes, 12}};
+const made_book made[] = {{&one_attribute, 14},         {&two_attributes, 12},         {&three_attributes, 11},
+                          {&squares_one_attribute, 14}, {&squares_two_attributes, 12}};
 
 // The opponent's moves that go on with the game: neither a call nor a Quarto left to claim.
 std::vector<move> opponent_moves(const rules& r, const position& p)
