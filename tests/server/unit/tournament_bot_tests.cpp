@@ -13,15 +13,9 @@
 namespace {
 
 using namespace quarto::server;
+using namespace quarto::server::testing; // the tournament's event and its helpers
 namespace protocol = quarto::protocol;
 namespace solver = quarto::solver;
-using testing::error_to;
-using testing::event;
-using testing::json;
-using testing::of_type;
-using testing::settings_of;
-using testing::strings;
-using testing::tid;
 using quarto::milliseconds;
 
 const protocol::bot_opponent level_2{2, 0};
@@ -31,7 +25,7 @@ struct thinking {
     solver::solver search{std::size_t{1} << 20};
     std::mt19937_64 random{41};
 
-    void serve(testing::fake_host& host)
+    void serve(fake_host& host)
     {
         host.set_thinker([this](const bots::think_request& q) {
             return solver::bot_move(q.level, q.game_rules, q.position, search, random, [] { return false; });
@@ -100,7 +94,7 @@ TEST_CASE("tournament: the director enters the computer while registration is op
     // Its level and delay are stored with the record, and read back.
     const json stored = e.host.stored().back().state;
     CHECK(stored["tournament"]["players"][1]["bot"] == json{{"level", 4}, {"delay_ms", 600}});
-    const auto record = testing::reload(e.host, stored);
+    const auto record = reload(e.host, stored);
     REQUIRE(record);
     CHECK(record->players[1].bot == protocol::bot_opponent{4, 600});
     CHECK_FALSE(record->players[0].bot);
@@ -205,7 +199,7 @@ TEST_CASE("tournament: after a restart the computer is back in seat 0 of its boa
     const std::string room_id = pairing["room"];
     play::room* r = e.host.find_room(room_id);
     REQUIRE(r);
-    const auto ann_snapshot = [](testing::fake_host& host, play::room& room, const play::client_ref& c,
+    const auto ann_snapshot = [](fake_host& host, play::room& room, const play::client_ref& c,
                                  const play::player_record& ann) {
         room.handle(c, ann, protocol::join{false}, "s");
         return host.take(c).back();
@@ -216,7 +210,7 @@ TEST_CASE("tournament: after a restart the computer is back in seat 0 of its boa
     }
     REQUIRE(e.host.questions().size() == 1); // the computer is thinking when the server dies
 
-    testing::fake_host after;
+    fake_host after;
     thinking t;
     t.serve(after);
     after.set_clock(e.host.now());
