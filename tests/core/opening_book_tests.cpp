@@ -190,15 +190,15 @@ TEST_CASE("opening book: level 5 plays the book's move without searching")
     CHECK(compared >= 20);
 }
 
-TEST_CASE("opening book: with three attributes counted, level 5's first decision is in the book, and its second when it does not start")
+TEST_CASE("opening book: with three attributes and the 2x2 squares counted, level 5's first decision is in the book, and its second when it does not start")
 {
     // That book is not complete (bench/RESULTS-solver.md): its first positions are.
-    const rules three_attributes{false, *attribute_set::from_bits(0x7), false_claim_policy::reject};
+    const rules squares_three_attributes{true, *attribute_set::from_bits(0x7), false_claim_policy::reject};
     const auto every_reply_in_book = [&](const position& theirs) {
         int replies = 0;
-        for (const move& o : opponent_moves(three_attributes, theirs)) {
+        for (const move& o : opponent_moves(squares_three_attributes, theirs)) {
             const position p = *after(theirs, o);
-            CHECK_MESSAGE(book_move(three_attributes, p), board_text(p.placed), " hand ", int{p.hand->code()});
+            CHECK_MESSAGE(book_move(squares_three_attributes, p), board_text(p.placed), " hand ", int{p.hand->code()});
             ++replies;
         }
         return replies;
@@ -208,7 +208,7 @@ TEST_CASE("opening book: with three attributes counted, level 5's first decision
     // Level 5 first: it gave a piece; every reply of the opponent's.
     CHECK(every_reply_in_book(empty_board) == 16 * 15);
     // Level 5 second: its first placement and give, then every reply of the opponent's.
-    const auto first = book_move(three_attributes, empty_board);
+    const auto first = book_move(squares_three_attributes, empty_board);
     REQUIRE(first);
     CHECK(every_reply_in_book(*after(empty_board, *first)) > 100);
 }

@@ -23,6 +23,7 @@ constexpr book_entry entries[] = {
 #include "book/lines_3_attributes.inc"
 #include "book/squares_1_attribute.inc"
 #include "book/squares_2_attributes.inc"
+#include "book/squares_3_attributes.inc"
 };
 
 constexpr auto order = [](const book_entry& e) { return std::tuple{e.variant, e.occupied, e.attributes}; };
