@@ -10,6 +10,7 @@
 // N parts of the positions, and follows only those: N runs side by side (one a core), then N
 // more with all their outputs as --resume, and so on until a run without --shard that resumes
 // them all has nothing left to solve (each round reaches two plies further down).
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cstdio>
@@ -216,7 +217,7 @@ int main(int argc, char** argv)
         if (!maker.resume(from)) return 1;
     const auto start = std::chrono::steady_clock::now();
     maker.run(out);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds = elapsed(start);
 
     if (!maker.write(out, seconds, maker.skipped == 0 ? nullptr : "it is one shard of several")) return 1;
     std::fprintf(stderr, "%zu positions written to %s in %.0f s (%zu left to other shards)\n", maker.book.size(), out,
