@@ -40,7 +40,7 @@ struct room_settings {
     bool is_private = false;
     std::optional<tournament_link> tournament;
     // The computer plays in `bot_seat`: seat 1 in a room created against it (the creator has
-    // seat 0), either in a tournament's game; none: the seats are people's.
+    // seat 0), either seat in a tournament's game; none: the seats are people's.
     std::optional<protocol::bot_opponent> bot;
     // Held while the room is open: its place under the cap on rooms per address.
     std::shared_ptr<void> creator_quota;

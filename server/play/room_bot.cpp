@@ -23,7 +23,6 @@ constexpr milliseconds retry_after{100};
 
 struct room::bot_turn {
     protocol::bot_opponent opponent;
-    seat s = 1;
     protocol::player_info player;
     std::mt19937_64 random{std::random_device{}()};
     std::unique_ptr<alarm> wake; // one job at a time: play the answer (the delay is over), or ask again (the pool was full)
@@ -63,12 +62,11 @@ void room::bot_init()
 {
     bot_ = std::make_shared<bot_turn>();
     bot_->opponent = *settings_.bot;
-    bot_->s = settings_.bot_seat;
     bot_->player = {bot_player_id(bot_->opponent.level), solver::bot_name(bot_->opponent.level)};
     bot_->wake = host_.make_alarm([this] { bot_wake(); });
 }
 
-bool room::bot_in(seat s) const { return bot_ && bot_->s == s && seats_[s] && seats_[s]->id == bot_->player.id; }
+bool room::bot_in(seat s) const { return bot_ && settings_.bot_seat == s && seats_[s] && seats_[s]->id == bot_->player.id; }
 
 void room::defer_while_open(std::function<void()> task)
 {
@@ -80,10 +78,11 @@ void room::defer_while_open(std::function<void()> task)
 void room::seat_bot()
 {
     const bot_turn& b = *bot_;
-    seats_[b.s] = b.player;
+    const seat s = settings_.bot_seat;
+    seats_[s] = b.player;
     // Not to the creator, whose snapshot (right after room_created) shows the bot seated.
     const client_ref* creator = subscribers_.empty() ? nullptr : &subscribers_.front().client;
-    publish(protocol::joined_event(next_stamp(), b.player, false, b.s), change::take_seat{b.s, {b.player, "-"}}, creator);
+    publish(protocol::joined_event(next_stamp(), b.player, false, s), change::take_seat{s, {b.player, "-"}}, creator);
     spdlog::info("room {}: {} sits down", id_, b.player.name);
     // After the snapshot, as when a person takes the second seat.
     defer_while_open([this] { bot_resume(); });
@@ -97,7 +96,7 @@ void room::bot_resume()
 
 void room::bot_accepts_rematch()
 {
-    const seat s = bot_->s;
+    const seat s = settings_.bot_seat;
     if (!bot_in(s) || rematch_wanted_[s] || status_ != protocol::room_status::finished) return;
     rematch_wanted_[s] = true;
     std::string event;
@@ -109,7 +108,8 @@ void room::bot_poke()
 {
     if (!bot_ || bot_acting_) return;
     bot_turn& b = *bot_;
-    if (closed_ || status_ != protocol::room_status::playing || !bot_in(b.s) || game_->turn() != b.s) {
+    const seat s = settings_.bot_seat;
+    if (closed_ || status_ != protocol::room_status::playing || !bot_in(s) || game_->turn() != s) {
         if (b.active) b.forget();
         return;
     }
@@ -212,7 +212,7 @@ void room::bot_play()
     if (game_->expire(now) == time_event::game_over) return game_finished(change::time_passed{t});
     // The game may have moved on while the answer waited (a window closed): ask again.
     if (b.game_id != game_id_ || b.moves != game_->moves().size() || b.claim_open != game_->claim().has_value() ||
-        game_->turn() != b.s) {
+        game_->turn() != settings_.bot_seat) {
         spdlog::debug("room {}: the bot's answer is out of date; it thinks again", id_);
         return bot_poke();
     }
@@ -220,7 +220,7 @@ void room::bot_play()
     b.forget();
     bot_acting_ = true;
     for (const auto& action : actions_for(*game_, m))
-        if (!act(nullptr, b.s, action, nullptr) || status_ != protocol::room_status::playing) break;
+        if (!act(nullptr, settings_.bot_seat, action, nullptr) || status_ != protocol::room_status::playing) break;
     bot_acting_ = false;
     bot_poke();
 }
