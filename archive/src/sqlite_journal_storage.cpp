@@ -21,6 +21,9 @@ namespace {
 using sqlite::statement;
 using step_result = sqlite::statement::step_result;
 
+// Each page in the log comes after a header of its own (SQLite's file format, "WAL format").
+constexpr std::size_t wal_frame_header_bytes = 24;
+
 bool configure(sqlite::database& db)
 {
     // A commit waits for the archive's write in short steps: the events of its batch wait.
@@ -33,7 +36,7 @@ bool configure(sqlite::database& db)
 // for). The log is flushed, and checkpointed, on a second connection by a thread of its own,
 // within sync_interval of a commit to the file (the journal's, or the game archive's when it
 // leaves its flushes to this thread: file_sync::by_journal), so a commit never waits for the
-// disk.
+// disk, unless the log has grown past max_log_bytes (then this connection checkpoints too).
 class sqlite_journal_storage final : public journal_storage {
 public:
     sqlite_journal_storage(std::string path, sqlite::database db, sqlite::database sync_db)
@@ -205,16 +208,22 @@ std::variant<std::unique_ptr<journal_storage>, open_error> open_sqlite_journal(c
                           std::to_string(schema_version) + " (the archive opens the file first)"};
     const auto mode = db->query_text("PRAGMA journal_mode = WAL");
     if (!mode || *mode != "wal") return fail("cannot switch to WAL mode:");
-    // No checkpoint on commit either: the syncer runs them. Debian's SQLite zeroes what a
-    // delete frees (secure_delete): for rows of public events that doubled the pages a
-    // commit writes, since each commit frees an old row's pages.
-    if (!db->exec("PRAGMA synchronous = NORMAL") || !db->exec("PRAGMA wal_autocheckpoint = 0") ||
-        !db->exec("PRAGMA secure_delete = OFF"))
+    // No checkpoint on commit either (the syncer and the game archive run them: a checkpoint
+    // flushes the file twice, and the next commit would wait), unless the log has reached
+    // max_log_bytes (journal.hpp). Debian's SQLite zeroes what a delete frees (secure_delete):
+    // for rows of public events that doubled the pages a commit writes, since each commit
+    // frees an old row's pages.
+    const auto page_bytes = db->query_text("PRAGMA page_size");
+    if (!page_bytes) return fail("cannot read");
+    const std::size_t frame_bytes = std::stoul(*page_bytes) + wal_frame_header_bytes;
+    const std::string log_limits = "PRAGMA wal_autocheckpoint = " + std::to_string(max_log_bytes / frame_bytes) +
+                                   "; PRAGMA journal_size_limit = " + std::to_string(max_log_bytes);
+    if (!db->exec("PRAGMA synchronous = NORMAL") || !db->exec(log_limits.c_str()) || !db->exec("PRAGMA secure_delete = OFF"))
         return fail("cannot configure");
 
     auto sync_db = sqlite::database::open(path, error);
     if (!sync_db || !configure(*sync_db) || !sync_db->exec("PRAGMA synchronous = NORMAL") ||
-        !sync_db->exec("PRAGMA journal_size_limit = 67108864")) // the log file shrinks back to 64 MiB
+        !sync_db->exec(("PRAGMA journal_size_limit = " + std::to_string(max_log_bytes)).c_str()))
         return open_error{"journal: cannot open a second connection to " + path};
 
     auto storage = std::make_unique<sqlite_journal_storage>(path, std::move(*db), std::move(*sync_db));

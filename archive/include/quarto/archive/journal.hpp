@@ -18,6 +18,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -32,6 +33,11 @@
 namespace quarto::archive {
 
 inline constexpr std::chrono::milliseconds sync_interval{1000};
+// The SQLite log file's size at most, a soft bound (archive/README.md). Under a load that
+// never pauses the other connections' checkpoints never catch up with the journal's commits,
+// and the log would grow by tens of MiB a second; past this size the journal's own connection
+// checkpoints after its commit, starts the log over and truncates the file back to it.
+inline constexpr std::size_t max_log_bytes = std::size_t{64} << 20;
 // How long the first batch waiting for a transaction lets others join it at most: each commit
 // costs about as much as the moves it holds, so under load (a shard never idle) commits every
 // turn nearly doubled the server's CPU per move. When the writers go idle sooner, nothing more
