@@ -26,6 +26,7 @@ const rules two_attributes{false, *attribute_set::from_bits(0x3), false_claim_po
 const rules three_attributes{false, *attribute_set::from_bits(0x7), false_claim_policy::reject};
 const rules squares_one_attribute{true, *attribute_set::from_bits(0x1), false_claim_policy::reject};
 const rules squares_two_attributes{true, *attribute_set::from_bits(0x3), false_claim_policy::reject};
+const rules squares_three_attributes{true, *attribute_set::from_bits(0x7), false_claim_policy::reject};
 // The complete books: their rules, and the most empty squares level 5's own search proves
 // within its time (the book covers the positions with more).
 struct made_book {
@@ -33,7 +34,7 @@ struct made_book {
     int live_from;
 };
 const made_book made[] = {{&one_attribute, 14},         {&two_attributes, 12},         {&three_attributes, 11},
-                          {&squares_one_attribute, 14}, {&squares_two_attributes, 12}};
+                          {&squares_one_attribute, 14}, {&squares_two_attributes, 12}, {&squares_three_attributes, 11}};
 
 // The opponent's moves that go on with the game: neither a call nor a Quarto left to claim.
 std::vector<move> opponent_moves(const rules& r, const position& p)
@@ -188,27 +189,4 @@ TEST_CASE("opening book: level 5 plays the book's move without searching")
             ++compared;
         });
     CHECK(compared >= 20);
-}
-
-TEST_CASE("opening book: with three attributes and the 2x2 squares counted, level 5's first decision is in the book, and its second when it does not start")
-{
-    // That book is not complete (bench/RESULTS-solver.md): its first positions are.
-    const rules squares_three_attributes{true, *attribute_set::from_bits(0x7), false_claim_policy::reject};
-    const auto every_reply_in_book = [&](const position& theirs) {
-        int replies = 0;
-        for (const move& o : opponent_moves(squares_three_attributes, theirs)) {
-            const position p = *after(theirs, o);
-            CHECK_MESSAGE(book_move(squares_three_attributes, p), board_text(p.placed), " hand ", int{p.hand->code()});
-            ++replies;
-        }
-        return replies;
-    };
-    position empty_board;
-    empty_board.hand = piece{9};
-    // Level 5 first: it gave a piece; every reply of the opponent's.
-    CHECK(every_reply_in_book(empty_board) == 16 * 15);
-    // Level 5 second: its first placement and give, then every reply of the opponent's.
-    const auto first = book_move(squares_three_attributes, empty_board);
-    REQUIRE(first);
-    CHECK(every_reply_in_book(*after(empty_board, *first)) > 100);
 }
