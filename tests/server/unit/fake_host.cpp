@@ -342,6 +342,15 @@ std::vector<json> of_type(const std::vector<json>& frames, const std::string& ty
     return out;
 }
 
+json error_to(fake_host& host, const play::client_ref& c, const std::string& code)
+{
+    const auto got = host.take(c);
+    INFO(host.transcript(c));
+    REQUIRE(types_of(got) == std::vector<std::string>{"error"});
+    CHECK(got[0]["code"] == code);
+    return got[0];
+}
+
 json last_of(const std::vector<json>& frames, const std::string& type)
 {
     const auto all = of_type(frames, type);

@@ -223,6 +223,10 @@ private:
     std::size_t journal_steps_ = 0;
 };
 
+// The clock of the rooms most tests play in: a minute a move, ten seconds to claim a Quarto.
+inline constexpr milliseconds move_ms{60'000};
+inline constexpr milliseconds claim_ms{10'000};
+
 // The squares of a line, as a mask: mask({0, 1, 2, 3}) is row 0.
 inline square_mask mask(std::initializer_list<int> squares)
 {
@@ -240,6 +244,8 @@ json last_of(const std::vector<json>& frames, const std::string& type);
 // Checks that the room's events (frames with a seq, snapshots and `synced` aside) in `frames`
 // go up by exactly 1, and that a snapshot never goes back; how many events it checked.
 int check_seq(const std::vector<json>& frames, const std::string& room_id);
+// The one frame `c` has waiting: an error with this code (checked); for more checks on it.
+json error_to(fake_host& host, const play::client_ref& c, const std::string& code);
 
 } // namespace quarto::server::testing
 

@@ -13,9 +13,11 @@ namespace {
 
 using namespace quarto::server;
 namespace protocol = quarto::protocol;
+using testing::claim_ms;
 using testing::fake_host;
 using testing::json;
 using testing::mask;
+using testing::move_ms;
 using testing::of_type;
 using testing::types_of;
 using quarto::instant;
@@ -23,8 +25,6 @@ using quarto::milliseconds;
 using quarto::seat;
 using strings = std::vector<std::string>;
 
-constexpr milliseconds move_ms{60'000};
-constexpr milliseconds claim_ms{10'000};
 
 // Ann creates a journaled room; start() seats Bo and the game begins.
 struct journaled_duel {

@@ -13,9 +13,12 @@ namespace {
 using namespace quarto::server;
 namespace protocol = quarto::protocol;
 using testing::check_seq;
+using testing::error_to;
+using testing::claim_ms;
 using testing::fake_host;
 using testing::json;
 using testing::mask;
+using testing::move_ms;
 using testing::of_type;
 using testing::types_of;
 using quarto::instant;
@@ -23,8 +26,6 @@ using quarto::milliseconds;
 using quarto::seat;
 using strings = std::vector<std::string>;
 
-constexpr milliseconds move_ms{60'000};
-constexpr milliseconds claim_ms{10'000};
 constexpr milliseconds idle{600'000};
 
 struct step {
@@ -179,15 +180,6 @@ struct duel {
         return got[0];
     }
 };
-
-json error_to(fake_host& host, const play::client_ref& c, const std::string& code)
-{
-    const auto got = host.take(c);
-    INFO(host.transcript(c));
-    REQUIRE(types_of(got) == strings{"error"});
-    CHECK(got[0]["code"] == code);
-    return got[0];
-}
 
 } // namespace
 

@@ -149,13 +149,4 @@ struct event {
     }
 };
 
-inline json error_to(fake_host& host, const play::client_ref& c, const std::string& code)
-{
-    const auto got = host.take(c);
-    INFO(host.transcript(c));
-    REQUIRE(types_of(got) == strings{"error"});
-    CHECK(got[0]["code"] == code);
-    return got[0];
-}
-
 } // namespace quarto::server::testing
