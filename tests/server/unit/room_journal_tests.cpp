@@ -25,7 +25,6 @@ using quarto::milliseconds;
 using quarto::seat;
 using strings = std::vector<std::string>;
 
-
 // Ann creates a journaled room; start() seats Bo and the game begins.
 struct journaled_duel {
     fake_host host;

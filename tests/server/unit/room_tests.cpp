@@ -13,8 +13,8 @@ namespace {
 using namespace quarto::server;
 namespace protocol = quarto::protocol;
 using testing::check_seq;
-using testing::error_to;
 using testing::claim_ms;
+using testing::error_to;
 using testing::fake_host;
 using testing::json;
 using testing::mask;
