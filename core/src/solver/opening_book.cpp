@@ -21,6 +21,7 @@ constexpr book_entry entries[] = {
 #include "book/lines_1_attribute.inc"
 #include "book/lines_2_attributes.inc"
 #include "book/lines_3_attributes.inc"
+#include "book/lines_4_attributes.inc"
 #include "book/squares_1_attribute.inc"
 #include "book/squares_2_attributes.inc"
 #include "book/squares_3_attributes.inc"
