@@ -5,7 +5,8 @@
 #   deploy/deps.sh --tests  also what the C++ tests start: a PostgreSQL server and a Redis server of
 #                           their own in scratch directories (tests/postgres, tests/redis; the
 #                           packages' own services are not used), and HAProxy in front of nodes
-#                           (deploy/cluster/haproxy.cfg)
+#                           (deploy/cluster/haproxy.cfg); and lld, which links the sanitizer
+#                           build's large test executables in a third of ld's time
 #   deploy/deps.sh --browser  also Chromium, zbarimg and playwright-core for the browser tests
 #   deploy/deps.sh --bench    also what bench/ needs beyond the build: the Node.js and Go
 #                             baseline servers (node-ws; golang-go with gorilla/websocket,
@@ -33,7 +34,7 @@ for arg in "$@"; do
     *) echo "deps.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
-[ "$tests" = 1 ] && packages+=(postgresql redis-server haproxy)
+[ "$tests" = 1 ] && packages+=(postgresql redis-server haproxy lld)
 [ "$browser" = 1 ] && packages+=(chromium zbar-tools) # zbarimg reads the client's QR codes back in the tests
 [ "$bench" = 1 ] && packages+=(node-ws golang-go golang-github-gorilla-websocket-dev strace jq)
 [ "$fuzz" = 1 ] && packages+=(clang-14 libclang-rt-14-dev)
