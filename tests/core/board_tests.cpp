@@ -9,7 +9,6 @@ using namespace quarto;
 using namespace quarto::test;
 
 namespace {
-piece pc(int code) { return piece{static_cast<std::uint8_t>(code)}; }
 board with(std::initializer_list<std::pair<int, int>> square_piece)
 {
     board b;

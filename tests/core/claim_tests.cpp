@@ -7,9 +7,7 @@ using namespace quarto;
 using namespace quarto::test;
 
 namespace {
-piece pc(int code) { return piece{static_cast<std::uint8_t>(code)}; }
 constexpr milliseconds window{10'000};
-const clock_settings untimed{.move = std::nullopt, .claim = window};
 
 // Seat 0 gave first. Dark solid pieces 1@0 (placed by 1), 3@1 (by 0), 5@2 (by 1); then seat 1
 // gave 7 and seat 0 placed it on 3 at 1000 ms: row 0 is four dark pieces, seat 0 is to give.

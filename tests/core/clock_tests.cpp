@@ -10,7 +10,6 @@ using namespace quarto;
 using namespace quarto::test;
 
 namespace {
-piece pc(int code) { return piece{static_cast<std::uint8_t>(code)}; }
 
 clock_settings timed(std::int64_t move_ms, std::int64_t claim_ms)
 {

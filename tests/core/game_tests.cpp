@@ -6,9 +6,7 @@ using namespace quarto;
 using namespace quarto::test;
 
 namespace {
-piece pc(int code) { return piece{static_cast<std::uint8_t>(code)}; }
 const rules standard{};
-const clock_settings untimed{.move = std::nullopt, .claim = milliseconds{10'000}};
 } // namespace
 
 TEST_CASE("a new game: the coin-flip winner gives first, everything is available, clock runs")

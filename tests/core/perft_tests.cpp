@@ -101,7 +101,6 @@ perft_count brute_count(const game& g, int depth)
     return c;
 }
 
-const clock_settings untimed{.move = std::nullopt, .claim = milliseconds{10'000}};
 
 // Standard rules, 9 pieces placed; the 9th (10 on square 13, by seat 1) made a line that
 // nobody called; seat 1 gave 4 and seat 0, to place, may claim it. 7 empty squares, 6 pieces
@@ -128,9 +127,9 @@ game advanced_midgame()
 // three pieces remain, so the tree reaches the 16th placement, the pass and the final window.
 game standard_endgame()
 {
-    constexpr int last_wins_board[16] = {14, 10, 13, 4, 0, 5, 11, 12, 1, 3, 6, 15, 8, 2, 9, 7};
+    constexpr int last_wins_arrangement[16] = {14, 10, 13, 4, 0, 5, 11, 12, 1, 3, 6, 15, 8, 2, 9, 7};
     game g{rules{}, untimed, 0, t0};
-    for (int s = 0; s < 13; ++s) give_and_place(g, last_wins_board[s], s, t0);
+    for (int s = 0; s < 13; ++s) give_and_place(g, last_wins_arrangement[s], s, t0);
     REQUIRE(g.give(g.turn(), piece{2}, t0));
     return g;
 }

@@ -16,6 +16,11 @@
 
 namespace quarto::test {
 
+inline piece pc(int code) { return piece{static_cast<std::uint8_t>(code)}; }
+
+// No move clock; the claim window the rules' default, 10 s.
+inline const clock_settings untimed{.move = std::nullopt, .claim = std::chrono::milliseconds{10'000}};
+
 inline std::string mask_text(square_mask m)
 {
     std::string s = "{";
