@@ -10,7 +10,6 @@ using namespace quarto;
 using namespace quarto::test;
 
 namespace {
-
 clock_settings timed(std::int64_t move_ms, std::int64_t claim_ms)
 {
     return clock_settings{.move = milliseconds{move_ms}, .claim = milliseconds{claim_ms}};

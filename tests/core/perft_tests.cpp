@@ -101,7 +101,6 @@ perft_count brute_count(const game& g, int depth)
     return c;
 }
 
-
 // Standard rules, 9 pieces placed; the 9th (10 on square 13, by seat 1) made a line that
 // nobody called; seat 1 gave 4 and seat 0, to place, may claim it. 7 empty squares, 6 pieces
 // left; 15 of the 49 (piece, square) pairs would make a Quarto.

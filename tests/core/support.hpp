@@ -18,8 +18,8 @@ namespace quarto::test {
 
 inline piece pc(int code) { return piece{static_cast<std::uint8_t>(code)}; }
 
-// No move clock; the claim window the rules' default, 10 s.
-inline const clock_settings untimed{.move = std::nullopt, .claim = std::chrono::milliseconds{10'000}};
+// No move clock, the default claim window.
+inline const clock_settings untimed{.move = std::nullopt, .claim = default_claim_window};
 
 inline std::string mask_text(square_mask m)
 {
