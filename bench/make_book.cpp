@@ -1,6 +1,6 @@
 // Makes level 5's opening book for one rule variant (quarto/core/solver/opening_book.hpp):
 //   make_book --attributes N [--squares] --live-from E [--resume OLD.inc]... [--shard K/N]
-//             --out core/src/solver/book/FILE.inc
+//             [--table-mb M] --out core/src/solver/book/FILE.inc
 // Every position where level 5 must move with more than E empty squares, when it plays the
 // book's moves and the opponent anything, is solved exactly and its best move stored; E is
 // the most empty squares level 5's own search solves within its second (bench/RESULTS-solver.md).
@@ -9,7 +9,9 @@
 // of solving those positions again (several: their union). --shard K/N solves only the K-th of
 // N parts of the positions, and follows only those: N runs side by side (one a core), then N
 // more with all their outputs as --resume, and so on until a run without --shard that resumes
-// them all has nothing left to solve (each round reaches two plies further down).
+// them all has nothing left to solve (each round reaches two plies further down). --table-mb
+// sizes the solver's transposition table (default 256 MiB): the positions near the empty board
+// search billions of nodes, and a larger table keeps more of what they share.
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -18,6 +20,7 @@
 #include <cstring>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -42,7 +45,7 @@ double elapsed(std::chrono::steady_clock::time_point since)
 struct book_maker {
     rules r;
     int live_from = 11;
-    quarto::solver::solver s{std::size_t{256} << 20};
+    std::unique_ptr<quarto::solver::solver> s; // --table-mb: one table for every position of the run
     std::map<key, book_entry> book;
     std::map<key, book_entry> known; // from --resume
     double resumed_seconds = 0;      // how long the longest run that made it took
@@ -160,7 +163,7 @@ struct book_maker {
                 ++skipped; // and its replies, which another part follows
                 continue;
             } else {
-                const result best = s.solve(r, p);
+                const result best = s->solve(r, p);
                 chosen = best.best;
                 const book_entry e = book_entry_of(r, p, best.best);
                 book[{e.occupied, e.attributes}] = e;
@@ -190,6 +193,7 @@ int main(int argc, char** argv)
     int live_from = -1;
     const char* out = nullptr;
     std::vector<const char*> resume;
+    long table_mb = 256;
     book_maker maker;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -198,11 +202,12 @@ int main(int argc, char** argv)
         else if (a == "--live-from" && i + 1 < argc) live_from = std::atoi(argv[++i]);
         else if (a == "--out" && i + 1 < argc) out = argv[++i];
         else if (a == "--resume" && i + 1 < argc) resume.push_back(argv[++i]);
+        else if (a == "--table-mb" && i + 1 < argc) table_mb = std::atol(argv[++i]);
         else if (a == "--shard" && i + 1 < argc && std::sscanf(argv[i + 1], "%d/%d", &maker.shard, &maker.shards) == 2 &&
                  maker.shards >= 1 && maker.shard >= 0 && maker.shard < maker.shards)
             ++i;
         else {
-            std::fprintf(stderr, "usage: make_book --attributes N [--squares] --live-from E [--resume OLD]... [--shard K/N] --out FILE\n");
+            std::fprintf(stderr, "usage: make_book --attributes N [--squares] --live-from E [--resume OLD]... [--shard K/N] [--table-mb M] --out FILE\n");
             return 2;
         }
     }
@@ -210,6 +215,11 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "make_book: --attributes 1..4, --live-from 1..16 and --out are needed\n");
         return 2;
     }
+    if (table_mb < 1 || table_mb > (1L << 20)) {
+        std::fprintf(stderr, "make_book: --table-mb takes 1 to 1048576 (MiB)\n");
+        return 2;
+    }
+    maker.s = std::make_unique<quarto::solver::solver>(static_cast<std::size_t>(table_mb) << 20);
     maker.r = rules{squares, *attribute_set::from_bits(static_cast<std::uint8_t>((1u << attributes) - 1)),
                     false_claim_policy::reject};
     maker.live_from = live_from;
