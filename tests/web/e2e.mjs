@@ -2001,7 +2001,9 @@ async function main() {
             await p.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true }).catch(() => {});
             // Where each page stood, in the output itself: a loop's next run overwrites the files.
             const game = await p.locator('[data-role="game"]').first().evaluate((e) => ({ ...e.dataset }), null, { timeout: 1000 }).catch(() => null);
-            console.log(`       ${p.label}: ${p.url()} game ${JSON.stringify(game)}`);
+            // Every notice and error the page showed, those already gone too (a refusal's lasts 8 s).
+            const notices = await p.evaluate(() => window.__shownNotices).catch(() => null);
+            console.log(`       ${p.label}: ${p.url()} game ${JSON.stringify(game)} notices ${JSON.stringify(notices)}`);
           }
         }
         try {

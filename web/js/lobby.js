@@ -395,11 +395,13 @@ export class DoorView {
     if (app.expectRoom === this.key) {
       // A tournament pairing: the server has seated us; the room's snapshot is on its way.
       parts.push(h('p', { class: 'muted', role: 'status' }, 'Your tournament game is starting…'));
+      this.drawn = null;
       this.root.replaceChildren(...parts);
       return;
     }
     if (!app.welcomed || app.resuming) {
       parts.push(h('p', { class: 'muted' }, 'Connecting…'));
+      this.drawn = null;
       this.root.replaceChildren(...parts);
       return;
     }
@@ -415,15 +417,19 @@ export class DoorView {
     } else {
       parts.push(h('p', { class: 'muted' }, 'Looking up the room…'));
     }
-    const seatFree = info ? info.status === 'waiting' && players.length < 2 && !info.tournament : !missing;
+    // No seat to take or audience to join until the room is known: the lines above the buttons
+    // change when it is, and a button that moves as it is clicked makes the click miss. (Without an
+    // answer over HTTP the buttons show anyway: the join goes over the socket.)
+    const known = Boolean(info) || this.info.state === 'error';
+    const seatFree = info ? info.status === 'waiting' && players.length < 2 && !info.tournament : known;
     const buttons = h('div', { class: 'actions' });
-    if (missing) {
-      // Nothing to sit down at or to watch.
+    if (!known) {
+      // Nothing to sit down at or to watch (yet).
     } else if (seatFree) {
       buttons.appendChild(h('button', { type: 'button', class: 'primary', dataset: { action: 'join-player' }, disabled: joining,
         onclick: () => app.join(id, 'player') }, 'Play in this room'));
     }
-    if (!missing) {
+    if (known) {
       buttons.appendChild(h('button', { type: 'button', class: seatFree ? 'secondary' : 'primary', dataset: { action: 'watch' }, disabled: joining,
         onclick: () => app.join(id, 'spectator') }, 'Watch'));
     }
@@ -432,7 +438,12 @@ export class DoorView {
         dataset: { action: 'tournament-link' } }, 'Back to the tournament'));
     }
     buttons.appendChild(h('a', { class: 'button secondary', href: '#/', dataset: { action: 'lobby' } }, 'Back to the lobby'));
-    parts.push(buttons, this.slot);
-    this.root.replaceChildren(...parts);
+    parts.push(buttons);
+    // The room is asked again every few seconds: drawn again only when something shown changed,
+    // so that the button under a pointer or with the keyboard's focus stays the same element.
+    const drawn = `${typeof id}:${id}\n${parts.map((e) => e.outerHTML).join('')}`;
+    if (drawn === this.drawn) return;
+    this.drawn = drawn;
+    this.root.replaceChildren(...parts, this.slot);
   }
 }
