@@ -694,11 +694,20 @@ const focused = (page) => page.evaluate(() => {
   return a ? { square: a.dataset.square ?? null, piece: a.closest('[data-role="available"]') ? a.dataset.piece : null, action: a.dataset.action ?? null } : {};
 });
 
-scenario('the keyboard: board and pool are one Tab stop each with arrow keys inside, Q calls Quarto', async () => {
+scenario('the keyboard: the room door keeps its focus, board and pool are one Tab stop each with arrow keys inside, Q calls Quarto', async () => {
   const [ann, bob] = await Promise.all([newPage('Ann'), newPage('Bob')]);
   await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob')]);
   const id = await createRoom(ann);
-  await joinAsPlayer(bob, id);
+  // The room's door keeps the keyboard's focus while it asks for the room again (every 3 s), and
+  // Enter on "Play in this room" takes the seat.
+  await openRoom(bob, id);
+  const play = bob.locator('[data-action="join-player"]');
+  await play.focus();
+  const door = await play.elementHandle();
+  await bob.waitForTimeout(3500);
+  assert(await bob.evaluate((e) => e.isConnected && document.activeElement === e, door), 'the focused button outlives a poll of the door');
+  await bob.keyboard.press('Enter');
+  await bob.locator('[data-role="game"][data-you]:not([data-you=""])').waitFor();
   const { first: f, second: s } = await started(ann, bob);
   await give(f, 0);
   await place(s, 1);
