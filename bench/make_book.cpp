@@ -10,8 +10,8 @@
 // N parts of the positions, and follows only those: N runs side by side (one a core), then N
 // more with all their outputs as --resume, and so on until a run without --shard that resumes
 // them all has nothing left to solve (each round reaches two plies further down). --table-mb
-// sizes the solver's transposition table (default 256 MiB): the positions near the empty board
-// search billions of nodes, and a larger table keeps more of what they share.
+// sizes the solver's transposition table (default 256 MiB; 4 GiB solved a position with 15
+// empty squares no faster: bench/RESULTS-solver.md).
 #include <algorithm>
 #include <bit>
 #include <chrono>
