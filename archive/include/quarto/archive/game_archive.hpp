@@ -32,6 +32,10 @@ inline constexpr std::size_t max_games_per_commit = 256;
 // games a second, a commit (and its fsync) for every game would cost more than the games.
 // Lookups and tournament writes do not wait for it.
 inline constexpr std::chrono::milliseconds commit_window{20};
+// The same when the journal keeps each game's entries until its commit (file_sync::by_journal):
+// no player waits for it, and each commit of an SQLite file is followed by a checkpoint that
+// also copies the journal's pages: fewer commits, fewer copies (bench/RESULTS-journal.md).
+inline constexpr std::chrono::milliseconds commit_window_with_journal{100};
 // The archive thread's nice value (the event loops run at 0).
 inline constexpr int background_nice = 10;
 
@@ -92,7 +96,7 @@ private:
     using job = std::function<void(store&)>;
     using request = std::variant<game_save, job>;
 
-    explicit game_archive(std::unique_ptr<store> opened);
+    game_archive(std::unique_ptr<store> opened, std::chrono::milliseconds window);
     void run();
     // Carries out `taken` in order; runs of consecutive saves become save_games batches.
     void carry_out(std::deque<request>& taken);
@@ -105,6 +109,7 @@ private:
 
     std::unique_ptr<store> store_;
     const std::string path_; // its location, for the logs
+    const std::chrono::milliseconds window_; // commit_window or commit_window_with_journal
     std::mutex mutex_;
     std::condition_variable wake_;
     std::deque<request> queue_;
