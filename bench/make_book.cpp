@@ -6,10 +6,12 @@
 // the most empty squares level 5's own search solves within its second (bench/RESULTS-solver.md).
 // Positions are counted once up to the symmetries. The first N attributes count. --resume takes
 // the moves of a book written by an earlier run (stopped, or for a smaller --live-from) instead
-// of solving those positions again (several: their union). --shard K/N solves only the K-th of
-// N parts of the positions, and follows only those: N runs side by side (one a core), then N
-// more with all their outputs as --resume, and so on until a run without --shard that resumes
-// them all has nothing left to solve (each round reaches two plies further down). --table-mb
+// of solving those positions again (several: their union); the positions left are solved
+// fewest empty squares first, the cheapest, so that a run stopped early has done what it could
+// (and the side of level 5 that meets them, first or second, is perfect sooner). --shard K/N
+// solves only the K-th of N parts of the positions, and follows only those: N runs side by
+// side (one a core), then N more with all their outputs as --resume, and so on until a run
+// without --shard that resumes them all has nothing left to solve. --table-mb
 // sizes the solver's transposition table (default 256 MiB; 4 GiB solved a position with 15
 // empty squares no faster: bench/RESULTS-solver.md).
 #include <algorithm>
@@ -52,7 +54,31 @@ struct book_maker {
     int shard = 0, shards = 1;       // --shard
     std::size_t skipped = 0;         // left to the other shards
     std::set<key> seen;
-    std::deque<position> todo;
+    // Positions to visit. Those --resume knows cost nothing and are taken first, so that the
+    // run knows everything left to solve; then the ones with the fewest empty squares, the
+    // cheapest to solve, so that a run stopped early has solved as many as it could (and the
+    // player's side that meets them is perfect sooner: with level 5 second it places at 16, 14
+    // and 12 empty squares, first at 15 and 13).
+    std::deque<position> todo_known;
+    std::map<int, std::deque<position>> todo_by_empty;
+    std::size_t waiting = 0;
+
+    bool next(position& p)
+    {
+        if (!todo_known.empty()) {
+            p = todo_known.front();
+            todo_known.pop_front();
+        } else if (!todo_by_empty.empty()) {
+            auto cheapest = todo_by_empty.begin();
+            p = cheapest->second.front();
+            cheapest->second.pop_front();
+            if (cheapest->second.empty()) todo_by_empty.erase(cheapest);
+        } else {
+            return false;
+        }
+        --waiting;
+        return true;
+    }
 
     key key_of(const position& p) const
     {
@@ -62,8 +88,10 @@ struct book_maker {
 
     void add(const position& p)
     {
-        if (p.empty_squares() <= live_from || !seen.insert(key_of(p)).second) return;
-        todo.push_back(p);
+        const key k = key_of(p);
+        if (p.empty_squares() <= live_from || !seen.insert(k).second) return;
+        (known.contains(k) ? todo_known : todo_by_empty[p.empty_squares()]).push_back(p);
+        ++waiting;
     }
 
     // The opponent places `theirs.hand` and gives: every position that leaves level 5.
@@ -150,9 +178,8 @@ struct book_maker {
         const auto start = std::chrono::steady_clock::now();
         std::size_t solved = 0;
         double last_write = 0;
-        while (!todo.empty()) {
-            const position p = todo.front();
-            todo.pop_front();
+        position p;
+        while (next(p)) {
             move chosen;
             const auto old = known.find(key_of(p));
             const std::optional<move> resumed = old == known.end() ? std::nullopt : move_of(r, p, old->second);
@@ -168,7 +195,7 @@ struct book_maker {
                 const book_entry e = book_entry_of(r, p, best.best);
                 book[{e.occupied, e.attributes}] = e;
                 ++solved;
-                std::fprintf(stderr, "%zu solved (%zu waiting), %d empty squares: %s in %d, %.0f s\n", solved, todo.size(),
+                std::fprintf(stderr, "%zu solved (%zu waiting), %d empty squares: %s in %d, %.0f s\n", solved, waiting,
                              p.empty_squares(),
                              best.value.value == game_value::win ? "win" : best.value.value == game_value::loss ? "loss" : "draw",
                              best.value.distance, elapsed(start));
