@@ -54,11 +54,9 @@ struct book_maker {
     int shard = 0, shards = 1;       // --shard
     std::size_t skipped = 0;         // left to the other shards
     std::set<key> seen;
-    // Positions to visit. Those --resume knows cost nothing and are taken first, so that the
-    // run knows everything left to solve; then the ones with the fewest empty squares, the
-    // cheapest to solve, so that a run stopped early has solved as many as it could (and the
-    // player's side that meets them is perfect sooner: with level 5 second it places at 16, 14
-    // and 12 empty squares, first at 15 and 13).
+    // Positions to visit: those --resume knows first (they cost nothing and lead to all that
+    // is left), then the fewest empty squares first (the header says why). Level 5 places at
+    // 16, 14 and 12 empty squares when second, at 15 and 13 when first.
     std::deque<position> todo_known;
     std::map<int, std::deque<position>> todo_by_empty;
     std::size_t waiting = 0;

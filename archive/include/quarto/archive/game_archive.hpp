@@ -33,8 +33,9 @@ inline constexpr std::size_t max_games_per_commit = 256;
 // Lookups and tournament writes do not wait for it.
 inline constexpr std::chrono::milliseconds commit_window{20};
 // The same when the journal keeps each game's entries until its commit (file_sync::by_journal):
-// no player waits for it, and each commit of an SQLite file is followed by a checkpoint that
-// also copies the journal's pages: fewer commits, fewer copies (bench/RESULTS-journal.md).
+// no player waits for it, and in an SQLite file a commit is followed by a checkpoint once the
+// log is past its threshold, which under the journal it always is; each copies the journal's
+// pages too: fewer commits, fewer copies (bench/RESULTS-journal.md).
 inline constexpr std::chrono::milliseconds commit_window_with_journal{100};
 // The archive thread's nice value (the event loops run at 0).
 inline constexpr int background_nice = 10;
