@@ -354,7 +354,7 @@ TEST_CASE("analysis: SIGTERM during searches ends them at once and exits cleanly
     const auto signalled = steady::now();
     const std::optional<int> status = server.stop();
     const auto took = steady::now() - signalled;
-    REQUIRE_MESSAGE(status.has_value(), "the server did not exit on SIGTERM");
+    REQUIRE_MESSAGE(status.has_value(), "the server did not exit on SIGTERM; its log:\n" << server.log());
     CHECK(WIFEXITED(*status));
     CHECK(WEXITSTATUS(*status) == 0);
     // Besides the 0.5 s grace, the sanitizers' own work at exit (a second or more here).
