@@ -17,12 +17,10 @@ std::variant<std::unique_ptr<game_archive>, open_error> game_archive::open(const
 {
     auto opened = open_store(where, node, sync);
     if (auto* error = std::get_if<open_error>(&opened)) return std::move(*error);
-    const auto window = sync == file_sync::by_journal ? commit_window_with_journal : commit_window;
-    return std::unique_ptr<game_archive>{new game_archive{std::move(std::get<std::unique_ptr<store>>(opened)), window}};
+    return std::unique_ptr<game_archive>{new game_archive{std::move(std::get<std::unique_ptr<store>>(opened))}};
 }
 
-game_archive::game_archive(std::unique_ptr<store> opened, std::chrono::milliseconds window)
-    : store_{std::move(opened)}, path_{store_->location()}, window_{window}
+game_archive::game_archive(std::unique_ptr<store> opened) : store_{std::move(opened)}, path_{store_->location()}
 {
     thread_ = std::thread{[this] { run(); }};
 }
@@ -44,9 +42,9 @@ void game_archive::run()
             std::unique_lock lock{mutex_};
             wake_.wait(lock, [this] { return closing_ || !queue_.empty(); });
             if (queue_.empty()) return; // closing, and everything has been carried out
-            // Finished games alone: let others join them for the window, so that they share
+            // Finished games alone: let others join them for commit_window, so that they share
             // one transaction. Anything else is carried out at once.
-            wake_.wait_for(lock, window_, [this] {
+            wake_.wait_for(lock, commit_window, [this] {
                 return closing_ || jobs_queued_ > 0 || queue_.size() >= max_games_per_commit;
             });
             taken.swap(queue_); // all at once: the saves among them can share a transaction

@@ -30,13 +30,10 @@ namespace quarto::archive {
 inline constexpr std::size_t max_games_per_commit = 256;
 // How long finished games may wait for others to share their transaction: at a few hundred
 // games a second, a commit (and its fsync) for every game would cost more than the games.
-// Lookups and tournament writes do not wait for it.
+// Lookups and tournament writes do not wait for it. Not longer with the journal either: 100 ms
+// cost the archive less CPU, but made the journal's p99 at 1000 rooms 10 ms instead of 6
+// (bench/RESULTS-journal.md).
 inline constexpr std::chrono::milliseconds commit_window{20};
-// The same when the journal keeps each game's entries until its commit (file_sync::by_journal):
-// no player waits for it, and in an SQLite file a commit is followed by a checkpoint once the
-// log is past its threshold, which under the journal it always is; each copies the journal's
-// pages too: fewer commits, fewer copies (bench/RESULTS-journal.md).
-inline constexpr std::chrono::milliseconds commit_window_with_journal{100};
 // The archive thread's nice value (the event loops run at 0).
 inline constexpr int background_nice = 10;
 
@@ -97,7 +94,7 @@ private:
     using job = std::function<void(store&)>;
     using request = std::variant<game_save, job>;
 
-    game_archive(std::unique_ptr<store> opened, std::chrono::milliseconds window);
+    explicit game_archive(std::unique_ptr<store> opened);
     void run();
     // Carries out `taken` in order; runs of consecutive saves become save_games batches.
     void carry_out(std::deque<request>& taken);
@@ -110,7 +107,6 @@ private:
 
     std::unique_ptr<store> store_;
     const std::string path_; // its location, for the logs
-    const std::chrono::milliseconds window_; // commit_window or commit_window_with_journal
     std::mutex mutex_;
     std::condition_variable wake_;
     std::deque<request> queue_;
