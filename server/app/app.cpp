@@ -307,6 +307,7 @@ std::string app::metrics_text()
     std::vector<const metrics::shard_counters*> all;
     for (const auto& s : state_.shards) all.push_back(&s->counters_view());
     auto text = metrics::prometheus_text(all, state_.shared_counters);
+    if (state_.journal) metrics::append_journal(text, state_.journal->commits(), state_.journal->syncs());
     if (node_) cluster::append_metrics(text, *node_);
     return text;
 }

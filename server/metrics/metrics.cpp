@@ -160,4 +160,12 @@ std::string prometheus_text(std::span<const shard_counters* const> shards, const
     return out;
 }
 
+void append_journal(std::string& out, std::uint64_t commits, std::uint64_t syncs)
+{
+    header(out, "quarto_journal_commits_total", "counter", "Transactions of the journal (each holds the batches of one commit window).");
+    line(out, "quarto_journal_commits_total", "", static_cast<double>(commits));
+    header(out, "quarto_journal_syncs_total", "counter", "Flushes of the journal's log to the disk.");
+    line(out, "quarto_journal_syncs_total", "", static_cast<double>(syncs));
+}
+
 } // namespace quarto::server::metrics

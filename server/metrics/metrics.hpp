@@ -87,6 +87,9 @@ struct shared_counters {
 // and memory.
 std::string prometheus_text(std::span<const shard_counters* const> shards, const shared_counters& shared);
 
+// The journal's transactions and its flushes to the disk (with --journal on).
+void append_journal(std::string& out, std::uint64_t commits, std::uint64_t syncs);
+
 // One sample line, and the HELP and TYPE lines before a metric's samples.
 void line(std::string& out, std::string_view name, std::string_view labels, double value);
 void header(std::string& out, std::string_view name, std::string_view type, std::string_view help);

@@ -102,6 +102,11 @@ TEST_CASE("journal: a game killed mid-way comes back with its clock as at its la
     play(d, giver, {{0, 0}, {1, 1}});
     const json last = d.creator->history().back();
     REQUIRE(last["type"] == "placed");
+    // Every event went out after its commit: the journal has committed at least once.
+    const std::string metrics = http_get(server->port(), "/metrics").body;
+    CHECK_MESSAGE(metrics.find("\nquarto_journal_commits_total 0\n") == std::string::npos, metrics);
+    CHECK_MESSAGE(metrics.find("\nquarto_journal_commits_total ") != std::string::npos, metrics);
+    CHECK_MESSAGE(metrics.find("\nquarto_journal_syncs_total ") != std::string::npos, metrics);
     std::this_thread::sleep_for(milliseconds{700}); // the mover thinks; then the server dies
     ::kill(server->pid(), SIGKILL);
     server->wait_exit();
@@ -140,6 +145,7 @@ TEST_CASE("journal: with --journal off nothing is kept, and a restart forgets th
     duel d = start_duel(*server);
     d.act(d.first, "give", {{"piece", 3}});
     d.expect_all("given");
+    CHECK(http_get(server->port(), "/metrics").body.find("quarto_journal_commits_total") == std::string::npos);
     server = std::make_unique<server_process>(args);
     ws_client back{server->port()};
     back.send({{"type", "hello"}, {"token", d.creator.token}});
