@@ -34,7 +34,8 @@ struct made_book {
     int live_from;
 };
 const made_book made[] = {{&one_attribute, 14},         {&two_attributes, 12},         {&three_attributes, 11},
-                          {&squares_one_attribute, 14}, {&squares_two_attributes, 12}, {&squares_three_attributes, 11}};
+                          {&lines_rules, 11},           {&squares_one_attribute, 14}, {&squares_two_attributes, 12},
+                          {&squares_three_attributes, 11}};
 
 // The opponent's moves that go on with the game: neither a call nor a Quarto left to claim.
 std::vector<move> opponent_moves(const rules& r, const position& p)
@@ -191,7 +192,7 @@ TEST_CASE("opening book: level 5 plays the book's move without searching")
     CHECK(compared >= 20);
 }
 
-TEST_CASE("opening book: with all four attributes (a partial book) level 5's first placement and give, whatever piece it is given, are the book's")
+TEST_CASE("opening book: in standard Quarto level 5's first placement and give, whatever piece it is given, are the book's")
 {
     // The empty board with a piece in hand, solved by the book's generator (a draw in about
     // half an hour: far beyond a test); every piece given maps onto that one entry.
