@@ -164,7 +164,7 @@ void append_journal(std::string& out, std::uint64_t commits, std::uint64_t syncs
 {
     header(out, "quarto_journal_commits_total", "counter", "Transactions of the journal (each holds the batches of one commit window).");
     line(out, "quarto_journal_commits_total", "", static_cast<double>(commits));
-    header(out, "quarto_journal_syncs_total", "counter", "Flushes of the journal's log to the disk.");
+    header(out, "quarto_journal_syncs_total", "counter", "Flushes of the journal's SQLite log to the disk (0 on PostgreSQL, which flushes its own).");
     line(out, "quarto_journal_syncs_total", "", static_cast<double>(syncs));
 }
 
