@@ -25,6 +25,7 @@ constexpr book_entry entries[] = {
 #include "book/squares_1_attribute.inc"
 #include "book/squares_2_attributes.inc"
 #include "book/squares_3_attributes.inc"
+#include "book/squares_4_attributes.inc"
 };
 
 constexpr auto order = [](const book_entry& e) { return std::tuple{e.variant, e.occupied, e.attributes}; };
