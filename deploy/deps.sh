@@ -7,7 +7,9 @@
 #                           packages' own services are not used), and HAProxy in front of nodes
 #                           (deploy/cluster/haproxy.cfg); and lld, which links the sanitizer
 #                           build's large test executables in a third of ld's time
-#   deploy/deps.sh --browser  also Chromium, zbarimg and playwright-core for the browser tests
+#   deploy/deps.sh --browser  also Chromium's headless shell, zbarimg and playwright-core for the
+#                             browser tests (the shell: the same pages for half the full
+#                             browser's CPU)
 #   deploy/deps.sh --bench    also what bench/ needs beyond the build: the Node.js and Go
 #                             baseline servers (node-ws; golang-go with gorilla/websocket,
 #                             built offline), strace for bench/syscalls.sh, jq for bench/run.sh
@@ -35,7 +37,7 @@ for arg in "$@"; do
   esac
 done
 [ "$tests" = 1 ] && packages+=(postgresql redis-server haproxy lld)
-[ "$browser" = 1 ] && packages+=(chromium zbar-tools) # zbarimg reads the client's QR codes back in the tests
+[ "$browser" = 1 ] && packages+=(chromium-headless-shell zbar-tools) # zbarimg reads the client's QR codes back in the tests
 [ "$bench" = 1 ] && packages+=(node-ws golang-go golang-github-gorilla-websocket-dev strace jq)
 [ "$fuzz" = 1 ] && packages+=(clang-14 libclang-rt-14-dev)
 
@@ -59,7 +61,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 if [ "$browser" = 1 ]; then
-  # playwright-core drives the system Chromium; it never downloads a browser of its own.
+  # playwright-core drives the system's Chromium headless shell; it never downloads a browser of its own.
   # axe-core checks the pages' accessibility. Any package of package.json missing: npm ci.
   here=$(cd "$(dirname "$0")/.." && pwd)
   if [ ! -d "$here/tests/web/node_modules/playwright-core" ] || [ ! -d "$here/tests/web/node_modules/axe-core" ]; then

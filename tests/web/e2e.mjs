@@ -4,7 +4,8 @@
 //
 //   QUARTO_SERVER=/path/to/quarto-server QUARTO_WEB_ROOT=/path/to/web E2E_OUT=/tmp/e2e node e2e.mjs
 //
-// Optional: CHROMIUM (default /usr/bin/chromium), E2E_ONLY=substring to run some scenarios.
+// Optional: CHROMIUM (default: Debian's chromium-headless-shell, else /usr/bin/chromium),
+// E2E_ONLY=substring to run some scenarios.
 // Needs `npm ci` here: playwright-core, and axe-core (injected into pages to check accessibility).
 // Prints "N passed, N failed" last and exits non-zero when any scenario failed.
 
@@ -17,7 +18,10 @@ import { chromium } from 'playwright-core';
 const SERVER = process.env.QUARTO_SERVER;
 const WEB_ROOT = process.env.QUARTO_WEB_ROOT;
 const OUT = path.resolve(process.env.E2E_OUT || 'e2e-out');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+// The headless shell draws the same pages with about half the CPU of the full browser in its
+// headless mode (bench/README.md, "Build time"): this test is most of make test's CPU.
+const CHROMIUM = process.env.CHROMIUM
+  || ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((f) => fs.existsSync(f)) || '/usr/bin/chromium';
 // How long an opponent may be gone before the game can be claimed (--abandon-seconds).
 const ABANDON_SECONDS = 4;
 const ONLY = process.env.E2E_ONLY || '';

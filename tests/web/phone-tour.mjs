@@ -1,13 +1,16 @@
 // A walk through the whole client on a 390×844 phone, light and dark, saving a screenshot of
 // each screen for a person to look at (not a test: it asserts nothing but that the steps work).
 //   QUARTO_BASE=http://127.0.0.1:PORT TOUR_OUT=/tmp/tour node phone-tour.mjs
+import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 
 const BASE = process.env.QUARTO_BASE;
 const OUT = process.env.TOUR_OUT || '/tmp/tour';
 const phone = { width: 390, height: 844 };
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium' });
+const CHROMIUM = process.env.CHROMIUM
+  || ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((f) => fs.existsSync(f)) || '/usr/bin/chromium';
+const browser = await chromium.launch({ executablePath: CHROMIUM });
 let n = 0;
 async function shot(page, name, full = false) {
   n += 1;
