@@ -172,6 +172,10 @@ void room::handle(const client_ref& from, const player_record& p, const protocol
                     const auto code = spectating(p.info.id) ? error_code::not_a_player : error_code::not_in_room;
                     return send_error(from, code, protocol::default_message(code), req);
                 }
+                // A player acting through a connection the room does not know yet: on a cluster, a
+                // move a node held while the room's node died, played by the node that took the
+                // room over before the player's resume got there. The player sees its result.
+                if (!subscribed(from)) resume(from, p);
                 touch();
                 if constexpr (std::is_same_v<action_type, protocol::rematch>) rematch(from, *s, req);
                 else if constexpr (std::is_same_v<action_type, protocol::claim_victory>) claim_victory(from, *s, req);

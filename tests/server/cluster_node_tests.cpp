@@ -417,9 +417,10 @@ TEST_CASE("cluster: a move on hold for the room of a node that died is played by
     const auto deadline = in(std::chrono::seconds{15});
     do {
         d.act(1, move.type, move.fields, copies++);
-        answer = must(d.joiner->wait_for(
-                          [&](const json& m) { return m["type"] == "error" || m["type"] == move.event(); }, deadline),
-                      "Bob's answer");
+        auto got = d.joiner->wait_for([&](const json& m) { return m["type"] == "error" || m["type"] == move.event(); },
+                                      deadline);
+        if (!got) MESSAGE("beta's log:\n" << beta.log());
+        answer = must(got, "Bob's answer");
     } while (answer["type"] == "error" && answer["code"] == "unavailable");
     MESSAGE(copies << " copies of the move sent");
     CHECK_MESSAGE(answer["type"] == move.event(), answer.dump());

@@ -256,6 +256,33 @@ TEST_CASE("room journal: a game in progress comes back as it stood at the last e
     CHECK(got[0]["seq"] == seq + 1);
 }
 
+TEST_CASE("room journal: a move from a connection that has not resumed yet puts it in the room, and it sees the move")
+{
+    // A cluster's node takes a dead node's room over and plays a move it held meanwhile before
+    // the player's own resume reaches the room: the room has no subscriber yet.
+    journaled_duel d;
+    d.start();
+    d.give(d.first, 7);
+    fake_host there;
+    there.enable_journal();
+    play::room& room = there.restore_room(d.id, d.host.journal_of(d.id));
+    const play::client_ref mover = there.connect();
+    room.handle(mover, d.player(d.second()), protocol::place{5}, nullptr);
+    there.run_deferred();
+    const auto got = there.take(mover);
+    INFO(there.transcript(mover));
+    REQUIRE(types_of(got) == strings{"room", "placed"}); // its snapshot, then the move
+    CHECK(got[0]["players"][d.second()]["connected"] == true);
+    CHECK(got[0]["seq"].get<std::uint64_t>() + 1 == got[1]["seq"].get<std::uint64_t>());
+    CHECK(there.in_room(mover, d.id));
+    // The opponent, back afterwards, finds the move made.
+    const play::client_ref other = there.connect();
+    room.resume(other, d.player(d.first));
+    const auto back = there.take(other);
+    REQUIRE(!back.empty());
+    CHECK(back.back()["game"]["board"][5] != nullptr);
+}
+
 TEST_CASE("room journal: an open claim window reopens for the rest of its length, and the claim wins")
 {
     journaled_duel d;
