@@ -167,12 +167,12 @@ struct duel {
         return placer;
     }
 
-    // The snapshot as another connection of Ann's sees it (she is still connected on `a`: no
-    // event), the connection then closed again.
-    json peek()
+    // The snapshot as another connection of seat `as` (Ann's by default) sees it (the player is
+    // still connected: no event), the connection then closed again.
+    json peek(seat as = 0)
     {
         const auto look = host.connect();
-        room->resume(look, *ann);
+        room->resume(look, player(as));
         const auto got = host.take(look);
         room->detach(look);
         INFO(host.transcript(look));
@@ -618,32 +618,36 @@ TEST_CASE("room: a seated player's last connection closing is disconnected - com
 {
     duel d;
     d.start();
-    d.room->detach(d.b);
-    const json gone = d.only(d.a, "disconnected");
-    CHECK(gone["player"]["id"] == d.bo->info.id);
+    // The player who does not give first goes: the other can still move (an action on a
+    // connection the room does not know would bring its player back).
+    const seat away = quarto::opponent(d.first);
+    const auto& here = d.conn(d.first);
+    d.room->detach(d.conn(away));
+    const json gone = d.only(here, "disconnected");
+    CHECK(gone["player"]["id"] == d.player(away).info.id);
     CHECK(gone["seq"] == 4);
-    CHECK(d.host.take(d.b).empty());
-    CHECK(d.peek()["players"][1]["connected"] == false);
+    CHECK(d.host.take(d.conn(away)).empty());
+    CHECK(d.peek(d.first)["players"][away]["connected"] == false);
     // Detaching a connection the room does not know changes nothing.
     d.room->detach(d.host.connect());
-    CHECK(d.host.take(d.a).empty());
+    CHECK(d.host.take(here).empty());
 
-    // Bo's events stop; his seat and clock stay.
+    // The absent player's events stop; the seat and clock stay.
     d.give(d.first, 0);
-    d.only(d.a, "given");
-    CHECK(d.host.take(d.b).empty());
+    d.only(here, "given");
+    CHECK(d.host.take(d.conn(away)).empty());
 
-    const auto b2 = d.host.connect();
-    d.room->resume(b2, *d.bo);
-    const json back = d.only(d.a, "reconnected");
-    CHECK(back["player"]["id"] == d.bo->info.id);
-    const json snap = d.only(b2, "room"); // not the reconnected event: the snapshot counts it
+    const auto back_again = d.host.connect();
+    d.room->resume(back_again, d.player(away));
+    const json back = d.only(here, "reconnected");
+    CHECK(back["player"]["id"] == d.player(away).info.id);
+    const json snap = d.only(back_again, "room"); // not the reconnected event: the snapshot counts it
     CHECK(snap["seq"] == back["seq"]);
-    CHECK(snap["you"]["seat"] == 1);
-    CHECK(snap["players"][1]["connected"] == true);
+    CHECK(snap["you"]["seat"] == away);
+    CHECK(snap["players"][away]["connected"] == true);
     CHECK(snap["game"]["moves"].size() == 1);
-    check_seq(d.host.frames(d.a), d.id);
-    check_seq(d.host.frames(b2), d.id);
+    check_seq(d.host.frames(here), d.id);
+    check_seq(d.host.frames(back_again), d.id);
 }
 
 TEST_CASE("room: a disconnected player's clock keeps running")
