@@ -96,6 +96,7 @@ connection::connection(worker& w, room_state& room, role r, int number)
 {
     if (r != role::spectator) bot_.emplace(r == role::creator ? seat{0} : seat{1}, w.next_seed());
     if (w.settings().think.count() > 0) think_timer_.emplace(w.context());
+    think_random_.seed(static_cast<std::uint_fast32_t>(w.next_seed()));
 }
 
 void connection::start(std::optional<net::ip::address> source)
@@ -427,7 +428,13 @@ void connection::act()
         return;
     if (!think_timer_) return act_now();
     action_in_flight_ = true; // reserved while thinking
-    think_timer_->expires_after(worker_.settings().think);
+    const auto& s = worker_.settings();
+    auto think = s.think;
+    if (s.think_jitter.count() > 0) {
+        std::uniform_int_distribution<std::int64_t> spread{-s.think_jitter.count(), s.think_jitter.count()};
+        think += std::chrono::milliseconds{spread(think_random_)};
+    }
+    think_timer_->expires_after(think);
     think_timer_->async_wait([self = shared_from_this()](const beast::error_code& ec) {
         if (ec) return;
         self->action_in_flight_ = false;

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <random>
+
 #include "bot_player.hpp"
 #include "load_stats.hpp"
 #include "message_scan.hpp"
@@ -24,6 +26,9 @@ struct client_settings {
     std::string host_header; // "127.0.0.1:PORT"
     std::string path = "/ws";
     std::chrono::milliseconds think{0};
+    // Each think time drawn uniformly from think ± think_jitter: people do not all take the
+    // same time, and a fixed time keeps the replies to one broadcast arriving together.
+    std::chrono::milliseconds think_jitter{0};
     std::optional<int> move_ms = 60'000; // the rooms' move clock; nullopt: untimed
     bool idle = false; // hold the rooms without playing
     // Connections that close or break once the run is on connect again and resume by token
@@ -151,6 +156,7 @@ private:
     std::vector<std::string> retired_; // the front of the outbox when its connection broke
     std::optional<bot_player> bot_;
     std::optional<net::steady_timer> think_timer_; // only with a think time: delays each action
+    std::minstd_rand think_random_;                // draws the think times with a jitter
     bool action_in_flight_ = false; // sent, its event (or error) not yet back
     bool ready_ = false;  // set up (or failed trying)
     bool failed_ = false; // the connection broke; counted once

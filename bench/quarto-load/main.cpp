@@ -31,6 +31,7 @@ struct options {
     double duration_s = 10;
     double warmup_s = 2;
     int think_ms = 0;
+    int think_jitter_ms = 0;
     std::optional<int> move_ms = 60'000; // nullopt: untimed rooms
     double connect_rate = 2000;
     pid_t server_pid = 0;
@@ -52,6 +53,8 @@ const char* usage = R"(usage: quarto-load [options]
   --warmup SECONDS        play before measuring (default 2); the bots start playing once every
                           room is set up (or --connect-timeout has passed)
   --think-ms MS           each bot waits this long before each action (default 0: closed loop)
+  --think-jitter-ms J     each wait drawn uniformly from MS - J to MS + J instead (J at most MS;
+                          default 0: every wait exactly MS)
   --move-ms MS            the rooms' move clock, 100..3600000 ms per move (default 60000, as real
                           games; the claim window is the server's default); 0 or null: untimed
   --connect-rate N        new connections per second while setting up (default 2000)
@@ -147,6 +150,7 @@ options parse(int argc, char** argv)
         else if (name == "duration") o.duration_s = number(name, value, 0.1, 1e6);
         else if (name == "warmup") o.warmup_s = number(name, value, 0, 1e6);
         else if (name == "think-ms") o.think_ms = static_cast<int>(number(name, value, 0, 3.6e6));
+        else if (name == "think-jitter-ms") o.think_jitter_ms = static_cast<int>(number(name, value, 0, 3.6e6));
         else if (name == "move-ms") {
             if (value == "null" || value == "0") o.move_ms.reset();
             else o.move_ms = static_cast<int>(number(name, value, 100, 3.6e6));
@@ -161,6 +165,8 @@ options parse(int argc, char** argv)
         else if (name == "resume-timeout") o.resume_timeout_s = number(name, value, 0.1, 1e6);
         else bad("unknown option " + arg);
     }
+    if (o.think_jitter_ms > o.think_ms)
+        bad("--think-jitter-ms " + std::to_string(o.think_jitter_ms) + " is more than --think-ms " + std::to_string(o.think_ms));
     return o;
 }
 
@@ -246,6 +252,7 @@ int main(int argc, char** argv)
     settings.host_header = where.host_header;
     settings.path = where.path;
     settings.think = std::chrono::milliseconds{opts.think_ms};
+    settings.think_jitter = std::chrono::milliseconds{opts.think_jitter_ms};
     settings.move_ms = opts.move_ms;
     settings.idle = opts.idle;
     settings.resume = opts.resume;
@@ -383,7 +390,7 @@ int main(int argc, char** argv)
     };
     t << "quarto-load " << opts.url << ": " << opts.rooms << " rooms x (2 bots + " << opts.spectators
       << " spectators) = " << total << " connections, " << opts.threads << " thread(s), think " << opts.think_ms
-      << " ms, move clock " << (opts.move_ms ? std::to_string(*opts.move_ms) + " ms" : std::string{"untimed"})
+      << (opts.think_jitter_ms ? " ± " + std::to_string(opts.think_jitter_ms) : std::string{}) << " ms, move clock " << (opts.move_ms ? std::to_string(*opts.move_ms) + " ms" : std::string{"untimed"})
       << (opts.idle ? ", idle hold" : "") << "\n";
     t << "  set-up                  " << ready.load() << "/" << total << " connections in " << fixed(setup_s, 1)
       << " s; measured " << fixed(window_s, 2) << " s after " << fixed(opts.warmup_s, 1) << " s warm-up\n";
@@ -436,6 +443,7 @@ int main(int argc, char** argv)
         j["connections_ready"] = ready.load();
         j["threads"] = opts.threads;
         j["think_ms"] = opts.think_ms;
+        j["think_jitter_ms"] = opts.think_jitter_ms;
         j["move_ms"] = opts.move_ms ? nlohmann::json(*opts.move_ms) : nlohmann::json(nullptr);
         j["idle"] = opts.idle;
         j["setup_s"] = setup_s;

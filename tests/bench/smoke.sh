@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Smoke test of quarto-load: a real quarto-server on 127.0.0.1, port 0; 3 rooms with 1 spectator
 # each for about 3 s, on the default 60 s move clock; the JSON must show finished games, moves, the
-# server's user and system CPU per move, and no error.
+# server's user and system CPU per move, and no error. Then 2 rooms with think times of 20 ± 10 ms,
+# and a jitter larger than the think time refused with a reason.
 # Usage: smoke.sh QUARTO_SERVER QUARTO_LOAD
 set -euo pipefail
 server_bin=$1
@@ -56,4 +57,14 @@ done
 [[ ${moves:-0} -gt 0 ]] || { echo "FAIL: no moves"; problems=1; }
 [[ ${games:-0} -gt 0 ]] || { echo "FAIL: no game finished"; problems=1; }
 [[ $errors == 0 ]] || { echo "FAIL: errors received:"; grep -A5 '"errors"' "$work/result.json"; problems=1; }
+
+# Think times with a jitter: the bots still play, and the JSON says how they thought.
+"$load_bin" --url "ws://127.0.0.1:$port/ws" --rooms 2 --warmup 0.2 --duration 1.5 --think-ms 20 \
+    --think-jitter-ms 10 --server-pid "$server_pid" --json "$work/result.json" >/dev/null
+[[ $(field think_jitter_ms) == 10 && $(field think_ms) == 20 ]] || { echo "FAIL: think_ms/think_jitter_ms not 20/10"; problems=1; }
+[[ $(field moves) -gt 0 ]] || { echo "FAIL: no moves with a think time"; problems=1; }
+if "$load_bin" --url "ws://127.0.0.1:$port/ws" --think-ms 10 --think-jitter-ms 20 2>"$work/refused"; then
+    echo "FAIL: a jitter larger than the think time was accepted"; problems=1
+fi
+grep -q 'more than --think-ms' "$work/refused" || { echo "FAIL: no reason given:"; cat "$work/refused"; problems=1; }
 exit $problems
