@@ -96,7 +96,8 @@ connection::connection(worker& w, room_state& room, role r, int number)
 {
     if (r != role::spectator) bot_.emplace(r == role::creator ? seat{0} : seat{1}, w.next_seed());
     if (w.settings().think.count() > 0) think_timer_.emplace(w.context());
-    think_random_.seed(static_cast<std::uint_fast32_t>(w.next_seed()));
+    // Only then: another draw would change every later bot's seed, and the games a seed plays.
+    if (w.settings().think_jitter.count() > 0) think_random_.seed(static_cast<std::uint_fast32_t>(w.next_seed()));
 }
 
 void connection::start(std::optional<net::ip::address> source)

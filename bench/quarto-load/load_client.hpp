@@ -9,10 +9,9 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
-
-#include <random>
 
 #include "bot_player.hpp"
 #include "load_stats.hpp"
