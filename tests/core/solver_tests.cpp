@@ -11,6 +11,7 @@
 #include "random_position.hpp"
 #include "quarto/core/solver/solver.hpp"
 #include "../../core/src/solver/symmetry.hpp"
+#include "../../core/src/solver/table.hpp"
 #include "minimax.hpp"
 
 using namespace quarto;
@@ -288,4 +289,57 @@ TEST_CASE("solver: pieces that differ only in attributes that cannot count have 
     // Leaving an attribute out is not the same as an attribute no piece on the board has.
     const std::array<square_mask, 4> none{0x0031, 0x0012, 0x0000, 0x0003};
     CHECK_FALSE(detail::key_of(occupied, one, 0, 0xB, group) == detail::key_of(occupied, none, 0, 0xF, group));
+}
+
+TEST_CASE("solver: the table keeps an earlier search's deep results across searches only when asked to")
+{
+    // The smallest table (1024 buckets); 5000 shallow results of a later search fall on
+    // nearly every bucket, the deep one's among them.
+    const detail::table_key deep{0x1234'5678'9abc'def0ull, 0x0f0f};
+    const auto later_search = [&](bool keep) {
+        detail::table t{0};
+        t.keep_generation(keep);
+        t.new_search(false, 0xF);
+        t.store(deep, 0, detail::bound_kind::exact, 12, detail::no_best);
+        t.new_search(false, 0xF);
+        for (std::uint64_t n = 1; n <= 5000; ++n)
+            t.store({n * 0x9E37'79B9'7F4A'7C15ull, static_cast<square_mask>(n)}, 1, detail::bound_kind::lower, 7,
+                    detail::no_best);
+        return t.probe(deep);
+    };
+    const auto kept = later_search(true);
+    REQUIRE(kept);
+    CHECK(kept->depth == 12);
+    CHECK(kept->bound == detail::bound_kind::exact);
+    CHECK_FALSE(later_search(false)); // by default the newer search takes the bucket
+}
+
+TEST_CASE("solver: searches one after another in each other's trees, the table kept, give a fresh solver's values")
+{
+    // As bench/make_book solves them: a position, then each position its best move and a
+    // reply lead to, with results kept across the searches in one small table.
+    std::mt19937 random{20261129};
+    solver_t kept{std::size_t{1} << 20};
+    kept.keep_results_across_searches(true);
+    int compared = 0;
+    for (const rules* r : {&lines_rules, &squares_rules}) {
+        for (int n = 0; n < 3; ++n) {
+            const position first = random_position(random, 10);
+            const result top = kept.solve(*r, first);
+            solver_t fresh{std::size_t{1} << 20};
+            CHECK_MESSAGE(top.value == fresh.solve(*r, first).value, describe(*r, first));
+            const auto theirs = after(first, top.best);
+            if (!theirs || !theirs->hand) continue;
+            std::vector<move> replies;
+            legal_moves(*r, *theirs, replies);
+            for (std::size_t i = 0; i < replies.size(); i += 7) { // a sample: each is a search
+                const auto ours = after(*theirs, replies[i]);
+                if (replies[i].call || !ours || !ours->hand || check(*ours) != position_problem::none) continue;
+                solver_t alone{std::size_t{1} << 20};
+                CHECK_MESSAGE(kept.solve(*r, *ours).value == alone.solve(*r, *ours).value, describe(*r, *ours));
+                ++compared;
+            }
+        }
+    }
+    CHECK(compared > 20);
 }

@@ -303,6 +303,7 @@ std::optional<move_value> solver::evaluate_move(const rules& r, const position& 
 }
 
 void solver::clear_table() { impl_->table.clear(); }
+void solver::keep_results_across_searches(bool keep) { impl_->table.keep_generation(keep); }
 std::size_t solver::table_bytes() const { return impl_->table.bytes(); }
 
 void legal_moves(const rules& r, const position& p, std::vector<move>& out)

@@ -43,12 +43,15 @@ public:
     }
 
     std::size_t bytes() const { return (mask_ + 1) * sizeof(bucket); }
+    // Whether the searches that follow count as one for replacement: their results keep the
+    // first entries of the buckets by depth, instead of older searches' giving way at once.
+    void keep_generation(bool keep) { keep_generation_ = keep; }
     void clear() { std::memset(static_cast<void*>(buckets_.get()), 0, bytes()); }
     // Entries of other rules (2x2 squares or not, the counted attributes) never match: one
     // table serves rooms of every variant.
     void new_search(bool squares, std::uint8_t counted)
     {
-        generation_ = static_cast<std::uint8_t>(generation_ + 1);
+        if (!keep_generation_) generation_ = static_cast<std::uint8_t>(generation_ + 1);
         tag_ = static_cast<std::uint8_t>(1 | (squares ? 2 : 0) | counted << 2);
     }
 
@@ -100,6 +103,7 @@ private:
     std::size_t mask_ = 0;
     std::uint8_t generation_ = 0;
     std::uint8_t tag_ = 1;
+    bool keep_generation_ = false;
 };
 
 } // namespace quarto::solver::detail

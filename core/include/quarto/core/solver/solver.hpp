@@ -60,6 +60,11 @@ public:
 
     void clear_table();
     std::size_t table_bytes() const;
+    // Off by default: each search's results give way to the next search's in the table, as
+    // suits positions with little in common (a bot's moves in many rooms). On, results keep
+    // their places by depth across searches: for exact searches of positions one after another
+    // in each other's trees (bench/make_book: the positions that follow one it has just solved).
+    void keep_results_across_searches(bool keep);
 
 private:
     struct impl;
