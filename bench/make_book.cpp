@@ -4,7 +4,10 @@
 // Every position where level 5 must move with more than E empty squares, when it plays the
 // book's moves and the opponent anything, is solved exactly and its best move stored; E is
 // the most empty squares level 5's own search solves within its second (bench/RESULTS-solver.md).
-// Positions are counted once up to the symmetries. The first N attributes count. --resume takes
+// Positions are counted once up to the symmetries. The first N attributes count. Of a
+// position's best moves the one stored leaves the opponent the fewest different replies where
+// those go into the book, and the search of one position leaves what it proved in the table for
+// the next. --resume takes
 // the moves of a book written by an earlier run (stopped, or for a smaller --live-from) instead
 // of solving those positions again (several: their union); the positions left are solved
 // fewest empty squares first, the cheapest, so that a run stopped early has done what it could
@@ -92,8 +95,9 @@ struct book_maker {
         ++waiting;
     }
 
-    // The opponent places `theirs.hand` and gives: every position that leaves level 5.
-    void replies(const position& theirs)
+    // The opponent places `theirs.hand` and gives: each position that leaves level 5.
+    template <typename Each>
+    void for_each_reply(const position& theirs, Each&& each) const
     {
         std::vector<move> moves;
         legal_moves(r, theirs, moves);
@@ -102,8 +106,34 @@ struct book_maker {
             board placed = theirs.placed;
             placed.put(*o.place, *theirs.hand);
             if (r.quarto_through(placed, *o.place)) continue; // left uncalled: level 5 claims it
-            add(*after(theirs, o));
+            each(*after(theirs, o));
         }
+    }
+
+    void replies(const position& theirs)
+    {
+        for_each_reply(theirs, [this](const position& ours) { add(ours); });
+    }
+
+    // `p`'s moves, those that leave the opponent the fewest different replies first, where
+    // those replies go into the book: of the moves of the best value the solver keeps the first,
+    // so the book needs fewer positions after it (a third as many after some positions with 15
+    // empty squares: RESULTS-solver.md). Empty (the solver's own order) where they do not.
+    std::vector<move> order_of(const position& p) const
+    {
+        std::vector<move> moves;
+        if (p.empty_squares() - 2 <= live_from) return moves;
+        legal_moves(r, p, moves);
+        std::vector<std::pair<std::size_t, move>> counted;
+        for (const move& m : moves) {
+            std::set<key> different;
+            if (!m.call && m.give)
+                for_each_reply(*after(p, m), [&](const position& ours) { different.insert(key_of(ours)); });
+            counted.emplace_back(different.size(), m);
+        }
+        std::stable_sort(counted.begin(), counted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (std::size_t i = 0; i < moves.size(); ++i) moves[i] = counted[i].second;
+        return moves;
     }
 
     // The book so far, sorted: every entry in it is exact, so a run stopped early leaves a
@@ -188,7 +218,8 @@ struct book_maker {
                 ++skipped; // and its replies, which another part follows
                 continue;
             } else {
-                const result best = s->solve(r, p);
+                const std::vector<move> order = order_of(p);
+                const result best = order.empty() ? s->solve(r, p) : s->solve_in_order(r, p, order);
                 chosen = best.best;
                 const book_entry e = book_entry_of(r, p, best.best);
                 book[{e.occupied, e.attributes}] = e;

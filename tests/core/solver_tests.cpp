@@ -343,3 +343,30 @@ TEST_CASE("solver: searches one after another in each other's trees, the table k
     }
     CHECK(compared > 20);
 }
+
+TEST_CASE("solver: solve_in_order tries the root's moves in the order given and keeps the first of the best")
+{
+    std::mt19937 random{29};
+    solver_t s{std::size_t{4} << 20};
+    int with_choice = 0; // positions where more than one move has the best value
+    for (const rules* r : {&lines_rules, &squares_rules}) {
+        for (int n = 0; n < 40; ++n) {
+            const position p = random_position(random, 6 + n % 3);
+            std::vector<move> order;
+            legal_moves(*r, p, order);
+            std::shuffle(order.begin(), order.end(), random);
+            const result got = s.solve_in_order(*r, p, order);
+            REQUIRE(got.exact);
+            CHECK_MESSAGE(got.value == s.solve(*r, p).value, describe(*r, p));
+            const std::vector<move_value> every = s.evaluate_moves(*r, p);
+            const auto value_of = [&](const move& m) {
+                return std::find_if(every.begin(), every.end(), [&](const move_value& v) { return v.m == m; })->value;
+            };
+            const auto first_best = std::find_if(order.begin(), order.end(), [&](const move& m) { return value_of(m) == got.value; });
+            REQUIRE(first_best != order.end());
+            CHECK_MESSAGE(*first_best == got.best, describe(*r, p));
+            with_choice += std::count_if(order.begin(), order.end(), [&](const move& m) { return value_of(m) == got.value; }) > 1;
+        }
+    }
+    CHECK(with_choice > 20); // the order did have a choice to make
+}

@@ -222,15 +222,14 @@ struct solver::impl {
     }
 
     // Iterative deepening over the root moves; `all` scores every move exactly (within the
-    // depth reached) instead of only finding the best, or only `only` when given (which must
-    // be legal).
+    // depth reached) instead of only finding the best. The root's moves are `given` in the
+    // order to try them (legal ones, each once), or when empty every legal move.
     result run(const rules& r, const position& p, const limits& l, std::vector<move_value>* all,
-               const move* only = nullptr)
+               std::span<const move> given = {})
     {
         begin(r, l);
-        std::vector<move> moves;
-        if (only) moves.push_back(*only);
-        else legal_moves(r, p, moves);
+        std::vector<move> moves(given.begin(), given.end());
+        if (given.empty()) legal_moves(r, p, moves);
         const detail::node root = patterns.start(p);
         const int placed = p.placed.pieces_placed();
         const int empties = board_squares - placed;
@@ -285,6 +284,11 @@ solver::~solver() = default;
 
 result solver::solve(const rules& r, const position& p, const limits& l) { return impl_->run(r, p, l, nullptr); }
 
+result solver::solve_in_order(const rules& r, const position& p, std::span<const move> order, const limits& l)
+{
+    return impl_->run(r, p, l, nullptr, order);
+}
+
 std::vector<move_value> solver::evaluate_moves(const rules& r, const position& p, const limits& l)
 {
     std::vector<move_value> all;
@@ -298,7 +302,7 @@ std::optional<move_value> solver::evaluate_move(const rules& r, const position& 
     legal_moves(r, p, legal);
     if (std::find(legal.begin(), legal.end(), m) == legal.end()) return std::nullopt;
     std::vector<move_value> one;
-    impl_->run(r, p, l, &one, &m);
+    impl_->run(r, p, l, &one, {&m, 1});
     return one.front();
 }
 

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "quarto/core/solver/position.hpp"
@@ -52,6 +53,11 @@ public:
 
     // Precondition: check(p) == position_problem::none.
     result solve(const rules& r, const position& p, const limits& l = {});
+    // As solve, with the root's moves tried in `order`: every legal move of `p`, each once. Of
+    // the moves of the best value the first in `order` is returned (by an exact search: under a
+    // budget each deeper search tries the last one's best first), for a caller that prefers
+    // some best moves to others (bench/make_book: those that leave the fewest different replies).
+    result solve_in_order(const rules& r, const position& p, std::span<const move> order, const limits& l = {});
     // Every legal move and its value; the same budget is shared by all of them.
     std::vector<move_value> evaluate_moves(const rules& r, const position& p, const limits& l = {});
     // One move's value, as evaluate_moves gives it, for a caller that needs only that one (a
