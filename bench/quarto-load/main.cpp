@@ -390,7 +390,8 @@ int main(int argc, char** argv)
     };
     t << "quarto-load " << opts.url << ": " << opts.rooms << " rooms x (2 bots + " << opts.spectators
       << " spectators) = " << total << " connections, " << opts.threads << " thread(s), think " << opts.think_ms
-      << (opts.think_jitter_ms ? " ± " + std::to_string(opts.think_jitter_ms) : std::string{}) << " ms, move clock " << (opts.move_ms ? std::to_string(*opts.move_ms) + " ms" : std::string{"untimed"})
+      << (opts.think_jitter_ms ? " ± " + std::to_string(opts.think_jitter_ms) : std::string{}) << " ms, move clock "
+      << (opts.move_ms ? std::to_string(*opts.move_ms) + " ms" : std::string{"untimed"})
       << (opts.idle ? ", idle hold" : "") << "\n";
     t << "  set-up                  " << ready.load() << "/" << total << " connections in " << fixed(setup_s, 1)
       << " s; measured " << fixed(window_s, 2) << " s after " << fixed(opts.warmup_s, 1) << " s warm-up\n";
