@@ -196,8 +196,8 @@ struct solver::impl {
                           int& best, std::uint8_t& best_move)
     {
         struct candidate {
-            std::uint32_t order;
-            std::uint8_t move; // square << 4 | piece
+            std::uint64_t order; // the history, then the list's order: no two alike
+            std::uint8_t move;   // square << 4 | piece
         };
         std::array<detail::node, board_squares> next; // by square: only the empty ones are set
         std::array<candidate, 256> list;
@@ -222,12 +222,17 @@ struct solver::impl {
                 kinds_given |= kind;
                 const auto m = static_cast<std::uint8_t>(sq << 4 | g);
                 const bool is_hint = sq == hinted && (g & relevant) == (hint & relevant & 0xF);
-                list[static_cast<std::size_t>(count++)] = {is_hint ? UINT32_MAX : history[m], m};
+                list[static_cast<std::size_t>(count)] = {(is_hint ? std::uint64_t{UINT32_MAX} + 1 : history[m]) << 8 | (255u - count), m};
+                ++count;
             }
         }
-        std::stable_sort(list.begin(), list.begin() + count, [](const candidate& a, const candidate& b) { return a.order > b.order; });
-        for (int i = 0; i < count && best < beta; ++i) {
-            const std::uint8_t m = list[static_cast<std::size_t>(i)].move;
+        // The next move picked when it is needed, not the list sorted: most nodes here cut off
+        // after one or two moves (and a sort's buffer would be an allocation a node).
+        for (auto i = list.begin(); i != list.begin() + count && best < beta; ++i) {
+            std::iter_swap(i, std::max_element(i, list.begin() + count, [](const candidate& a, const candidate& b) {
+                return a.order < b.order;
+            }));
+            const std::uint8_t m = i->move;
             const std::uint8_t g = m & 0xF;
             const int score = -search(next[m >> 4].without(g), g, -beta, -alpha, depth - 1);
             if (score > best) {
