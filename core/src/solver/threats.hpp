@@ -90,8 +90,8 @@ public:
             m.shared[i] &= keep;
             const unsigned rest = masks_[i] & ~m.occupied & 0xFFFFu;
             // The empty squares only shrink, so the pattern has one left exactly when it is a three.
-            const unsigned one = rest != 0 && (rest & (rest - 1)) == 0;
-            const unsigned dead = rest == 0 || m.shared[i] == 0;
+            const unsigned one = static_cast<unsigned>(rest != 0) & static_cast<unsigned>((rest & (rest - 1)) == 0);
+            const unsigned dead = static_cast<unsigned>(rest == 0) | static_cast<unsigned>(m.shared[i] == 0);
             m.threes = (m.threes & ~(1u << i)) | one << i;
             m.live &= ~(dead << i);
         }
