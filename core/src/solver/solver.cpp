@@ -76,12 +76,12 @@ struct solver::impl {
     }
 
     // The value for the player to place `hand` on `s`, within (alpha, beta), looking `depth`
-    // placements ahead (this one included). Fail-soft.
+    // placements ahead (this one included). Fail-soft. `hand` completes nothing on `s`: every
+    // caller gives only pieces outside deadly() (a give among them loses at once).
     int search(const detail::node& s, std::uint8_t hand, int alpha, int beta, int depth)
     {
         count_node();
         const int placed = s.placed;
-        if (patterns.deadly(s) & (1u << hand)) return max_score - (placed + 1);
         // The last square and no Quarto, or no pattern any piece could complete: a draw.
         if (placed == board_squares - 1 || !s.live) return 0;
         // No win now: the best left is a win at our next placement, the worst a loss at theirs.
