@@ -10,6 +10,8 @@
 #include <new>
 #include <optional>
 
+#include <sys/mman.h>
+
 #include "symmetry.hpp"
 
 namespace quarto::solver::detail {
@@ -34,12 +36,19 @@ public:
         std::size_t buckets = 1024;
         while (buckets * 2 * sizeof(bucket) <= bytes) buckets *= 2;
         mask_ = buckets - 1;
-        // calloc, not new[]: a table this size comes straight from mmap, zeroed by the kernel
-        // page by page as a search first touches it. Value-initializing it wrote every byte
-        // first: 64 MiB before the first node, seconds for a thread at nice 10 on a loaded
-        // machine under the sanitizers, and a stopping server waited for that.
-        buckets_.reset(static_cast<bucket*>(std::calloc(buckets, sizeof(bucket))));
-        if (!buckets_) throw std::bad_alloc{};
+        // Straight from mmap, not new[]: zeroed by the kernel page by page as a search first
+        // touches it. Value-initializing it wrote every byte first: 64 MiB before the first
+        // node, seconds for a thread at nice 10 on a loaded machine under the sanitizers, and a
+        // stopping server waited for that. In 2 MiB pages where the kernel has them for the
+        // asking (Debian's default): every probe is a random address, and with 4 KiB pages
+        // nearly each one also missed the TLB.
+        const std::size_t size = buckets * sizeof(bucket);
+        void* memory = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (memory == MAP_FAILED) throw std::bad_alloc{};
+#ifdef MADV_HUGEPAGE
+        ::madvise(memory, size, MADV_HUGEPAGE); // a hint: without it, small pages
+#endif
+        buckets_ = std::unique_ptr<bucket[], unmap_buckets>{static_cast<bucket*>(memory), unmap_buckets{size}};
     }
 
     std::size_t bytes() const { return (mask_ + 1) * sizeof(bucket); }
@@ -96,10 +105,11 @@ private:
         return static_cast<std::size_t>(h) & mask_;
     }
 
-    struct free_buckets {
-        void operator()(bucket* b) const { std::free(b); }
+    struct unmap_buckets {
+        std::size_t size; // no initializer: a nested class's default one does not count until the table's is complete
+        void operator()(bucket* b) const { ::munmap(b, size); }
     };
-    std::unique_ptr<bucket[], free_buckets> buckets_;
+    std::unique_ptr<bucket[], unmap_buckets> buckets_;
     std::size_t mask_ = 0;
     std::uint8_t generation_ = 0;
     std::uint8_t tag_ = 1;
