@@ -102,9 +102,9 @@ public:
     }
 
     // Every piece that, placed on some empty square of `n`, completes an aligned pattern: the
-    // pieces the player to move must not give.
-    // A piece completes a three when it has an attribute all its pieces have or lacks one they
-    // all lack: one table look-up of what all the threes share, together.
+    // pieces the player to move must not give. A piece completes a three when it has an
+    // attribute all its pieces have or lacks one they all lack, so one look-up of what the
+    // threes share, or'ed together, finds them all.
     piece_set deadly(const node& n) const { return completing_[shared_of(n, n.threes & n.live)]; }
 
     // The attributes that can still matter: those some pattern that can still be completed
@@ -121,6 +121,7 @@ private:
     // of the bytes each eight bits of `which` select (a loop over the bits mispredicted).
     static unsigned shared_of(const node& n, std::uint32_t which)
     {
+        static_assert(std::endian::native == std::endian::little, "byte b of a word is pattern 8w + b");
         std::uint64_t all = 0;
         for (std::size_t w = 0; w < 3; ++w) {
             std::uint64_t bytes;
