@@ -1,6 +1,6 @@
 // Makes level 5's opening book for one rule variant (quarto/core/solver/opening_book.hpp):
 //   make_book --attributes N [--squares] --live-from E [--resume OLD.inc]... [--shard K/N]
-//             [--table-mb M] --out core/src/solver/book/FILE.inc
+//             [--table-mb M] (--out core/src/solver/book/FILE.inc | --plan)
 // Every position where level 5 must move with more than E empty squares, when it plays the
 // book's moves and the opponent anything, is solved exactly and its best move stored; E is
 // the most empty squares level 5's own search solves within its second (bench/RESULTS-solver.md).
@@ -16,7 +16,9 @@
 // side (one a core), then N more with all their outputs as --resume, and so on until a run
 // without --shard that resumes them all has nothing left to solve. --table-mb
 // sizes the solver's transposition table (default 256 MiB; 4 GiB solved a position with 15
-// empty squares no faster: bench/RESULTS-solver.md).
+// empty squares no faster: bench/RESULTS-solver.md). --plan solves nothing and writes nothing:
+// it prints how many positions the --resume books lead to and do not hold, by empty squares
+// and by part of --shard's N (what is left is at least those: solving them leads to more).
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -56,6 +58,10 @@ struct book_maker {
     double resumed_seconds = 0;      // how long the longest run that made it took
     int shard = 0, shards = 1;       // --shard
     std::size_t skipped = 0;         // left to the other shards
+    // --plan: the positions the resumed books lead to and do not hold, by empty squares and part
+    // (solving them leads to more: the work left is at least these).
+    bool plan = false;
+    std::map<int, std::vector<std::size_t>> unsolved;
     std::set<key> seen;
     // Positions to visit: those --resume knows first (they cost nothing and lead to all that
     // is left), then the fewest empty squares first (the header says why). Level 5 places at
@@ -158,16 +164,18 @@ struct book_maker {
         return std::fclose(f) == 0;
     }
 
-    // Whether this run solves `p` (its part of the positions, by a hash of the key).
-    bool mine(const position& p) const
+    // Which of the --shard parts `p` is in, by a hash of its key.
+    int part_of(const position& p) const
     {
-        if (shards == 1) return true;
         const auto [occupied, attributes] = key_of(p);
         // The high bits of a multiplicative hash: the low ones follow the key's own patterns (all
         // the positions of one count of empty squares could fall in one part).
         const std::uint64_t h = (attributes ^ (std::uint64_t{occupied} * 0xC2B2AE3D27D4EB4Full)) * 0x9E3779B97F4A7C15ull;
-        return (h >> 32) % static_cast<unsigned>(shards) == static_cast<unsigned>(shard);
+        return static_cast<int>((h >> 32) % static_cast<unsigned>(shards));
     }
+
+    // Whether this run solves `p` (its part of the positions).
+    bool mine(const position& p) const { return shards == 1 || part_of(p) == shard; }
 
     // The entries of this variant in a book file written by write().
     bool resume(const char* from)
@@ -214,6 +222,11 @@ struct book_maker {
             if (resumed) {
                 chosen = *resumed;
                 book[old->first] = old->second;
+            } else if (plan) {
+                auto& parts = unsolved[p.empty_squares()];
+                parts.resize(static_cast<std::size_t>(shards));
+                ++parts[static_cast<std::size_t>(part_of(p))];
+                continue;
             } else if (!mine(p)) {
                 ++skipped; // and its replies, which another part follows
                 continue;
@@ -230,7 +243,7 @@ struct book_maker {
                              best.value.distance, elapsed(start));
             }
             const double seconds = elapsed(start);
-            if (seconds - last_write >= 60) { // a run of hours leaves what it has solved
+            if (out && seconds - last_write >= 60) { // a run of hours leaves what it has solved
                 write(out, seconds, "the run had not finished");
                 last_write = seconds;
             }
@@ -259,16 +272,17 @@ int main(int argc, char** argv)
         else if (a == "--out" && i + 1 < argc) out = argv[++i];
         else if (a == "--resume" && i + 1 < argc) resume.push_back(argv[++i]);
         else if (a == "--table-mb" && i + 1 < argc) table_mb = std::atol(argv[++i]);
+        else if (a == "--plan") maker.plan = true;
         else if (a == "--shard" && i + 1 < argc && std::sscanf(argv[i + 1], "%d/%d", &maker.shard, &maker.shards) == 2 &&
                  maker.shards >= 1 && maker.shard >= 0 && maker.shard < maker.shards)
             ++i;
         else {
-            std::fprintf(stderr, "usage: make_book --attributes N [--squares] --live-from E [--resume OLD]... [--shard K/N] [--table-mb M] --out FILE\n");
+            std::fprintf(stderr, "usage: make_book --attributes N [--squares] --live-from E [--resume OLD]... [--shard K/N] [--table-mb M] (--out FILE | --plan)\n");
             return 2;
         }
     }
-    if (attributes < 1 || attributes > 4 || live_from < 1 || live_from > 16 || !out) {
-        std::fprintf(stderr, "make_book: --attributes 1..4, --live-from 1..16 and --out are needed\n");
+    if (attributes < 1 || attributes > 4 || live_from < 1 || live_from > 16 || (!out && !maker.plan)) {
+        std::fprintf(stderr, "make_book: --attributes 1..4, --live-from 1..16 and --out (or --plan) are needed\n");
         return 2;
     }
     if (table_mb < 1 || table_mb > (1L << 20)) {
@@ -287,6 +301,18 @@ int main(int argc, char** argv)
         if (!maker.resume(from)) return 1;
     const auto start = std::chrono::steady_clock::now();
     maker.run(out);
+    if (maker.plan) {
+        std::printf("%zu positions in the book; not in it, where it leads (by empty squares; by part of %d):\n",
+                    maker.book.size(), maker.shards);
+        for (const auto& [empty, parts] : maker.unsolved) {
+            std::size_t all = 0;
+            for (std::size_t n : parts) all += n;
+            std::printf("  %d empty squares: %zu (", empty, all);
+            for (std::size_t k = 0; k < parts.size(); ++k) std::printf("%s%zu", k ? " / " : "", parts[k]);
+            std::printf(")\n");
+        }
+        return 0;
+    }
     const double seconds = elapsed(start);
 
     if (!maker.write(out, seconds, maker.skipped == 0 ? nullptr : "it is one shard of several")) return 1;
