@@ -27,6 +27,7 @@ const rules three_attributes{false, *attribute_set::from_bits(0x7), false_claim_
 const rules squares_one_attribute{true, *attribute_set::from_bits(0x1), false_claim_policy::reject};
 const rules squares_two_attributes{true, *attribute_set::from_bits(0x3), false_claim_policy::reject};
 const rules squares_three_attributes{true, *attribute_set::from_bits(0x7), false_claim_policy::reject};
+const rules squares_rules{true, attribute_set::all(), false_claim_policy::reject};
 // The complete books: their rules, and the most empty squares level 5's own search proves
 // within its time (the book covers the positions with more).
 struct made_book {
@@ -35,7 +36,7 @@ struct made_book {
 };
 const made_book made[] = {{&one_attribute, 14},         {&two_attributes, 12},         {&three_attributes, 11},
                           {&lines_rules, 11},           {&squares_one_attribute, 14}, {&squares_two_attributes, 12},
-                          {&squares_three_attributes, 11}};
+                          {&squares_three_attributes, 11}, {&squares_rules, 11}};
 
 // The opponent's moves that go on with the game: neither a call nor a Quarto left to claim.
 std::vector<move> opponent_moves(const rules& r, const position& p)
