@@ -67,17 +67,18 @@ rows=()
 ratio_lines=()
 for think in 0 100; do
     for mode in on off; do
-        cpu=() user=() sys=() p99=() rate=()
+        cpu=() user=() sys=() p99=() arrival=() rate=()
         for ((rep = 1; rep <= repeats; rep++)); do
             f=$work/t$think.$mode.$rep.json
             cpu+=("$(figure "$f" '.server_cpu_us_per_move')")
             user+=("$(figure "$f" '.server_cpu_user_us_per_move')")
             sys+=("$(figure "$f" '.server_cpu_sys_us_per_move')")
             p99+=("$(figure "$f" '.latency_us.p99 / 1000')")
+            arrival+=("$(figure "$f" '.arrival_latency_us.p99 / 1000')")
             rate+=("$(figure "$f" '.moves_per_s')")
         done
         m() { printf '%s\n' "$@" | median; }
-        rows+=("| $think ms | $mode | $(m "${rate[@]}" | xargs printf '%.0f') | $(m "${cpu[@]}" | xargs printf '%.1f') | $(m "${user[@]}" | xargs printf '%.1f') | $(m "${sys[@]}" | xargs printf '%.1f') | $(m "${p99[@]}" | xargs printf '%.2f') | $(printf '%.1f / ' "${cpu[@]}" | sed 's| / $||') | $(printf '%.2f / ' "${p99[@]}" | sed 's| / $||') |")
+        rows+=("| $think ms | $mode | $(m "${rate[@]}" | xargs printf '%.0f') | $(m "${cpu[@]}" | xargs printf '%.1f') | $(m "${user[@]}" | xargs printf '%.1f') | $(m "${sys[@]}" | xargs printf '%.1f') | $(m "${p99[@]}" | xargs printf '%.2f') | $(m "${arrival[@]}" | xargs printf '%.2f') | $(printf '%.1f / ' "${cpu[@]}" | sed 's| / $||') | $(printf '%.2f / ' "${p99[@]}" | sed 's| / $||') | $(printf '%.2f / ' "${arrival[@]}" | sed 's| / $||') |")
     done
     ratios=()
     for ((rep = 1; rep <= repeats; rep++)); do
@@ -121,9 +122,13 @@ stop_server
     echo "build/release/bin/quarto-load --url ws://127.0.0.1:PORT/ws $(load_args THINK) --server-pid PID"
     echo '```'
     echo
-    echo "| think | journal | moves/s | server CPU µs/move | user | sys | p99 action → opponent (ms) | CPU every round | p99 every round |"
-    echo "|---|---|---|---|---|---|---|---|---|"
+    echo "| think | journal | moves/s | server CPU µs/move | user | sys | p99 action → opponent (ms) | p99 at arrival (ms) | CPU every round | p99 every round | at arrival every round |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${rows[@]}"
+    echo
+    echo "The latency is quarto-load's, from a bot's action to its opponent's connection reading the event;"
+    echo "\"at arrival\" ends it when the kernel received the event instead (\`arrival_latency_us\`), without"
+    echo "the time quarto-load, one thread playing 2,000 bots, spent on the messages before it."
     echo
     echo "Medians of the rounds; the ratios are taken within each round:"
     echo

@@ -111,11 +111,13 @@ void connection::open()
     ws_ = std::make_shared<ws_stream>(worker_.context().get_executor());
     failed_ = false;
     buffer_.clear();
-    auto& socket = beast::get_lowest_layer(*ws_).socket();
+    auto& socket = ws_->next_layer().socket();
     beast::error_code ec;
     socket.open(worker_.settings().server.protocol(), ec);
     if (ec) return fail(ec, "open");
     socket.set_option(tcp::no_delay{true}, ec);
+    ws_->next_layer().enable_stamps(ec);
+    if (ec) return fail(ec, "SO_TIMESTAMPNS");
     if (source_) {
         // Pick the port at connect time, per 4-tuple: each source address then has its own
         // ~28k ephemeral ports.
@@ -124,17 +126,23 @@ void connection::open()
         socket.bind(tcp::endpoint{*source_, 0}, ec);
         if (ec) return fail(ec, "bind");
     }
-    beast::get_lowest_layer(*ws_).expires_after(std::chrono::seconds{30});
-    beast::get_lowest_layer(*ws_).async_connect(
-        worker_.settings().server,
-        [self = shared_from_this(), ws = ws_](const beast::error_code& e) { self->on_connect(ws, e); });
+    if (!connect_timer_) connect_timer_.emplace(worker_.context());
+    connect_timer_->expires_after(std::chrono::seconds{30});
+    connect_timer_->async_wait([self = shared_from_this(), ws = ws_](const beast::error_code& e) {
+        if (e || ws != self->ws_) return;
+        self->fail(beast::error::timeout, "connect");
+        beast::error_code ignored;
+        ws->next_layer().socket().close(ignored);
+    });
+    socket.async_connect(worker_.settings().server,
+                         [self = shared_from_this(), ws = ws_](const beast::error_code& e) { self->on_connect(ws, e); });
 }
 
 void connection::on_connect(const stream_ptr& ws, const beast::error_code& ec)
 {
     if (ws != ws_) return;
+    connect_timer_->cancel();
     if (ec) return fail(ec, "connect");
-    beast::get_lowest_layer(*ws_).expires_never();
     ws_->set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
     ws_->async_handshake(worker_.settings().host_header, worker_.settings().path,
                          [self = shared_from_this(), ws = ws_](const beast::error_code& e) { self->on_handshake(ws, e); });
@@ -413,11 +421,15 @@ void connection::on_game_event(const server_message& m)
         // The opponent's move reached us: that is the move's latency.
         const auto sent = room_.in_flight[by].pop();
         const auto now = clock_type::now();
+        const auto arrived = ws_->next_layer().last_arrival();
         const bool give = type == "given";
         worker_.count([&](load_stats& s) {
             ++s.moves;
             ++(give ? s.gives : s.places);
-            if (sent) s.latency.record(static_cast<std::uint64_t>(std::chrono::nanoseconds{now - *sent}.count()));
+            if (!sent) return;
+            s.latency.record(static_cast<std::uint64_t>(std::chrono::nanoseconds{now - *sent}.count()));
+            // Sent and stamped on this machine: the kernel's stamp is never before the send.
+            if (arrived) s.arrival_latency.record(static_cast<std::uint64_t>(std::max(std::chrono::nanoseconds{*arrived - *sent}, std::chrono::nanoseconds::zero()).count()));
         });
     }
     act();

@@ -17,6 +17,7 @@
 #include "load_stats.hpp"
 #include "message_scan.hpp"
 #include "net.hpp"
+#include "stamped_socket.hpp"
 
 namespace quarto::load {
 
@@ -120,8 +121,7 @@ public:
 private:
     // The worker's io_context executor as a concrete type (not any_io_executor): each worker
     // runs on one thread, and type erasure showed up in the profile.
-    using stream_type = beast::basic_stream<tcp, net::io_context::executor_type, beast::unlimited_rate_policy>;
-    using ws_stream = websocket::stream<stream_type>;
+    using ws_stream = websocket::stream<stamped_socket>;
     // Each connection attempt has a stream of its own; the handlers of an earlier one hold it
     // until they have run, and do nothing once it is no longer the current one.
     using stream_ptr = std::shared_ptr<ws_stream>;
@@ -171,6 +171,7 @@ private:
     std::chrono::steady_clock::time_point broke_at_, give_up_at_;
     std::optional<net::steady_timer> retry_timer_;
     std::optional<net::steady_timer> resend_timer_; // an action answered `unavailable`
+    std::optional<net::steady_timer> connect_timer_; // gives a connection attempt up
 };
 
 } // namespace quarto::load

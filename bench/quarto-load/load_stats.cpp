@@ -31,6 +31,7 @@ void load_stats::merge(const load_stats& o)
     for (const auto& [k, v] : o.errors) errors[k] += v;
     for (const auto& [k, v] : o.closes) closes[k] += v;
     latency.merge(o.latency);
+    arrival_latency.merge(o.arrival_latency);
 }
 
 } // namespace quarto::load

@@ -43,7 +43,10 @@ struct load_stats {
     histogram resume_pause;              // ns, a bot's disconnection -> its room's snapshot
     std::map<std::string, std::uint64_t, std::less<>> errors; // error messages by code
     std::map<std::string, std::uint64_t, std::less<>> closes; // "close 1008: not reading", "read: ..."
-    histogram latency; // ns, a bot's action -> the opponent receiving its event
+    histogram latency; // ns, a bot's action -> the opponent's connection reading its event
+    // ns, a bot's action -> the kernel receiving its event for the opponent (stamped_socket.hpp):
+    // without the time this process took over the messages read before it.
+    histogram arrival_latency;
 
     void merge(const load_stats& other);
 };

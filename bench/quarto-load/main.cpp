@@ -377,6 +377,7 @@ int main(int argc, char** argv)
         rss_per_connection_kib = grown / total;
     }
     const auto& lat = window.latency;
+    const auto& arrival = window.arrival_latency;
     std::optional<double> rss_before_kib, rss_kib, peak_rss_kib;
     if (server_memory_before.valid) rss_before_kib = static_cast<double>(server_memory_before.rss_kib);
     if (server_memory.valid) {
@@ -402,6 +403,8 @@ int main(int argc, char** argv)
     t << "  latency action->opp.    p50 " << micros(lat.percentile(50)) << " us, p90 " << micros(lat.percentile(90))
       << " us, p99 " << micros(lat.percentile(99)) << " us, max " << micros(lat.max()) << " us (" << lat.count()
       << " samples)\n";
+    t << "    at arrival            p50 " << micros(arrival.percentile(50)) << " us, p90 " << micros(arrival.percentile(90))
+      << " us, p99 " << micros(arrival.percentile(99)) << " us, max " << micros(arrival.max()) << " us (the kernel's receipt)\n";
     t << "  server CPU              " << opt(server_us, 2, " us/move") << " (user " << opt(server_user_us, 2, "")
       << ", system " << opt(server_sys_us, 2, "") << "; "
       << opt(cpu_share(server_cpu_0, server_cpu_1), 2, " cores") << "; waited for a CPU " << opt(server_wait, 2, " s/s")
@@ -464,6 +467,12 @@ int main(int argc, char** argv)
                            {"p99", static_cast<double>(lat.percentile(99)) / 1000.0},
                            {"max", static_cast<double>(lat.max()) / 1000.0},
                            {"mean", lat.mean() / 1000.0}};
+        j["arrival_latency_us"] = {{"samples", arrival.count()},
+                                   {"p50", static_cast<double>(arrival.percentile(50)) / 1000.0},
+                                   {"p90", static_cast<double>(arrival.percentile(90)) / 1000.0},
+                                   {"p99", static_cast<double>(arrival.percentile(99)) / 1000.0},
+                                   {"max", static_cast<double>(arrival.max()) / 1000.0},
+                                   {"mean", arrival.mean() / 1000.0}};
         j["server_pid"] = server_pid;
         j["server_cpu_us_per_move"] = maybe(server_us); // user + system
         j["server_cpu_user_us_per_move"] = maybe(server_user_us);

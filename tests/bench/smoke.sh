@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Smoke test of quarto-load: a real quarto-server on 127.0.0.1, port 0; 3 rooms with 1 spectator
 # each for about 3 s, on the default 60 s move clock; the JSON must show finished games, moves, the
-# server's user and system CPU per move, and no error. Then 2 rooms with think times of 20 ± 10 ms,
+# server's user and system CPU per move, both latencies (read and at arrival), and no error. Then 2 rooms with think times of 20 ± 10 ms,
 # and a jitter larger than the think time refused with a reason.
 # Usage: smoke.sh QUARTO_SERVER QUARTO_LOAD
 set -euo pipefail
@@ -57,6 +57,17 @@ done
 [[ ${moves:-0} -gt 0 ]] || { echo "FAIL: no moves"; problems=1; }
 [[ ${games:-0} -gt 0 ]] || { echo "FAIL: no game finished"; problems=1; }
 [[ $errors == 0 ]] || { echo "FAIL: errors received:"; grep -A5 '"errors"' "$work/result.json"; problems=1; }
+# Every move's latency is also taken at the kernel's receipt, which comes before the read.
+nested() { # OBJECT KEY: the number of "KEY": inside "OBJECT": { ... }
+    awk -v object="\"$1\": {" -v key="\"$2\":" 'index($0, object) { inside = 1; next }
+        inside && /}/ { exit } inside && index($0, key) { gsub(/[^0-9.]/, "", $2); print $2; exit }' "$work/result.json"
+}
+[[ $(nested arrival_latency_us samples) == "$(nested latency_us samples)" && $(nested latency_us samples) -gt 0 ]] ||
+    { echo "FAIL: arrival_latency_us has not one sample per move"; problems=1; }
+for p in p50 p99 max; do
+    awk -v a="$(nested arrival_latency_us $p)" -v r="$(nested latency_us $p)" 'BEGIN { exit !(a > 0 && a <= r) }' ||
+        { echo "FAIL: arrival_latency_us.$p is not above 0 and at most latency_us.$p"; problems=1; }
+done
 
 # Think times with a jitter: the bots still play, and the JSON says how they thought.
 "$load_bin" --url "ws://127.0.0.1:$port/ws" --rooms 2 --warmup 0.2 --duration 1.5 --think-ms 20 \
