@@ -5,16 +5,13 @@
 #include <random>
 
 namespace quarto::server::play {
-namespace {
 
-// std::random_device reads the kernel's getrandom on Linux; one per thread avoids locking.
+// One per thread: no lock, and constructed once.
 std::uint32_t random_word()
 {
     thread_local std::random_device source;
     return source();
 }
-
-} // namespace
 
 std::string new_token()
 {

@@ -45,7 +45,7 @@ room::room(room_host& host, protocol::room_id id, room_settings settings)
       id_{std::move(id)},
       settings_{std::move(settings)},
       deadline_{host.make_alarm([this] { on_deadline(); })},
-      coin_{std::random_device{}()},
+      coin_{random_word()},
       last_activity_{host.now()},
       report_result_{settings_.tournament ? settings_.tournament->on_result : nullptr},
       journaled_{host.journaling()}

@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "play/bot_moves.hpp"
+#include "play/random_ids.hpp"
 #include "play/room.hpp"
 #include "quarto/core/solver/bot.hpp"
 #include "quarto/protocol/game_events.hpp"
@@ -24,7 +25,7 @@ constexpr milliseconds retry_after{100};
 struct room::bot_turn {
     protocol::bot_opponent opponent;
     protocol::player_info player;
-    std::mt19937_64 random{std::random_device{}()};
+    std::mt19937_64 random{random_word()};
     std::unique_ptr<alarm> wake; // one job at a time: play the answer (the delay is over), or ask again (the pool was full)
 
     // The moment of the game being decided: the game, how many actions it had, whether a claim

@@ -12,6 +12,7 @@
 #include "quarto/protocol/encode_tournament.hpp"
 #include "quarto/protocol/request_id.hpp"
 #include "play/bot_moves.hpp"
+#include "play/random_ids.hpp"
 #include "quarto/core/solver/bot.hpp"
 #include "tournaments/stored_document.hpp"
 
@@ -41,7 +42,7 @@ tournament::tournament(tournament_host& host, protocol::tournament_record record
       views_{std::move(views)},
       start_timer_{host.make_alarm([this] { on_start_time(); })},
       round_timer_{host.make_alarm([this] { on_round_time(); })},
-      coin_{std::random_device{}()},
+      coin_{play::random_word()},
       quota_{std::move(quota)}
 {
     if (record_.status != tournament_status::registering && record_.settings.format == protocol::tournament_format::round_robin)
