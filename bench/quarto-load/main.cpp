@@ -461,18 +461,16 @@ int main(int argc, char** argv)
         j["games_finished"] = window.games_finished;
         j["games_finished_total"] = totals.games_finished;
         j["games"] = {{"quarto", window.wins_by_quarto}, {"draw", window.draws}, {"other", window.other_endings}};
-        j["latency_us"] = {{"samples", lat.count()},
-                           {"p50", static_cast<double>(lat.percentile(50)) / 1000.0},
-                           {"p90", static_cast<double>(lat.percentile(90)) / 1000.0},
-                           {"p99", static_cast<double>(lat.percentile(99)) / 1000.0},
-                           {"max", static_cast<double>(lat.max()) / 1000.0},
-                           {"mean", lat.mean() / 1000.0}};
-        j["arrival_latency_us"] = {{"samples", arrival.count()},
-                                   {"p50", static_cast<double>(arrival.percentile(50)) / 1000.0},
-                                   {"p90", static_cast<double>(arrival.percentile(90)) / 1000.0},
-                                   {"p99", static_cast<double>(arrival.percentile(99)) / 1000.0},
-                                   {"max", static_cast<double>(arrival.max()) / 1000.0},
-                                   {"mean", arrival.mean() / 1000.0}};
+        const auto in_us = [](const quarto::load::histogram& h) { // a latency histogram of nanoseconds
+            return nlohmann::ordered_json{{"samples", h.count()},
+                                          {"p50", static_cast<double>(h.percentile(50)) / 1000.0},
+                                          {"p90", static_cast<double>(h.percentile(90)) / 1000.0},
+                                          {"p99", static_cast<double>(h.percentile(99)) / 1000.0},
+                                          {"max", static_cast<double>(h.max()) / 1000.0},
+                                          {"mean", h.mean() / 1000.0}};
+        };
+        j["latency_us"] = in_us(lat);
+        j["arrival_latency_us"] = in_us(arrival);
         j["server_pid"] = server_pid;
         j["server_cpu_us_per_move"] = maybe(server_us); // user + system
         j["server_cpu_user_us_per_move"] = maybe(server_user_us);
