@@ -428,8 +428,10 @@ void connection::on_game_event(const server_message& m)
             ++(give ? s.gives : s.places);
             if (!sent) return;
             s.latency.record(static_cast<std::uint64_t>(std::chrono::nanoseconds{now - *sent}.count()));
-            // Sent and stamped on this machine: the kernel's stamp is never before the send.
-            if (arrived) s.arrival_latency.record(static_cast<std::uint64_t>(std::max(std::chrono::nanoseconds{*arrived - *sent}, std::chrono::nanoseconds::zero()).count()));
+            if (!arrived) return;
+            // The stamp came from the wall clock: a step of that clock could put it before the send.
+            const auto at_arrival = std::max(std::chrono::nanoseconds{*arrived - *sent}, std::chrono::nanoseconds::zero());
+            s.arrival_latency.record(static_cast<std::uint64_t>(at_arrival.count()));
         });
     }
     act();

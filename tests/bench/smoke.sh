@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Smoke test of quarto-load: a real quarto-server on 127.0.0.1, port 0; 3 rooms with 1 spectator
 # each for about 3 s, on the default 60 s move clock; the JSON must show finished games, moves, the
-# server's user and system CPU per move, both latencies (read and at arrival), and no error. Then 2 rooms with think times of 20 ± 10 ms,
-# and a jitter larger than the think time refused with a reason.
+# server's user and system CPU per move, both latencies (read and at arrival), and no error. Then
+# 2 rooms with think times of 20 ± 10 ms, and a jitter larger than the think time refused with a
+# reason.
 # Usage: smoke.sh QUARTO_SERVER QUARTO_LOAD
 set -euo pipefail
 server_bin=$1
