@@ -262,6 +262,7 @@ std::uint64_t journal::syncs() const { return impl_->storage->syncs(); }
 
 bool journal::impl::enqueue(request&& r, std::optional<std::size_t> writer)
 {
+    bool queued = false, first = false;
     {
         std::lock_guard lock{mutex};
         if (!closing) {
@@ -275,12 +276,15 @@ bool journal::impl::enqueue(request&& r, std::optional<std::size_t> writer)
                 }
             }
             queue.push_back(std::move(r));
-            if (queue.size() == 1) {
-                first_queued = std::chrono::steady_clock::now();
-                wake.notify_one();
-            }
-            return true;
+            queued = true;
+            first = queue.size() == 1;
+            if (first) first_queued = std::chrono::steady_clock::now();
         }
+    }
+    if (queued) {
+        // With the lock released: a thread woken inside it would at once wait for it again.
+        if (first) wake.notify_one();
+        return true;
     }
     if (r.committed) r.committed(false);
     if (r.task) r.task();
