@@ -204,16 +204,11 @@ bool transaction::commit()
     return done_;
 }
 
-namespace {
-
-// Runs a statement that returns no rows, and makes it ready for the next use.
 bool run(statement& s)
 {
     in_use use{s};
     return s.step() == statement::step_result::done;
 }
-
-} // namespace
 
 std::optional<savepoint_statements> savepoint_statements::prepare(database& db, std::string_view name)
 {

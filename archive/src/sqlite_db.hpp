@@ -66,6 +66,9 @@ private:
     statement& statement_;
 };
 
+// Runs a statement that returns no rows, and makes it ready for the next use.
+bool run(statement& s);
+
 class database {
 public:
     // Opens (creating if needed) the file at `path`. nullopt with `error` filled on failure.

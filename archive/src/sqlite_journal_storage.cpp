@@ -48,6 +48,9 @@ public:
     bool prepare()
     {
         const std::pair<statement*, const char*> queries[] = {
+            // Prepared once, as the statements are: a commit would otherwise parse both again.
+            {&begin_, "BEGIN IMMEDIATE"}, // the write lock at once, as the archive takes it
+            {&commit_, "COMMIT"},
             {&insert_, "INSERT INTO journal (entries) VALUES (?1)"},
             {&upsert_cut_, "INSERT INTO journal_cuts (room, below_n) VALUES (?1, ?2) "
                            "ON CONFLICT (room) DO UPDATE SET below_n = max(below_n, excluded.below_n)"},
@@ -71,7 +74,7 @@ public:
     const std::string& location() const override { return path_; }
     std::string last_error() override { return db_.last_error(); }
 
-    bool begin() override { return db_.exec("BEGIN IMMEDIATE"); } // the write lock at once, as the archive takes it
+    bool begin() override { return sqlite::run(begin_); }
     std::optional<std::int64_t> append_row(std::string_view entries) override
     {
         sqlite::in_use u{insert_};
@@ -97,7 +100,7 @@ public:
         u->bind(1, room);
         return u->step() == step_result::done;
     }
-    bool commit() override { return db_.exec("COMMIT"); }
+    bool commit() override { return sqlite::run(commit_); }
     void roll_back() override
     {
         if (db_.in_transaction()) db_.exec("ROLLBACK");
@@ -179,7 +182,7 @@ private:
 
     std::string path_;
     sqlite::database db_; // before the statements: they are finalized first
-    statement insert_, upsert_cut_, delete_cut_, delete_row_, select_cuts_, select_rows_;
+    statement begin_, commit_, insert_, upsert_cut_, delete_cut_, delete_row_, select_cuts_, select_rows_;
     std::atomic<std::uint64_t> syncs_{0};
     std::optional<std::string> synced_version_; // PRAGMA data_version when last flushed
 
