@@ -533,6 +533,42 @@ scenario('resigning and leaving a game in progress ask for a confirmation, which
   await ann.locator('[data-action="create-room"]').waitFor();
 });
 
+scenario('a click held while the page redraws still counts: a message between the press and the release', async () => {
+  const [ann, bob] = await Promise.all([newPage('Ann'), newPage('Bob')]);
+  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob')]);
+  const id = await createRoom(ann);
+  await joinAsPlayer(bob, id);
+  const { first, second } = await started(ann, bob);
+  // The press on Resign, then what any message from the server does (the page is drawn again),
+  // then the release: a redraw between the two would put a new button under the release, and
+  // the browser would send the click to neither.
+  const resign = first.locator('[data-action="resign"]');
+  const box = await resign.boundingBox();
+  await first.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await first.mouse.down();
+  await first.evaluate(() => window.quarto.changed());
+  await first.mouse.up();
+  await first.locator('[data-action="confirm-resign"]').waitFor();
+  await first.locator('[data-action="cancel-resign"]').click();
+  await first.locator('[data-action="resign"]').waitFor();
+  // The same with a real message: the opponent renames while a piece is pressed. The new name
+  // shows once the piece is given.
+  const seatOfSecond = (await gameData(second)).you;
+  const piece = first.locator('[data-role="available"] [data-piece="3"]');
+  const pbox = await piece.boundingBox();
+  await first.mouse.move(pbox.x + pbox.width / 2, pbox.y + pbox.height / 2);
+  await first.mouse.down();
+  await second.locator('[data-action="rename"]').click();
+  await second.locator('[data-role="rename-input"]').fill('Bobby');
+  await second.locator('[data-role="rename-input"]').press('Enter');
+  await second.locator('[data-role="me"]', { hasText: /^Bobby$/ }).waitFor();
+  await first.waitForTimeout(500); // for the rename's event to reach the pressed page
+  await first.mouse.up();
+  await piece.waitFor({ state: 'detached' });
+  await first.locator(`[data-role="player"][data-seat="${seatOfSecond}"]`, { hasText: 'Bobby' }).waitFor();
+  await waitGame(second, () => document.querySelector('[data-role="game"]')?.dataset.phase === 'place', 'the given piece');
+});
+
 /** `giver` gives `piece`; returns whether the receiver, now in the claim window, is invited to claim. */
 async function invitedAfterGive(giver, receiver, piece) {
   await give(giver, piece);

@@ -22,6 +22,7 @@ import { waitingRound, pairingOf, isBye, pairingDone } from './tournament-table.
 import { countdownSpan, tickCountdowns } from './countdown.js';
 import { feedbackLine, ERROR_MS, INFO_MS } from './feedback.js';
 import { invitePanel, roomLink } from './invite-panel.js';
+import { pressing } from './press.js';
 
 // A resignation (the Resign button, or leaving a game in progress) waits this long for its
 // confirmation, then the question goes away by itself.
@@ -181,6 +182,7 @@ export class GameView {
     if (!room) return;
     tickClocks(this.root, room);
     tickCountdowns(this.root, this.app.serverNow());
+    if (pressing()) return; // what follows may draw the view again: after the click (press.js)
     if (this.confirming && performance.now() >= this.confirming.until) this.cancelConfirm(false);
     this.fitStage(); // a notice above may have come or gone
     if ((this.message && performance.now() >= this.message.until) || (this.copiedUntil && performance.now() >= this.copiedUntil)) {

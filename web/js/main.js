@@ -9,6 +9,7 @@ import { h } from './dom.js';
 import { TurnAlerts } from './alerts.js';
 import { feedbackLine, ERROR_MS, INFO_MS } from './feedback.js';
 import { MAX_PLAYER_NAME_BYTES } from './limits.js';
+import { pressing, afterPress } from './press.js';
 
 const LOBBY_POLL_MS = 2000;
 const TICK_MS = 100;
@@ -85,6 +86,8 @@ function wantedView() {
 }
 
 function render() {
+  // Not under a press: the element pressed must still be there for its click.
+  if (pressing()) return afterPress(render);
   const want = wantedView();
   if (want.key !== viewKey) {
     if (view && view.unmount) view.unmount();
