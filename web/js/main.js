@@ -209,7 +209,7 @@ setInterval(() => {
 setInterval(() => {
   if (view && view.tick) view.tick();
   alerts.tick(viewKey && viewKey.startsWith('game:') ? viewKey.slice(5) : null);
-  deliverHeld();
+  if (!pressing()) deliverHeld(); // it draws the game view again
   if (app.conn.state === 'waiting') renderHeader();
 }, TICK_MS);
 
