@@ -533,6 +533,13 @@ scenario('resigning and leaving a game in progress ask for a confirmation, which
   await ann.locator('[data-action="create-room"]').waitFor();
 });
 
+/** Presses the mouse button on the middle of `locator`, and holds it. */
+async function pressOn(page, locator) {
+  const box = await locator.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+}
+
 scenario('a click held while the page redraws still counts: a message between the press and the release', async () => {
   const [ann, bob] = await Promise.all([newPage('Ann'), newPage('Bob')]);
   await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob')]);
@@ -542,10 +549,7 @@ scenario('a click held while the page redraws still counts: a message between th
   // The press on Resign, then what any message from the server does (the page is drawn again),
   // then the release: a redraw between the two would put a new button under the release, and
   // the browser would send the click to neither.
-  const resign = first.locator('[data-action="resign"]');
-  const box = await resign.boundingBox();
-  await first.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await first.mouse.down();
+  await pressOn(first, first.locator('[data-action="resign"]'));
   await first.evaluate(() => window.quarto.changed());
   await first.mouse.up();
   await first.locator('[data-action="confirm-resign"]').waitFor();
@@ -555,9 +559,7 @@ scenario('a click held while the page redraws still counts: a message between th
   // shows once the piece is given.
   const seatOfSecond = (await gameData(second)).you;
   const piece = first.locator('[data-role="available"] [data-piece="3"]');
-  const pbox = await piece.boundingBox();
-  await first.mouse.move(pbox.x + pbox.width / 2, pbox.y + pbox.height / 2);
-  await first.mouse.down();
+  await pressOn(first, piece);
   await second.locator('[data-action="rename"]').click();
   await second.locator('[data-role="rename-input"]').fill('Bobby');
   await second.locator('[data-role="rename-input"]').press('Enter');
