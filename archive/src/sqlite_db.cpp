@@ -6,6 +6,8 @@
 
 #include <sqlite3.h>
 
+#include "sqlite_log_vfs.hpp"
+
 namespace quarto::archive::sqlite {
 
 statement::~statement()
@@ -99,9 +101,10 @@ void statement::reset()
 std::optional<database> database::open(const std::string& path, std::string& error)
 {
     sqlite3* handle = nullptr;
-    // NOMUTEX: one connection, used by one thread at a time (the archive's).
+    // NOMUTEX: one connection, used by one thread at a time (the archive's). The log's writes
+    // are gathered into one a commit (sqlite_log_vfs.hpp).
     const int rc = sqlite3_open_v2(path.c_str(), &handle,
-                                   SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+                                   SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, log_gathering_vfs());
     if (rc != SQLITE_OK) {
         error = handle ? sqlite3_errmsg(handle) : sqlite3_errstr(rc);
         sqlite3_close(handle);

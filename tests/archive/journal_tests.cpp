@@ -4,6 +4,7 @@
 // runs on both engines (each_engine: an SQLite file and a PostgreSQL database).
 #include <atomic>
 #include <csignal>
+#include <fstream>
 #include <future>
 #include <map>
 #include <thread>
@@ -416,6 +417,45 @@ TEST_CASE("journal: every acknowledged batch survives kill -9")
         CHECK(loaded.size() % 2 == 0);
         for (std::size_t i = 0; i < loaded.size(); ++i) CHECK(loaded[i].n == std::int64_t(i) + 1);
     });
+}
+
+TEST_CASE("journal: an acknowledged commit is in the log file itself, a large one too")
+{
+    // The archive's connections gather the log's writes until a commit's last page
+    // (archive/src/sqlite_log_vfs.cpp). A connection of SQLite's own reads the file.
+    scratch_dir dir;
+    const std::string path = dir.file("quarto.db");
+    open_sqlite(path);
+    auto j = open_journal(path);
+    const auto last_frame_commits = [&] {
+        // The log's last frame (a 24-byte header, then a page) ends a commit: bytes 4 to 7 of its
+        // header hold the file's size in pages then, and are 0 in other frames.
+        std::ifstream log{path + "-wal", std::ios::binary};
+        const auto page_bytes = std::stoul(sql_text(path, "PRAGMA page_size"));
+        log.seekg(0, std::ios::end);
+        const auto size = static_cast<std::size_t>(log.tellg());
+        REQUIRE(size >= 32 + 24 + page_bytes);
+        REQUIRE((size - 32) % (24 + page_bytes) == 0);
+        char header[24];
+        log.seekg(static_cast<std::streamoff>(size - 24 - page_bytes));
+        REQUIRE(log.read(header, sizeof header));
+        return (header[4] | header[5] | header[6] | header[7]) != 0;
+    };
+
+    REQUIRE(write_now(*j, {entry("r", 1, R"({"type":"joined","seq":1})")}));
+    CHECK(last_frame_commits());
+    CHECK(sql_text(path, "SELECT count(*) FROM journal") == "1");
+
+    // More than is gathered at most (1 MiB), and than SQLite writes in one call (128 KiB).
+    const std::string event(3 << 20, 'x');
+    REQUIRE(write_now(*j, {entry("r", 2, event), entry("r", 3)}));
+    CHECK(last_frame_commits());
+    CHECK(sql_text(path, "SELECT count(*) FROM journal") == "2");
+    CHECK(std::stoul(sql_text(path, "SELECT max(length(entries)) FROM journal")) > event.size());
+    j.reset();
+    const auto loaded = open_journal(path)->load().value;
+    REQUIRE(loaded.size() == 3);
+    CHECK(loaded[1].event == event);
 }
 
 TEST_CASE("journal: a row whose entries cuts have all hidden is deleted by a later commit, then the closed rooms' cuts")
