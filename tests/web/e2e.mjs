@@ -1993,10 +1993,23 @@ scenario('a server restart is announced, the pages reconnect and the game goes o
   for (const p of [ann, bob]) p.expectedErrors.push(/ERR_CONNECTION_REFUSED/);
   await stopServer(); // SIGTERM: the pages get 1012 "server restarting"
   await Promise.all([ann, bob].map((p) => noticeShown(p, 'notice', /The server is restarting/)));
+  await ann.locator('#conn', { hasText: 'The server is restarting' }).waitFor();
+  // A restart may take longer than a notice's few seconds: it stays while the server is away.
+  const restartNotice = ann.locator('#notices [data-role="notice"]', { hasText: 'The server is restarting' });
+  // The time the server is down is nobody's: the clocks on the page stand still meanwhile.
+  const clocks = () => ann.locator('[data-role="clock"]').allTextContents();
+  const clocksAtClose = await clocks();
+  await ann.waitForTimeout(6000);
+  assert(await restartNotice.isVisible(), 'the restart notice stays while the server is away');
+  assertEqual(await clocks(), clocksAtClose, 'the clocks while the server is away');
+  await shot(ann, 'restarting');
   await startServer(port);
   // Both come back as themselves, by their tokens, with the room as it stood.
   await Promise.all([ann, bob].map((p, i) => p.waitForFunction((old) => window.quarto.welcomed && window.quarto.me.id === old,
     ids[i], { timeout: 20000 })));
+  // Once back, the page no longer says it is reconnecting.
+  await Promise.all([ann, bob].map((p) => noticeShown(p, 'notice', /The server is back/)));
+  await restartNotice.waitFor({ state: 'detached' });
   await waitGame(first, () => document.querySelector('[data-role="game"]')?.dataset.phase === 'place', 'the restored game');
   assertEqual(await board(first), before, 'the board after the restart');
   const hand = await first.locator('[data-role="in-hand"] [data-hand-piece]').getAttribute('data-hand-piece');

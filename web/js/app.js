@@ -53,6 +53,7 @@ export class App extends EventTarget {
     super();
     this.conn = new Connection(socketUrl());
     this.me = { id: null, name: load(KEY_NAME), token: load(KEY_TOKEN) };
+    this.restarting = false; // closed by a server restart (1012), not yet signed in again
     this.welcomed = false;
     this.resuming = false;
     this.rooms = new Map(); // roomKey -> Room
@@ -105,8 +106,13 @@ export class App extends EventTarget {
    * 'create-tournament'}; otherwise (or when no view on screen takes it) it goes to the
    * notices under the header.
    */
-  notify(text, kind = 'error', where = null) {
-    this.dispatchEvent(new CustomEvent('notice', { detail: { text, kind, where } }));
+  /** `options.key` names the notice for endNotice; `options.untilEnded`: it stays until then. */
+  notify(text, kind = 'error', where = null, options = {}) {
+    this.dispatchEvent(new CustomEvent('notice', { detail: { text, kind, where, ...options } }));
+  }
+
+  endNotice(key) {
+    this.dispatchEvent(new CustomEvent('notice-end', { detail: key }));
   }
 
   announce(text) {
@@ -132,9 +138,16 @@ export class App extends EventTarget {
     this.tournaments.connectionLost();
     if (detail && detail.code === 1009) this.notify('A message was too large for the server; the connection was reset.');
     else if (detail && detail.code === 1008) this.notify('The server closed the connection after too many rejected messages.');
-    // A restart or upgrade (1012; 1001 from a proxy or an older server): say so, then reconnect
-    // and resume as after any disconnect.
-    else if (detail && (detail.code === 1012 || detail.code === 1001)) this.notify('The server is restarting… reconnecting.', 'info');
+    // A restart or upgrade (1012; 1001 from a proxy or an older server): say so until the page
+    // is back in (a restart can outlast a notice's few seconds), then reconnect and resume as
+    // after any disconnect.
+    else if (detail && (detail.code === 1012 || detail.code === 1001)) {
+      this.restarting = true;
+      // Only our server's own restart (1012) stops its clocks; behind a proxy that closed with
+      // 1001 the games may go on.
+      if (detail.code === 1012) for (const room of this.rooms.values()) room.freezeClocks();
+      this.notify('The server is restarting… reconnecting.', 'info', null, { key: 'restart', untilEnded: true });
+    }
     this.changed();
   }
 
@@ -193,6 +206,11 @@ export class App extends EventTarget {
   onWelcome(msg, resumed) {
     this.welcomed = true;
     this.everWelcomed = true;
+    if (this.restarting) {
+      this.restarting = false;
+      this.endNotice('restart');
+      this.notify('The server is back.', 'info');
+    }
     this.me.id = msg.player;
     if (msg.name) { this.me.name = msg.name; save(KEY_NAME, msg.name); }
     if (msg.token) { this.me.token = msg.token; save(KEY_TOKEN, msg.token); }

@@ -115,8 +115,8 @@ function renderHeader() {
   if (c.state === 'connecting') { text = 'Connecting to the server…'; cls = 'warn'; }
   else if (c.state === 'waiting') {
     const s = Math.max(0, Math.ceil((c.retryAt - Date.now()) / 1000));
-    text = `Connection lost — reconnecting in ${s} s…`;
-    cls = 'bad';
+    text = app.restarting ? `The server is restarting — reconnecting in ${s} s…` : `Connection lost — reconnecting in ${s} s…`;
+    cls = app.restarting ? 'warn' : 'bad';
   } else if (c.state === 'open' && !app.welcomed && !app.needsName) { text = 'Signing in…'; cls = 'warn'; }
   connLine.className = `conn-line ${cls}`;
   connLine.replaceChildren(text ? h('span', {}, text) : '',
@@ -161,12 +161,18 @@ function renameForm() {
 
 /** A message the view on screen does not show in place: in the flow under the header, never
  *  over the page's controls. */
-function showNotice(text, kind) {
+function showNotice(text, kind, key, untilEnded) {
+  if (key) endNotice(key); // one at a time
   const item = feedbackLine(text, kind, () => item.remove());
   item.classList.add('notice');
+  if (key) item.dataset.key = key;
   notices.appendChild(item);
   while (notices.children.length > 3) notices.firstChild.remove();
-  setTimeout(() => item.remove(), kind === 'error' ? ERROR_MS : INFO_MS);
+  if (!untilEnded) setTimeout(() => item.remove(), kind === 'error' ? ERROR_MS : INFO_MS);
+}
+
+function endNotice(key) {
+  for (const item of [...notices.children]) if (item.dataset.key === key) item.remove();
 }
 
 // A message about the room the address already names, whose game view is not drawn yet
@@ -174,7 +180,7 @@ function showNotice(text, kind) {
 let held = null;
 
 function onNotice(detail) {
-  const { text, kind, where } = detail;
+  const { text, kind, where, key, untilEnded } = detail;
   // The view that shows what the message is about shows it there.
   if (where && view && view.feedback && view.feedback(text, kind, where)) return;
   const r = route();
@@ -182,7 +188,7 @@ function onNotice(detail) {
     held = { ...detail, until: Date.now() + 3000 };
     return;
   }
-  showNotice(text, kind);
+  showNotice(text, kind, key, untilEnded);
 }
 
 function deliverHeld() {
@@ -193,6 +199,7 @@ function deliverHeld() {
 
 app.addEventListener('change', render);
 app.addEventListener('notice', (e) => onNotice(e.detail));
+app.addEventListener('notice-end', (e) => endNotice(e.detail));
 app.addEventListener('announce', (e) => { announcer.textContent = e.detail; });
 window.addEventListener('hashchange', render);
 

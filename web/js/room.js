@@ -31,7 +31,7 @@ export function clockLeft(clock, seat, t = now()) {
   if (!clock) return null;
   const r = clock.remaining[seat];
   if (r === null || r === undefined) return null;
-  if (clock.running === seat) return Math.max(0, r - (t - clock.at));
+  if (clock.running === seat && !clock.frozen) return Math.max(0, r - (t - clock.at));
   return Math.max(0, r);
 }
 
@@ -143,7 +143,17 @@ export class Room {
 
   claimLeft(t = now()) {
     if (!this.claim || this.claim.remaining === null || this.claim.remaining === undefined) return null;
+    if (this.claim.frozen) return Math.max(0, this.claim.remaining);
     return Math.max(0, this.claim.remaining - (t - this.claim.at));
+  }
+
+  /** The server is restarting: its clocks stand still until it is back (the time it is down is
+   *  nobody's), and the event it sends then (`resumed`) sets them again. */
+  freezeClocks(t = now()) {
+    if (this.clock) {
+      this.clock = { ...this.clock, remaining: [clockLeft(this.clock, 0, t), clockLeft(this.clock, 1, t)], at: t, frozen: true };
+    }
+    if (this.claim) this.claim = { ...this.claim, remaining: this.claimLeft(t), at: t, frozen: true };
   }
 
   /**
