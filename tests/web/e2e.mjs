@@ -1977,11 +1977,12 @@ scenario('the lobby lists open rooms, then games in progress, the finished ones 
 
 // Last: it restarts the server. The game in progress survives it (the journal).
 scenario('a server restart is announced, the pages reconnect and the game goes on where it stood', async () => {
-  const [ann, bob] = await Promise.all([newPage('Ann'), newPage('Bob')]);
-  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob')]);
+  const [ann, bob, cy] = await Promise.all([newPage('Ann'), newPage('Bob'), newPage('Cy')]);
+  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob'), enter(cy, 'Cy')]);
   const id = await createRoom(ann, { moveSeconds: '90' });
   await joinAsPlayer(bob, id);
   const { first, second } = await started(ann, bob);
+  await watch(cy, id);
   await give(first, 8);
   await place(second, 5);
   await give(second, 11);
@@ -1990,9 +1991,9 @@ scenario('a server restart is announced, the pages reconnect and the game goes o
   const ids = await Promise.all([ann, bob].map((p) => p.evaluate(() => window.quarto.me.id)));
   const port = Number(new URL(base).port);
   // A reconnect attempt while the server is down is refused, and Chromium logs that.
-  for (const p of [ann, bob]) p.expectedErrors.push(/ERR_CONNECTION_REFUSED/);
+  for (const p of [ann, bob, cy]) p.expectedErrors.push(/ERR_CONNECTION_REFUSED/);
   await stopServer(); // SIGTERM: the pages get 1012 "server restarting"
-  await Promise.all([ann, bob].map((p) => noticeShown(p, 'notice', /The server is restarting/)));
+  await Promise.all([ann, bob, cy].map((p) => noticeShown(p, 'notice', /The server is restarting/)));
   await ann.locator('#conn', { hasText: 'The server is restarting' }).waitFor();
   // A restart may take longer than a notice's few seconds: it stays while the server is away.
   const restartNotice = ann.locator('#notices [data-role="notice"]', { hasText: 'The server is restarting' });
@@ -2021,7 +2022,16 @@ scenario('a server restart is announced, the pages reconnect and the game goes o
   const expected = new Array(16).fill(null);
   expected[5] = 8; expected[6] = 11;
   assertEqual(await board(second), expected, 'the opponent sees the move made after the restart');
+  // The spectator's place was forgotten with the old process; the page watches again by itself.
+  await caughtUp(cy, first);
+  assertEqual(await board(cy), expected, 'the spectator sees the move made after the restart');
+  await noticeShown(cy, 'notice', /The server is back/);
+  // A spectator's token does not outlive the process (only seats' do): the page starts again as
+  // a new player, quietly, since nothing of the spectator's was lost.
+  const cyNotices = await cy.evaluate(() => window.__shownNotices.map((n) => n.text));
+  assert(!cyNotices.some((t) => /could not be resumed/.test(t)), `the spectator is not told a session was lost: ${cyNotices.join(' | ')}`);
   await shot(first, 'after-restart');
+  await shot(cy, 'after-restart-spectator');
 });
 
 // ---------------------------------------------------------------- runner ----

@@ -481,7 +481,10 @@ export class App extends EventTarget {
   onError(msg, ctx) {
     const kind = ctx ? ctx.kind : null;
     if (kind === 'resume') {
-      // The token is no longer known (e.g. the server restarted): start as a new player.
+      // The token is no longer known (a server restart keeps only the tokens of seated players
+      // and tournament entrants): start as a new player. Only a lost seat is worth a word; a
+      // spectator's page watches its rooms again by itself.
+      const lostSeat = [...this.rooms.values()].some((room) => room.isPlayer);
       this.me.token = null;
       save(KEY_TOKEN, null);
       this.rooms.clear();
@@ -489,7 +492,7 @@ export class App extends EventTarget {
       this.remembered.clear();
       this.saveRemembered();
       if (this.me.name) {
-        this.notify('Your previous session could not be resumed (the server may have restarted); you are back in the lobby.', 'info');
+        if (lostSeat) this.notify('Your previous session could not be resumed (the server may have restarted); you are back in the lobby.', 'info');
         this.sayHello();
       }
       this.changed();
