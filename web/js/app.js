@@ -104,13 +104,14 @@ export class App extends EventTarget {
    * A message for the player. `where` says what it is about, so that the view showing that
    * thing can show it in place: {room: KEY}, {tournament: KEY}, {form: 'name' | 'create-room' |
    * 'create-tournament'}; otherwise (or when no view on screen takes it) it goes to the
-   * notices under the header.
+   * notices under the header. `options.key` names a notice under the header for endNotice,
+   * and with `options.untilEnded` it stays until then instead of a few seconds.
    */
-  /** `options.key` names the notice for endNotice; `options.untilEnded`: it stays until then. */
   notify(text, kind = 'error', where = null, options = {}) {
     this.dispatchEvent(new CustomEvent('notice', { detail: { text, kind, where, ...options } }));
   }
 
+  /** Takes the notices named `key` away. */
   endNotice(key) {
     this.dispatchEvent(new CustomEvent('notice-end', { detail: key }));
   }
