@@ -83,21 +83,21 @@ int main(int argc, char** argv)
         std::perror("journal_commits: mkdtemp");
         return 1;
     }
-    const fs::path dir = dir_template;
-    const std::string path = (dir / "quarto.db").string();
+    // The scratch directory goes however the run ends (after the journal has closed its file).
+    struct scratch {
+        fs::path dir;
+        ~scratch() { fs::remove_all(dir); }
+    } const scratch_dir{dir_template};
+    const std::string path = (scratch_dir.dir / "quarto.db").string();
+    const auto failed_to_open = [](const open_error& e) {
+        std::fprintf(stderr, "journal_commits: %s\n", e.message.c_str());
+        return 1;
+    };
     int status = 0;
     {
-        if (auto store = open_store(path); std::holds_alternative<open_error>(store)) {
-            std::fprintf(stderr, "journal_commits: %s\n", std::get<open_error>(store).message.c_str());
-            fs::remove_all(dir);
-            return 1;
-        }
+        if (auto store = open_store(path); const auto* error = std::get_if<open_error>(&store)) return failed_to_open(*error);
         auto opened = journal::open(path);
-        if (auto* error = std::get_if<open_error>(&opened)) {
-            std::fprintf(stderr, "journal_commits: %s\n", error->message.c_str());
-            fs::remove_all(dir);
-            return 1;
-        }
+        if (const auto* error = std::get_if<open_error>(&opened)) return failed_to_open(*error);
         journal& j = *std::get<std::unique_ptr<journal>>(opened);
 
         std::mt19937 random{7};
@@ -143,6 +143,5 @@ int main(int argc, char** argv)
             status = 1;
         }
     }
-    fs::remove_all(dir);
     return status;
 }
