@@ -1209,6 +1209,8 @@ scenario('a reload in the middle of a game restores it', async () => {
   await caughtUp(second, first);
   const before = await board(second);
   const beforeData = await gameData(second);
+  const movesList = () => second.locator('[data-role="moves"] li').allTextContents();
+  const movesBefore = await movesList();
   await second.waitForTimeout(1200); // let the mover's clock run for more than a second
 
   await second.reload();
@@ -1220,6 +1222,8 @@ scenario('a reload in the middle of a game restores it', async () => {
   assert(/place/i.test(await second.locator('[data-role="status"]').textContent()), 'the reloaded player is told to place');
   const hand = await second.locator('[data-role="in-hand"] [data-hand-piece]').getAttribute('data-hand-piece');
   assertEqual(Number(hand), 4, 'piece in hand after reload');
+  // The moves read as they did, each placement naming its piece.
+  assertEqual(await movesList(), movesBefore, 'the moves listed after reload');
 
   // Clocks: both views agree (within a second of display, plus the time between reading the
   // two pages, which a loaded machine stretches), and the mover's clock has been running.

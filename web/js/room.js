@@ -55,6 +55,22 @@ function normalizeMove(m) {
   return { kind, seat: m.seat ?? null, piece: m.piece ?? null, square: m.square ?? null, line: m.line ?? null, raw: m };
 }
 
+/**
+ * A snapshot's placements name their square only (PROTOCOL.md, `game.moves`): the piece placed
+ * is the one given just before, as the live `placed` events say.
+ */
+function withPlacedPieces(moves) {
+  let given = null;
+  for (const m of moves) {
+    if (m.kind === 'give') given = m.piece;
+    else if (m.kind === 'place') {
+      if (m.piece === null) m.piece = given;
+      given = null;
+    }
+  }
+  return moves;
+}
+
 export class Room {
   constructor(snapshot) {
     this.id = snapshot.room;
@@ -86,7 +102,7 @@ export class Room {
     this.inHand = g.in_hand ?? null;
     this.clock = makeClock(g.clock, t);
     this.claim = this.claimFrom(g.claim, t);
-    this.moves = Array.isArray(g.moves) ? g.moves.map(normalizeMove) : [];
+    this.moves = Array.isArray(g.moves) ? withPlacedPieces(g.moves.map(normalizeMove)) : [];
     this.result = g.result ?? null;
     this.gameId = g.id ?? null; // the archive's id of a finished game (#/game/ID replays it)
     if (g.first === 0 || g.first === 1) this.first = g.first;
