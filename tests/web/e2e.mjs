@@ -1996,6 +1996,10 @@ scenario('a server restart is announced, the pages reconnect and the game goes o
   const port = Number(new URL(base).port);
   // A reconnect attempt while the server is down is refused, and Chromium logs that.
   for (const p of [ann, bob, cy]) p.expectedErrors.push(/ERR_CONNECTION_REFUSED/);
+  await ann.evaluate(() => {
+    window.__attempts = [];
+    window.quarto.conn.addEventListener('state', (e) => { if (e.detail === 'connecting') window.__attempts.push(Date.now()); });
+  });
   await stopServer(); // SIGTERM: the pages get 1012 "server restarting"
   await Promise.all([ann, bob, cy].map((p) => noticeShown(p, 'notice', /The server is restarting/)));
   await ann.locator('#conn', { hasText: 'The server is restarting' }).waitFor();
@@ -2007,6 +2011,11 @@ scenario('a server restart is announced, the pages reconnect and the game goes o
   await ann.waitForTimeout(6000);
   assert(await restartNotice.isVisible(), 'the restart notice stays while the server is away');
   assertEqual(await clocks(), clocksAtClose, 'the clocks while the server is away');
+  // The server said it would be back: the page tries again every half second or so, not after a
+  // backoff grown over the outage (the mover's clock runs from the moment the server is back).
+  const attempts = await ann.evaluate(() => window.__attempts);
+  const gaps = attempts.slice(1).map((t, i) => t - attempts[i]);
+  assert(attempts.length >= 8 && Math.max(...gaps) < 1000, `tries while the server is away, ms apart: ${gaps.join(', ')}`);
   await shot(ann, 'restarting');
   await startServer(port);
   // Both come back as themselves, by their tokens, with the room as it stood.

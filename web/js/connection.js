@@ -4,6 +4,12 @@
 
 const MIN_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 10000;
+// A server that closed with 1012 (restarting) or 1001 (going away) is expected back within
+// seconds, and the clock of a player to move runs again from the moment it listens: retry
+// every 250 to 500 ms (random, so that its clients do not all come back at once) for this long,
+// instead of a backoff grown over the outage, then back off as after any loss.
+const RESTART_RETRY_MS = 500;
+const RESTART_QUICK_FOR_MS = 30000;
 const REQUEST_TIMEOUT_MS = 10000;
 
 export function socketUrl(loc = window.location) {
@@ -20,6 +26,7 @@ export class Connection extends EventTarget {
     this.attempt = 0;
     this.retryAt = 0;
     this.retryTimer = null;
+    this.restartSince = 0; // when the server said it was restarting; 0 when it did not
     this.nextReq = 1;
     this.pending = new Map(); // req -> {resolve, reject, timer}
   }
@@ -40,6 +47,7 @@ export class Connection extends EventTarget {
     ws.addEventListener('open', () => {
       if (this.ws !== ws) return;
       this.attempt = 0;
+      this.restartSince = 0;
       this.setState('open');
       this.dispatchEvent(new CustomEvent('open'));
     });
@@ -64,6 +72,7 @@ export class Connection extends EventTarget {
     ws.addEventListener('close', (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      if (ev.code === 1012 || ev.code === 1001) this.restartSince = Date.now();
       this.failPending('The connection to the server was lost.');
       this.dispatchEvent(new CustomEvent('close', { detail: { code: ev.code, reason: ev.reason } }));
       this.scheduleReconnect();
@@ -72,13 +81,19 @@ export class Connection extends EventTarget {
   }
 
   scheduleReconnect() {
-    const base = Math.min(MAX_BACKOFF_MS, MIN_BACKOFF_MS * 2 ** this.attempt);
-    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    const delay = this.retryingQuickly
+      ? Math.round(RESTART_RETRY_MS * (0.5 + Math.random() * 0.5))
+      : Math.round(Math.min(MAX_BACKOFF_MS, MIN_BACKOFF_MS * 2 ** this.attempt) * (0.75 + Math.random() * 0.5));
     this.attempt += 1;
     this.retryAt = Date.now() + delay;
     this.setState('waiting');
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** A restarting server is being retried every half second (RESTART_RETRY_MS). */
+  get retryingQuickly() {
+    return this.restartSince !== 0 && Date.now() - this.restartSince < RESTART_QUICK_FOR_MS;
   }
 
   /** Reconnect now instead of waiting for the backoff timer. */

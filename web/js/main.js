@@ -112,7 +112,10 @@ function renderHeader() {
   const c = app.conn;
   let text = '';
   let cls = 'ok';
-  if (c.state === 'connecting') { text = 'Connecting to the server…'; cls = 'warn'; }
+  // While a restarting server is retried every half second, a countdown would only flicker.
+  if (app.restarting && c.retryingQuickly && (c.state === 'connecting' || c.state === 'waiting')) {
+    text = 'The server is restarting — reconnecting…'; cls = 'warn';
+  } else if (c.state === 'connecting') { text = 'Connecting to the server…'; cls = 'warn'; }
   else if (c.state === 'waiting') {
     const s = Math.max(0, Math.ceil((c.retryAt - Date.now()) / 1000));
     text = app.restarting ? `The server is restarting — reconnecting in ${s} s…` : `Connection lost — reconnecting in ${s} s…`;
