@@ -2047,6 +2047,59 @@ scenario('a server restart is announced, the pages reconnect and the game goes o
   await shot(cy, 'after-restart-spectator');
 });
 
+scenario('a tournament through a restart: its game goes on, a claim window open at the restart still open, the next round follows', async () => {
+  const [dee, ann, bo, cy] = await Promise.all([newPage('Dee'), newPage('Ann'), newPage('Bo'), newPage('Cy')]);
+  const everyone = [dee, ann, bo, cy];
+  await Promise.all(everyone.map((p) => enter(p, p.label)));
+  // A pause between rounds long enough to read round 1's result on a loaded machine.
+  const id = await createTournament(dee, { name: 'Restart cup', moveSeconds: '300', claimSeconds: '60', pause: '4' });
+  for (const p of [ann, bo, cy]) await joinTournament(p, id);
+  await dee.locator('[data-role="tournament-player"]').nth(2).waitFor();
+  await dee.locator('[data-action="start-tournament"]').click();
+  const byId = new Map();
+  for (const p of [ann, bo, cy]) byId.set(await playerId(p), p);
+  const { room, players } = await boardOf(dee, 1);
+  const [pa, pb] = players.map((x) => byId.get(x));
+  await Promise.all([takenTo(pa, room), takenTo(pb, room)]);
+  const { first, second } = await started(pa, pb);
+  await fillRowZero(first, second);
+  await give(first, 0); // without a call: the other player may claim the row
+  const claim = second.locator('[data-role="claim"]');
+  await claim.waitFor();
+
+  const ids = await Promise.all(everyone.map(playerId));
+  const port = Number(new URL(base).port);
+  for (const p of everyone) p.expectedErrors.push(/ERR_CONNECTION_REFUSED/);
+  await stopServer();
+  await Promise.all(everyone.map((p) => noticeShown(p, 'notice', /The server is restarting/)));
+  await second.waitForTimeout(2000);
+  await startServer(port);
+  // The server said it was restarting: the pages try again every half second, not after a
+  // backoff grown over the outage, since the mover's clock runs from the moment it is back.
+  const back = Date.now();
+  const delays = await Promise.all(everyone.map((p, i) => p.waitForFunction((old) => window.quarto.welcomed && window.quarto.me.id === old,
+    ids[i], { timeout: 20000 }).then(() => Date.now() - back)));
+  assert(delays.every((ms) => ms < 3000), `every page is back within 3 s of the server: ${delays.join(', ')} ms`);
+
+  // The claim window is open again, for the rest of its 60 s.
+  await claim.waitFor();
+  const left = (await claim.textContent()).match(/(\d+):(\d{2}) left/);
+  assert(left && Number(left[1]) * 60 + Number(left[2]) >= 50, `the claim window reopened with most of its minute: "${await claim.textContent()}"`);
+  await dee.locator('[data-role="tournament"][data-status="running"]').waitFor();
+  await dee.locator(`[data-role="round-boards"][data-round="1"] [data-role="pairing-row"][data-room="${room}"]:not([data-done="true"])`).waitFor();
+  await shot(second, 'tournament-restart-claim');
+  await callQuarto(second, [0, 1, 2, 3]);
+  for (const p of [first, second]) assertEqual((await resultOf(p)).reason, 'missed_quarto', `${p.label}: the claim made after the restart wins`);
+  const cell = dee.locator(`[data-role="crosstable"] [data-player="${await playerId(second)}"][data-opponent="${await playerId(first)}"]`);
+  await cell.filter({ hasText: /^\s*1\s*$/ }).waitFor();
+
+  // Round 2 follows by itself after the pause, with a board of its own.
+  await dee.locator('[data-action="show-round"][data-round="2"]').click();
+  const next = await boardOf(dee, 2);
+  assert(next.room !== room, 'round 2 has a room of its own');
+  await Promise.all(next.players.map((x) => takenTo(byId.get(x), next.room)));
+}, { timeoutMs: 90000 });
+
 // ---------------------------------------------------------------- runner ----
 
 async function main() {
