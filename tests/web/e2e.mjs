@@ -881,9 +881,14 @@ scenario('your own player card says when your connection is lost', async () => {
   await mine.locator('.conn.offline').waitFor();
   const text = await mine.textContent();
   assert(!/\bonline\b/.test(text), `your own card does not say online while the connection is lost: "${text}"`);
+  // Nor can the page tell whether Bob is still there.
+  const his = ann.locator(`[data-role="player"][data-seat="${1 - Number(annSeat)}"]`);
+  await his.locator('.conn.unknown').waitFor();
+  assert(!/\bonline\b/.test(await his.textContent()), `Bob's card does not say online either: "${await his.textContent()}"`);
   await shot(ann, 'connection-lost');
   await ann.evaluate(() => { delete window.quarto.conn.connect; window.quarto.conn.retryNow(); });
   await mine.locator('.conn.online').waitFor();
+  await his.locator('.conn.online').waitFor();
 });
 
 /** The controls (buttons, links, fields, squares, pieces) that the element `selector` covers. */

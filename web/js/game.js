@@ -481,15 +481,18 @@ export class GameView {
       const p = room.players[seat];
       const active = room.status === 'playing' && room.turn === seat;
       // Our own seat is as connected as this page is: not "online" while the banner says the
-      // connection is lost (the server would say we are until it notices).
+      // connection is lost (the server would say we are until it notices). Nor is anyone else's
+      // presence known then: the last word on it may be stale.
       const connected = p ? p.connected !== false && (seat !== me || this.app.welcomed) : false;
+      const known = seat === me || this.app.welcomed;
+      const presence = known ? (connected ? 'online' : 'offline') : 'unknown';
       players.appendChild(h('div', { class: `player seat${seat}${active ? ' active' : ''}${seat === me ? ' me' : ''}`, dataset: { role: 'player', seat } },
         h('div', { class: 'player-name' },
-          p ? h('span', { class: `conn ${connected ? 'online' : 'offline'}`, title: connected ? 'connected' : 'disconnected' }) : null,
+          p ? h('span', { class: `conn ${presence}`, title: known ? (connected ? 'connected' : 'disconnected') : 'not known while this page is disconnected' }) : null,
           h('span', { class: 'name' }, p ? p.name : 'Free seat'),
           seat === me ? h('span', { class: 'you' }, ' (you)') : null,
-          p ? h('span', { class: `conn-text${connected ? '' : ' away'}`, dataset: { role: 'presence', seat } },
-            awayText(room, seat, connected, me)) : null,
+          p ? h('span', { class: `conn-text${connected && known ? '' : ' away'}`, dataset: { role: 'presence', seat } },
+            known ? awayText(room, seat, connected, me) : '') : null,
           room.status === 'finished' && room.rematch[seat] ? h('span', { class: 'badge' }, 'wants a rematch') : null),
         h('div', { class: 'clock-row' },
           active ? h('span', { class: 'turn-mark' }, room.phase === 'place' ? 'placing' : 'giving') : null,
