@@ -128,7 +128,9 @@ void room::seat_pair(const player_record& first_seat, const player_record& secon
     seats_[1] = second_seat.info;
     host_.players().add_room(first_seat.info.id, id_);
     host_.players().add_room(second_seat.info.id, id_);
-    away_since_ = {host_.now(), host_.now()}; // until the tournament brings their connections
+    // Away until the tournament brings their connections; the computer is never away.
+    for (seat s = 0; s < 2; ++s)
+        if (!bot_in(s)) away_since_[s] = host_.now();
     start_game();
 }
 
@@ -348,7 +350,7 @@ void room::rematch(const client_ref& c, seat s, const json& req)
 
 std::optional<std::int64_t> room::claim_victory_in_ms(seat s) const
 {
-    if (status_ != room_status::playing || !away_since_[s]) return std::nullopt;
+    if (status_ != room_status::playing || !away_since_[s] || bot_in(s)) return std::nullopt;
     const auto waited = std::chrono::duration_cast<milliseconds>(host_.now() - *away_since_[s]);
     return std::max<std::int64_t>(0, (host_.abandon_after() - waited).count());
 }

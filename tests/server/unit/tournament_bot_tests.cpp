@@ -228,3 +228,29 @@ TEST_CASE("tournament: after a restart the computer is back in seat 0 of its boa
     CHECK(snap["game"]["turn"] == 1); // the computer has moved
     CHECK(snap["tournament"] == tid);
 }
+
+TEST_CASE("tournament: the computer is never away, so its opponent cannot claim the game from it")
+{
+    event e{settings_of(protocol::tournament_format::round_robin), 1};
+    e.director(protocol::add_bot{level_2}); // entered before Ann: the pairing's first player
+    e.join_all();
+    e.director(protocol::start_tournament{});
+    const json pairing = e.current_round()["pairings"].at(0);
+    REQUIRE(pairing["players"] == json::array({"bot-2", e.id(0)}));
+    play::room* r = e.host.find_room(pairing["room"]);
+    REQUIRE(r);
+    const auto& ann = *e.people[0];
+    const auto& conn = e.conns[0];
+    r->handle(conn, ann, protocol::join{false}, "s");
+    const json computer = e.host.take(conn).back()["players"][0];
+    CHECK(computer["connected"] == true);
+    CHECK_FALSE(computer.contains("claim_victory_in_ms"));
+
+    e.host.advance(milliseconds{31'000}); // past the 30 s an absent player has to come back
+    r->handle(conn, ann, protocol::claim_victory{}, "claim");
+    CHECK(error_to(e.host, conn, "wrong_phase")["req"] == "claim");
+    r->handle(conn, ann, protocol::join{false}, "again");
+    const json again = e.host.take(conn).back();
+    CHECK(again["status"] == "playing");
+    CHECK_FALSE(again["players"][0].contains("claim_victory_in_ms"));
+}
