@@ -136,8 +136,10 @@ void client::handle(std::string_view text)
 {
     auto parsed = protocol::parse_client_message(text);
     if (auto* error = std::get_if<protocol::parse_error>(&parsed)) {
-        // Before hello, anything but a hello (even a malformed one) is answered hello_required.
-        if (!player_ && error->code != error_code::bad_json && error->type != "hello")
+        // Before hello, a message of any type but hello is answered hello_required, also one of
+        // an unknown type or with bad fields; what is not a message at all (unreadable, not an
+        // object, a bad req, no type: the parser read no type) gets its own error, as after it.
+        if (!player_ && !error->type.empty() && error->type != "hello")
             return reply_error(error_code::hello_required, protocol::default_message(error_code::hello_required),
                                error->req);
         return reply_error(error->code, error->message, error->req);

@@ -64,6 +64,36 @@ TEST_CASE("session: anything but hello first is hello_required, with req, and th
     CHECK(hello(ws, "Ann")["type"] == "welcome");
 }
 
+TEST_CASE("session: before hello, the checks run in PROTOCOL.md's order: what is not a message is bad_message")
+{
+    server_process server;
+    ws_client ws{server.port()};
+    struct expected {
+        json sent;
+        std::string code;
+        json req;
+    };
+    const std::vector<expected> cases{
+        {json::array({1}), "bad_message", nullptr},                                         // not an object
+        {{{"type", "ping"}, {"req", true}}, "bad_message", nullptr},                         // a bad req
+        {{{"type", "hello"}, {"name", "x"}, {"req", json::object()}}, "bad_message", nullptr}, // a hello's bad req
+        {{{"req", 3}}, "bad_message", 3},                                                    // no type
+        {{{"type", 7}, {"req", "t"}}, "bad_message", "t"},                                   // a type not a string
+        {{{"type", "hello"}, {"name", ""}, {"req", 4}}, "bad_message", 4},                   // a hello's bad field
+        {{{"type", "no_such_type"}, {"req", 5}}, "hello_required", 5},                       // then hello first
+        {{{"type", "join"}, {"req", 6}}, "hello_required", 6},                               // before its fields
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.sent.dump());
+        ws.send(c.sent);
+        const json e = must(ws.next(), "error");
+        CHECK(e["code"] == c.code);
+        CHECK(e.value("req", json{}) == c.req);
+    }
+    CHECK(!ws.closed());
+    CHECK(hello(ws, "Ann")["type"] == "welcome");
+}
+
 TEST_CASE("session: hello with an unknown token is unknown_token")
 {
     server_process server;
