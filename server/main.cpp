@@ -1,4 +1,6 @@
 // quarto-server: parses the command line, sets up logging, runs the server.
+#include <csignal>
+#include <filesystem>
 #include <iostream>
 
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -23,15 +25,29 @@ int main(int argc, char** argv)
         std::cerr << "quarto-server: " << error->message << "\n\n" << usage_text();
         return 2;
     }
-    const config& settings = std::get<config>(parsed);
+    config settings = std::get<config>(parsed);
 
     keep_freed_memory();
+    // A peer gone while a library writes to it (hiredis writes with write(2)) must not end the
+    // process: the write fails with EPIPE instead, and the caller sees it.
+    std::signal(SIGPIPE, SIG_IGN);
 
     auto logger = spdlog::stderr_color_mt("quarto");
     spdlog::set_default_logger(logger);
     spdlog::set_level(settings.log_level);
     spdlog::flush_on(spdlog::level::info);
     for (const auto& note : ignored_environment) spdlog::debug("environment: {}", note);
+
+    // Files are served from the web root's real path, checked once: a missing directory is a
+    // mistake to say at start, not a 404 on every page.
+    std::error_code fs_error;
+    const auto web_root = std::filesystem::canonical(settings.web_root, fs_error);
+    if (fs_error || !std::filesystem::is_directory(web_root)) {
+        spdlog::critical("cannot serve --web-root {}: {}", settings.web_root,
+                         fs_error ? fs_error.message() : std::string{"not a directory"});
+        return 1;
+    }
+    settings.web_root = web_root.string();
 
     try {
         return app{settings}.run();

@@ -110,6 +110,13 @@ std::optional<database> database::open(const std::string& path, std::string& err
         sqlite3_close(handle);
         return std::nullopt;
     }
+    // SQLite opens a file it may not write read-only, quietly: every game would then fail to
+    // be stored while the server seemed to run.
+    if (sqlite3_db_readonly(handle, "main") == 1) {
+        error = "the file is read-only (no permission to write it)";
+        sqlite3_close(handle);
+        return std::nullopt;
+    }
     sqlite3_extended_result_codes(handle, 1);
     return database{handle};
 }

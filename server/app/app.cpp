@@ -53,6 +53,14 @@ bool app::restore()
 {
     const auto& s = state_.settings;
     const std::string db = archive::without_password(s.db_path); // what the log may show
+    if (!archive::is_postgres_address(s.db_path)) {
+        std::string problem;
+        db_lock_ = db_file_lock::take(s.db_path, problem);
+        if (!db_lock_) {
+            spdlog::critical("cannot open the game archive (--db {}): {}", db, problem);
+            return false;
+        }
+    }
     // The archive first: a server that cannot keep its games should not start taking them.
     // A node's tournaments and live rooms are its own in a database that nodes share.
     const std::string node = s.redis.empty() ? std::string{} : s.node_id;
@@ -183,7 +191,20 @@ int app::run()
         // The lease first: no other process may hold this node's rooms while they are restored.
         node_->start();
         spdlog::info("node {}: waiting for its lease in Redis", s.node_id);
-        while (!node_->lease_held()) std::this_thread::sleep_for(std::chrono::milliseconds{20});
+        // Redis may be out of reach for long: a stop asked for meanwhile ends the wait.
+        int stop_signal = 0;
+        signals_.async_wait([&](const beast::error_code& error, int signal) {
+            if (!error) stop_signal = signal;
+        });
+        while (!node_->lease_held() && !stop_signal) front_.run_for(std::chrono::milliseconds{20});
+        signals_.cancel();
+        front_.poll(); // the cancelled wait's handler, which refers to stop_signal
+        front_.restart();
+        if (stop_signal) {
+            spdlog::info("signal {}: stopped while waiting for the lease", stop_signal);
+            node_->stop();
+            return 0;
+        }
     }
     if (!restore()) return 1;
     analysis_worker_ = std::make_unique<analysis::analysis_worker>();

@@ -5,9 +5,11 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
 
+#include "app/db_file_lock.hpp"
 #include "app/heap_trimmer.hpp"
 #include "cluster/cluster_view.hpp"
 #include "cluster/node.hpp"
@@ -63,6 +65,8 @@ private:
     void shut_down();
     void wait_for_clients();
 
+    // Held from before the archive opens until after everything is destroyed: one server a file.
+    std::optional<db_file_lock> db_lock_;
     shards::server_state state_;
     const std::int64_t started_ms_;
     // With --redis: this node's lease and presence in the cluster (a thread of its own).
@@ -76,7 +80,8 @@ private:
     asio::io_context front_{1};
     heap_trimmer heap_trimmer_{front_, std::chrono::seconds{30}};
     std::shared_ptr<net::listener> listener_;
-    asio::signal_set signals_{front_, SIGINT, SIGTERM};
+    // SIGHUP too: a closed terminal stops the server as cleanly as Ctrl-C.
+    asio::signal_set signals_{front_, SIGINT, SIGTERM, SIGHUP};
     asio::steady_timer shutdown_timer_{front_}; // polls, until the deadline, for every client to have closed
     std::chrono::steady_clock::time_point shutdown_deadline_; // end of --shutdown-grace
     std::size_t next_shard_ = 0; // the shard the next WebSocket goes to

@@ -9,6 +9,8 @@
 
 #include <unistd.h>
 
+#include <boost/asio/ip/address.hpp>
+
 #include "cluster/redis_address.hpp"
 #include "http/origin_policy.hpp"
 
@@ -81,7 +83,9 @@ flag_result apply(config& c, const std::string& flag, const std::string& value, 
     };
 
     if (flag == "--host") {
-        if (value.empty()) return bad("an address is required");
+        boost::system::error_code ec;
+        boost::asio::ip::make_address(value, ec);
+        if (ec) return bad("an IP address (IPv4 or IPv6) is required");
         c.host = value;
     } else if (flag == "--port") {
         const auto n = number<unsigned>(value);
@@ -96,6 +100,8 @@ flag_result apply(config& c, const std::string& flag, const std::string& value, 
         if (!n || *n < 1 || *n > 64) return bad("a thread count 1..64 is required");
         c.bot_threads = *n;
     } else if (flag == "--web-root") {
+        // An empty root would make every path a path from the filesystem's root.
+        if (value.empty()) return bad("a directory is required");
         c.web_root = value;
     } else if (flag == "--log-level") {
         const auto level = spdlog::level::from_str(value);
@@ -105,10 +111,15 @@ flag_result apply(config& c, const std::string& flag, const std::string& value, 
         const auto n = number<std::size_t>(value);
         if (!n || *n < 64 || *n > (16u << 20)) return bad("a size 64..16777216 is required");
         c.max_message_bytes = *n;
-    } else if (flag == "--rate-limit" || flag == "--rate-burst") {
+    } else if (flag == "--rate-limit") {
         const auto n = number<double>(value);
         if (!n || !(*n > 0) || *n > 1e9) return bad("a positive number is required");
-        (flag == "--rate-limit" ? c.rate_limit : c.rate_burst) = *n;
+        c.rate_limit = *n;
+    } else if (flag == "--rate-burst") {
+        // A bucket smaller than one message would refuse every message.
+        const auto n = number<double>(value);
+        if (!n || !(*n >= 1) || *n > 1e9) return bad("a number of messages >= 1 is required");
+        c.rate_burst = *n;
     } else if (flag == "--room-idle-seconds") {
         const auto n = number<unsigned>(value);
         if (!n || *n < 1) return bad("a number of seconds >= 1 is required");
@@ -196,16 +207,18 @@ std::string usage_text()
     const std::string web_root = "none";
 #endif
     return R"(Usage: quarto-server [options]
-  --host ADDR                  address to listen on (default 0.0.0.0)
+  --host ADDR                  IP address to listen on, IPv4 or IPv6 (default 0.0.0.0)
   --port N                     port; 0 picks a free one (default 8080)
-  --threads N                  event loops (shards), one thread each (default: number of cores)
+  --threads N                  event loops (shards), one thread each, 0..256; 0 or unset: the
+                               number of cores
   --bot-threads N              threads that think for the computer opponents, 1..64 (default:
                                half the event loops, 1 to 4)
-  --web-root DIR               the browser client's files (default )" + web_root + R"()
+  --web-root DIR               the browser client's files, an existing directory
+                               (default )" + web_root + R"()
   --log-level LEVEL            trace, debug, info, warn, error, critical, off (default info)
   --max-message-bytes N        largest WebSocket message accepted (default 4096)
   --rate-limit N               messages per second per connection (default 20)
-  --rate-burst N               messages a connection may send at once (default 40)
+  --rate-burst N               messages a connection may send at once, at least 1 (default 40)
   --room-idle-seconds N        reclaim finished or deserted rooms idle this long (default 600)
   --abandon-seconds N          a seated player gone this long from a game in progress may
                                be claimed against: the opponent wins (default 30)
@@ -213,15 +226,19 @@ std::string usage_text()
   --max-rooms-per-player N     rooms one player may be in at once, seated or watching,
                                1..500 (default 32); as many tournaments too
   --max-rooms-per-address N    open rooms created from one address (default 1000; 0 = no cap)
-  --max-tournaments-per-player N   unfinished tournaments one player may direct (default 5)
-  --max-tournaments-per-address N  unfinished tournaments created from one address (default 50)
+  --max-tournaments-per-player N   unfinished tournaments one player may direct (default 5;
+                               0 = no cap)
+  --max-tournaments-per-address N  unfinished tournaments created from one address (default 50;
+                               0 = no cap)
   --max-guests-per-address N   guests remembered per address: past it, a new guest makes the
-                               address's longest-idle guest forgotten at once (default 200)
-  --db PATH|URL                 the SQLite file that archives finished games; it and its
-                               directory are created if missing (default data/quarto.db).
+                               address's longest-idle guest forgotten at once (default 200;
+                               0 = no cap)
+  --db PATH|URL                the SQLite file that archives finished games and journals the
+                               live rooms; it and its directory are created if missing
+                               (default data/quarto.db); one server a file (PATH.lock).
                                Or a PostgreSQL database: postgresql://user:password@host/db
-  --shutdown-grace SECONDS     on SIGTERM, how long to let clients receive what is queued
-                               and close before exiting anyway (default 5)
+  --shutdown-grace SECONDS     on SIGTERM, SIGINT or SIGHUP, how long to let clients receive
+                               what is queued and close before exiting anyway (default 5)
   --allowed-origin ORIGIN      a web page origin (https://host[:port]) allowed to open a
                                WebSocket; repeatable (default: only the request's own Host)
   --trust-proxy                take the client address from the last X-Forwarded-For entry
@@ -240,7 +257,7 @@ std::string usage_text()
                                unix:///path/to/redis.sock (default: none, a single server)
   --node-id ID                 this node's name in the cluster: letters, digits, . _ -
                                (default: the host's name and the port, as in web1-8080)
-  --help                       this text
+  --help, -h                   this text
 
 Every option can also be set in the environment: QUARTO_PORT=9000 is --port 9000,
 QUARTO_TRUST_PROXY=1 is --trust-proxy, QUARTO_ALLOWED_ORIGIN takes a list separated by
@@ -310,6 +327,12 @@ std::variant<config, usage_request, config_error> parse_command_line(const std::
             flag.resize(eq);
         }
         if (flag == "--help" || flag == "-h") return usage_request{};
+        if (!flag.starts_with("--")) {
+            // A switch takes its value after '=': "--trust-proxy false" leaves "false" alone here.
+            const bool after_switch = i > 0 && is_switch(args[i - 1]);
+            return config_error{"unexpected argument '" + flag + "'" +
+                                (after_switch ? " (a switch takes a value after '=', as in " + args[i - 1] + "=" + flag + ")" : "")};
+        }
         if (!value && is_switch(flag)) value = "true";
         if (!value) {
             if (i + 1 >= args.size()) return config_error{flag + " needs a value"};

@@ -21,7 +21,7 @@ std::string_view mime_type(std::string_view path)
 std::optional<std::string> static_path(const std::string& web_root, std::string_view target)
 {
     std::string_view path = target.substr(0, target.find_first_of("?#"));
-    if (path.empty() || path[0] != '/' || path.find("..") != std::string_view::npos ||
+    if (web_root.empty() || path.empty() || path[0] != '/' || path.find("..") != std::string_view::npos ||
         path.find('\\') != std::string_view::npos || path.find('\0') != std::string_view::npos)
         return std::nullopt;
     std::string file = web_root + std::string{path};

@@ -338,6 +338,45 @@ TEST_CASE("archive: a database that cannot be opened stops the server with exit 
     CHECK_MESSAGE(empty_output.find("--db") != std::string::npos, empty_output);
 }
 
+TEST_CASE("archive: one server a file: a second one on it stops with exit code 1, and starts once the first has gone")
+{
+    scratch tmp;
+    const std::string db = (tmp.dir / "quarto.db").string();
+    server_process first{{"--db", db}};
+    const auto [status, output] = run_to_exit({"--host", "127.0.0.1", "--port", "0", "--db", db});
+    REQUIRE(status);
+    CHECK(WEXITSTATUS(*status) == 1);
+    CHECK_MESSAGE(output.find("another quarto-server is using it") != std::string::npos, output);
+    CHECK_MESSAGE(output.find("listening on") == std::string::npos, output);
+    get_json(first, "/api/games?player=Ann", 200); // the first one goes on
+    const auto stopped = first.stop();
+    REQUIRE(stopped);
+    CHECK(WEXITSTATUS(*stopped) == 0);
+    server_process second{{"--db", db}}; // the lock went with the first process
+    get_json(second, "/api/games?player=Ann", 200);
+}
+
+TEST_CASE("archive: a file the server may read but not write stops it with exit code 1")
+{
+    scratch tmp;
+    const auto db = tmp.dir / "quarto.db";
+    { server_process made{{"--db", db.string()}}; } // an archive file with its schema
+    // As another user when the test runs as root, whom permissions do not stop.
+    std::vector<std::string> as_nobody;
+    if (::geteuid() == 0) as_nobody = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"};
+    std::filesystem::permissions(tmp.dir, std::filesystem::perms::all); // the lock file may be made
+    std::filesystem::remove(db.string() + ".lock");
+    for (const auto& f : std::filesystem::directory_iterator(tmp.dir))
+        std::filesystem::permissions(f.path(), std::filesystem::perms::owner_read | std::filesystem::perms::group_read |
+                                                   std::filesystem::perms::others_read);
+    const auto [status, output] =
+        run_to_exit({"--host", "127.0.0.1", "--port", "0", "--db", db.string()}, {}, std::chrono::milliseconds{5000}, as_nobody);
+    REQUIRE(status);
+    CHECK(WEXITSTATUS(*status) == 1);
+    CHECK_MESSAGE(output.find("read-only") != std::string::npos, output);
+    CHECK_MESSAGE(output.find("listening on") == std::string::npos, output);
+}
+
 TEST_CASE("archive: /metrics counts archived games")
 {
     server_process server;

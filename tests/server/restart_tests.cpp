@@ -146,6 +146,7 @@ TEST_CASE("journal: with --journal off nothing is kept, and a restart forgets th
     d.act(d.first, "give", {{"piece", 3}});
     d.expect_all("given");
     CHECK(http_get(server->port(), "/metrics").body.find("quarto_journal_commits_total") == std::string::npos);
+    server->stop(); // one server a file: the next starts once this one has gone
     server = std::make_unique<server_process>(args);
     ws_client back{server->port()};
     back.send({{"type", "hello"}, {"token", d.creator.token}});

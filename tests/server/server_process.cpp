@@ -65,9 +65,10 @@ std::pair<pid_t, int> spawn(std::vector<std::string> args, std::vector<std::stri
 } // namespace
 
 finished_run run_to_exit(const std::vector<std::string>& args, const std::vector<std::string>& environment,
-                         std::chrono::milliseconds limit)
+                         std::chrono::milliseconds limit, const std::vector<std::string>& prefix)
 {
-    std::vector<std::string> command{server_binary()};
+    std::vector<std::string> command = prefix;
+    command.push_back(server_binary());
     command.insert(command.end(), args.begin(), args.end());
     const auto [pid, out] = spawn(command, environment);
     finished_run result;

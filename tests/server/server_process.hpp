@@ -71,12 +71,13 @@ std::string server_binary();
 
 // Runs the server with exactly `args` (and `environment` added) until it exits by itself, for
 // command lines that must be refused. The server is killed if it is still running after
-// `limit`; then `status` is nullopt.
+// `limit`; then `status` is nullopt. `prefix`: a launcher run instead, as in launch_options.
 struct finished_run {
     std::optional<int> status; // as from waitpid
     std::string output;        // stdout and stderr
 };
 finished_run run_to_exit(const std::vector<std::string>& args, const std::vector<std::string>& environment = {},
-                         std::chrono::milliseconds limit = std::chrono::milliseconds{5000});
+                         std::chrono::milliseconds limit = std::chrono::milliseconds{5000},
+                         const std::vector<std::string>& prefix = {});
 
 } // namespace quarto_test

@@ -112,3 +112,29 @@ TEST_CASE("shutdown: no WebSocket starts during the grace period, not even on a 
     stuck.reset(); // its connection gone, nothing is left to wait for
     CHECK(exited_cleanly(server.wait_exit(milliseconds{20000})));
 }
+
+TEST_CASE("shutdown: SIGHUP (a closed terminal) stops the server as cleanly as SIGTERM")
+{
+    server_process server;
+    player ann = connect_player(server, "Ann");
+    ::kill(server.pid(), SIGHUP);
+    REQUIRE(ann->wait_closed(in(milliseconds{3000})));
+    CHECK(ann->close_code() == std::optional<std::uint16_t>{1012});
+    CHECK(exited_cleanly(server.wait_exit(milliseconds{10000})));
+    CHECK(server.log().find("signal 1: shutting down") != std::string::npos);
+}
+
+TEST_CASE("shutdown: a node still waiting for its lease (Redis out of reach) stops on SIGTERM")
+{
+    // Nothing listens on port 1 of the loopback: the node waits for Redis until it is stopped.
+    // The shell sends the signal a second into the wait and reports the server's exit status.
+    const std::vector<std::string> signal_after_a_second{"/bin/sh", "-c", "\"$@\" & p=$!; sleep 1; kill -TERM $p; wait $p",
+                                                        "sh"};
+    const auto [status, output] = run_to_exit({"--host", "127.0.0.1", "--port", "0", "--redis", "redis://127.0.0.1:1",
+                                               "--node-id", "waiting", "--log-level", "info"},
+                                              {}, milliseconds{8000}, signal_after_a_second);
+    CHECK_MESSAGE(exited_cleanly(status), output);
+    CHECK_MESSAGE(output.find("waiting for its lease") != std::string::npos, output);
+    CHECK_MESSAGE(output.find("stopped while waiting for the lease") != std::string::npos, output);
+    CHECK_MESSAGE(output.find("listening on") == std::string::npos, output);
+}

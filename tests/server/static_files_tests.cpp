@@ -185,3 +185,13 @@ TEST_CASE("static files: the lobby's first visit and a repeat visit, in bytes on
         CHECK_FALSE(r.header("ETag").empty());
     }
 }
+
+TEST_CASE("static files: a --web-root that is not a directory stops the server at start, with exit code 1")
+{
+    const auto [status, output] =
+        run_to_exit({"--host", "127.0.0.1", "--port", "0", "--web-root", "/nonexistent/quarto-web"});
+    REQUIRE(status);
+    CHECK(WEXITSTATUS(*status) == 1);
+    CHECK_MESSAGE(output.find("cannot serve --web-root /nonexistent/quarto-web") != std::string::npos, output);
+    CHECK_MESSAGE(output.find("listening on") == std::string::npos, output);
+}

@@ -85,6 +85,26 @@ TEST_CASE("config: --trust-proxy is a switch, or takes a boolean after '='")
     CHECK_FALSE(parsed({"--trust-proxy=no"}).trust_proxy);
     CHECK(parsed({"--trust-proxy=ON"}).trust_proxy);
     CHECK(error_of({"--trust-proxy=maybe"}).starts_with("--trust-proxy: true or false"));
+    // Its value after a space is no value of it, and says how to give one.
+    CHECK(error_of({"--trust-proxy", "false"}) ==
+          "unexpected argument 'false' (a switch takes a value after '=', as in --trust-proxy=false)");
+    CHECK(error_of({"--port", "9000", "extra"}) == "unexpected argument 'extra'");
+}
+
+TEST_CASE("config: values that would leave the server serving or answering nothing sensible are refused")
+{
+    // An empty root would make every path one from the filesystem's root.
+    CHECK(error_of({"--web-root", ""}) == "--web-root: a directory is required, got ''");
+    CHECK(error_of({"--web-root="}) == "--web-root: a directory is required, got ''");
+    // A bucket of less than one message refuses every message.
+    CHECK(error_of({"--rate-burst", "0.5"}) == "--rate-burst: a number of messages >= 1 is required, got '0.5'");
+    CHECK(parsed({"--rate-burst", "1"}).rate_burst == 1);
+    CHECK(parsed({"--rate-limit", "0.5"}).rate_limit == 0.5);
+    // A host name is not resolved: the address to listen on is one of the machine's.
+    CHECK(error_of({"--host", "localhost"}) == "--host: an IP address (IPv4 or IPv6) is required, got 'localhost'");
+    CHECK(error_of({"--host", "999.1.1.1"}).starts_with("--host: an IP address"));
+    CHECK(parsed({"--host", "::1"}).host == "::1");
+    CHECK(parsed({"--host", "127.0.0.1"}).host == "127.0.0.1");
 }
 
 TEST_CASE("config: --allowed-origin is repeatable, normalized, deduplicated")
