@@ -291,6 +291,51 @@ TEST_CASE("journal: a window closes as soon as every writer that wrote into it i
     CHECK(keys(j->load().value) == key_list{{"a", 1}, {"b", 1}, {"c", 1}});
 }
 
+TEST_CASE("journal: under a heavy stream of entries a window lasts its whole length, and closes early again once it eases")
+{
+    scratch_dir dir;
+    const std::string path = dir.file("quarto.db");
+    open_sqlite(path);
+    auto j = open_journal(path);
+    using std::chrono::milliseconds;
+    j->set_commit_window(milliseconds{300});
+    // From a batch written (its writer then idle) until it is acknowledged.
+    const auto commit_time = [&](const std::vector<step>& steps) {
+        std::promise<bool> done;
+        auto acknowledged = done.get_future();
+        const auto start = std::chrono::steady_clock::now();
+        j->write(batch_of(steps), [&](bool ok) { done.set_value(ok); }, 0);
+        j->writer_idle(0);
+        REQUIRE(acknowledged.wait_for(std::chrono::seconds{10}) == std::future_status::ready);
+        CHECK(acknowledged.get());
+        return std::chrono::steady_clock::now() - start;
+    };
+    const auto entries = [](const std::string& room, std::int64_t from, int count) {
+        std::vector<step> steps;
+        for (int i = 0; i < count; ++i) steps.push_back(entry(room, from + i));
+        return steps;
+    };
+    CHECK(commit_time(entries("light", 1, 1)) < milliseconds{150}); // the writer is idle: at once
+
+    // Thousands of entries a batch, back to back, far past heavy_entries_per_s: once the rate
+    // is taken, a window waits out its 300 ms although the writer is idle.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds{10};
+    std::int64_t n = 1;
+    bool whole_window = false;
+    while (!whole_window && std::chrono::steady_clock::now() < deadline) {
+        whole_window = commit_time(entries("heavy", n, 2000)) >= milliseconds{250};
+        n += 2000;
+    }
+    CHECK(whole_window);
+
+    // One entry at a time: the rate falls, and the windows close early again.
+    bool early_again = false;
+    const auto eased_deadline = std::chrono::steady_clock::now() + std::chrono::seconds{10};
+    for (std::int64_t i = 1; !early_again && std::chrono::steady_clock::now() < eased_deadline; ++i)
+        early_again = commit_time(entries("eased", i, 1)) < milliseconds{150};
+    CHECK(early_again);
+}
+
 TEST_CASE("journal: the log reaches the disk within sync_interval of a commit, and at close")
 {
     scratch_dir dir;

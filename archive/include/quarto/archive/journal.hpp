@@ -64,7 +64,8 @@ public:
     // writer_idle when it has nothing more to write for now (its event loop is about to wait).
     // In an SQLite file, a window closes as soon as every writer that has written since its
     // last writer_idle has called it again, and no batch without a writer is waiting; else
-    // (and always in PostgreSQL, whose commits cost more) at its end.
+    // (and always in PostgreSQL, whose commits cost more, and while entries come at a heavy
+    // rate: journal.cpp's heavy_entries_per_s) at its end.
     void write(journal_batch batch, std::function<void(bool committed)> committed,
                std::optional<std::size_t> writer = std::nullopt);
     void writer_idle(std::size_t writer);
