@@ -61,7 +61,15 @@ void http_session::on_read(beast::error_code ec, std::size_t)
     }
     if (ec) {
         spdlog::debug("http: read: {}", ec.message());
-        return;
+        // A request the parser refuses gets an answer rather than a reset: headers (or a target)
+        // past the parser's limit 431, a body past max_request_body 413, anything else 400.
+        if (ec.category() != bh::make_error_code(bh::error::header_limit).category()) return;
+        if (ec == bh::error::header_limit)
+            return send(text_response(bh::status::request_header_fields_too_large, 11, false,
+                                      "The request's headers are too large.\n"));
+        if (ec == bh::error::body_limit)
+            return send(text_response(bh::status::payload_too_large, 11, false, "The request's body is too large.\n"));
+        return send(text_response(bh::status::bad_request, 11, false, "The request could not be read.\n"));
     }
     try {
         serve();

@@ -195,3 +195,14 @@ TEST_CASE("static files: a --web-root that is not a directory stops the server a
     CHECK_MESSAGE(output.find("cannot serve --web-root /nonexistent/quarto-web") != std::string::npos, output);
     CHECK_MESSAGE(output.find("listening on") == std::string::npos, output);
 }
+
+TEST_CASE("http: a request whose headers or target are too large gets 431, not a reset")
+{
+    server_process server;
+    const http_response big_header = http_get(server.port(), "/", header_list{{"X-Big", std::string(20000, 'a')}});
+    CHECK(big_header.status == 431);
+    CHECK(big_header.body == "The request's headers are too large.\n");
+    const http_response big_target = http_get(server.port(), "/?" + std::string(20000, 'q'));
+    CHECK(big_target.status == 431);
+    CHECK(http_get(server.port(), "/healthz").status == 200); // and the server goes on
+}
