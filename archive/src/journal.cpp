@@ -114,7 +114,8 @@ struct journal::impl {
     // 100 ms think time (bench/RESULTS-journal.md). There every window lasts its whole length.
     bool close_early = true; // set before the thread starts, never changed
     // The entries taken since rate_since; `heavy` once they came at heavy_entries_per_s or more
-    // over the last rate_period. Only the journal's thread uses them, under the mutex.
+    // over the last rate_period. Set by the journal's thread; all three under the mutex (a
+    // writer's writer_idle reads `heavy`).
     std::chrono::steady_clock::time_point rate_since = std::chrono::steady_clock::now();
     std::size_t rate_entries = 0;
     bool heavy = false;

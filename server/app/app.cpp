@@ -152,11 +152,7 @@ int app::run()
 {
     const auto& s = state_.settings;
     beast::error_code ec;
-    const auto address = asio::ip::make_address(s.host, ec);
-    if (ec) {
-        spdlog::critical("--host {}: not an IP address", s.host);
-        return 2;
-    }
+    const auto address = asio::ip::make_address(s.host); // checked with the command line
     const net::activation activated = net::inherited_listener();
     if (!activated.problem.empty()) {
         spdlog::critical("socket activation: {}", activated.problem);

@@ -350,7 +350,7 @@ void room::rematch(const client_ref& c, seat s, const json& req)
 
 std::optional<std::int64_t> room::claim_victory_in_ms(seat s) const
 {
-    if (status_ != room_status::playing || !away_since_[s] || bot_in(s)) return std::nullopt;
+    if (status_ != room_status::playing || !away_since_[s]) return std::nullopt;
     const auto waited = std::chrono::duration_cast<milliseconds>(host_.now() - *away_since_[s]);
     return std::max<std::int64_t>(0, (host_.abandon_after() - waited).count());
 }
