@@ -17,10 +17,12 @@ for ((i = 1; i <= runs; i++)); do
     else
         verdict=FAILED
         ((failed_runs++))
-        # The browser test's screenshots of the failure and its server's log: the next run
+        # The browser tests' screenshots of the failure and their servers' logs: the next run
         # overwrites them.
-        mkdir -p "$out/run-$i-e2e"
-        cp build/debug/e2e-artifacts/fail-*.png build/debug/e2e-artifacts/server.log "$out/run-$i-e2e/" 2>/dev/null || true
+        for suite in build/debug/e2e-artifacts/*/; do
+            mkdir -p "$out/run-$i-e2e/$(basename "$suite")"
+            cp "$suite"fail-*.png "$suite"server.log "$out/run-$i-e2e/$(basename "$suite")/" 2>/dev/null || true
+        done
     fi
     echo "run $i/$runs: $verdict in $(($(date +%s) - started)) s"
 done
