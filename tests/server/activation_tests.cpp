@@ -169,7 +169,9 @@ TEST_CASE("socket activation: under Debian's systemd-socket-activate")
     }};
     std::optional<server_process> server;
     try {
-        server.emplace(std::vector<std::string>{}, std::vector<std::string>{},
+        // The tool hands the server none of this process's environment (QUARTO_WEB_ROOT, say):
+        // what the server needs comes as flags.
+        server.emplace(std::vector<std::string>{"--web-root", QUARTO_WEB_ROOT}, std::vector<std::string>{},
                        launch_options{{tool, "-l", "127.0.0.1:" + std::to_string(port)}, -1});
     } catch (...) {
         visitor.join();
