@@ -269,6 +269,15 @@ std::string room_summary(const room_view& room, bool is_private)
     w.value_with([&](json_text& t) { fields::write_clock_settings(t, room.clock); });
     w.key("private").value(is_private);
     write_tournament(w, room);
+    // Waiting with its one seated player gone: a game there would start against nobody.
+    int seated = 0;
+    bool away = false;
+    for (const auto& s : room.seats) {
+        if (!s) continue;
+        ++seated;
+        away = !s->connected;
+    }
+    w.key("host_away").value(room.status == room_status::waiting && seated == 1 && away);
     w.end_object();
     return out;
 }

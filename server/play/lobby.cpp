@@ -6,14 +6,14 @@ namespace quarto::server::play {
 
 namespace {
 
-int status_rank(protocol::room_status s)
+int status_rank(const lobby_state& s)
 {
-    switch (s) {
-    case protocol::room_status::waiting: return 0;
+    switch (s.status) {
+    case protocol::room_status::waiting: return s.host_away() ? 2 : 0;
     case protocol::room_status::playing: return 1;
-    case protocol::room_status::finished: return 2;
+    case protocol::room_status::finished: return 3;
     }
-    return 3;
+    return 4;
 }
 
 // Shown in the lobby: public, and not a free seat opposite the computer.
@@ -23,6 +23,19 @@ bool listed(const lobby_listing& l, const lobby_state& s)
 }
 
 } // namespace
+
+bool lobby_state::host_away() const
+{
+    if (status != protocol::room_status::waiting) return false;
+    int seated = 0;
+    bool away = false;
+    for (std::size_t s = 0; s < 2; ++s) {
+        if (!seats[s]) continue;
+        ++seated;
+        away = !connected[s];
+    }
+    return seated == 1 && away;
+}
 
 void lobby_board::add(lobby_listing listing, lobby_state state)
 {
@@ -51,7 +64,7 @@ void lobby_board::public_places(std::vector<place_in_list>& out, std::size_t boa
 {
     std::lock_guard lock{mutex_};
     for (const auto& [id, e] : rooms_)
-        if (listed(e.listing, e.state)) out.push_back({status_rank(e.state.status), e.added, id, board});
+        if (listed(e.listing, e.state)) out.push_back({status_rank(e.state), e.added, id, board});
 }
 
 // Built on first demand after a change; the caller holds the mutex.
@@ -60,7 +73,7 @@ const std::string& lobby_board::entry::summary_text() const
     if (summary.empty()) {
         std::array<std::optional<protocol::seat_info>, 2> seats;
         for (std::size_t s = 0; s < 2; ++s)
-            if (state.seats[s]) seats[s] = protocol::seat_info{*state.seats[s], true, std::nullopt};
+            if (state.seats[s]) seats[s] = protocol::seat_info{*state.seats[s], state.connected[s], std::nullopt};
         const protocol::room_view v{listing.id,    0,       listing.name, listing.game_rules,
                                     listing.clock, state.status, seats, state.spectators,
                                     nullptr,       {},      {},           listing.tournament};
@@ -96,7 +109,7 @@ std::optional<lobby_board::published> lobby_board::publication(const protocol::r
     const auto it = rooms_.find(id);
     if (it == rooms_.end()) return std::nullopt;
     const entry& e = it->second;
-    return published{status_rank(e.state.status), e.added, listed(e.listing, e.state), e.summary_text()};
+    return published{status_rank(e.state), e.added, listed(e.listing, e.state), e.summary_text()};
 }
 
 void remote_lobby::replace(std::vector<room> rooms)

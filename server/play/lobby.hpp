@@ -24,7 +24,12 @@ struct lobby_state {
     protocol::room_status status = protocol::room_status::waiting;
     std::array<std::optional<protocol::player_info>, 2> seats;
     int spectators = 0;
+    // Whether each seat's player has a connection to the room (the computer always has one).
+    std::array<bool, 2> connected{true, true};
     friend bool operator==(const lobby_state&, const lobby_state&) = default;
+    // Waiting, and its one seated player has no connection: a game there would start against
+    // nobody, so the lobby shows it without offering it (summary `host_away`).
+    bool host_away() const;
 };
 
 // What does not change.
@@ -42,8 +47,9 @@ struct lobby_listing {
 
 class lobby_board {
 public:
-    // A public room's place in the lobby's order: rooms with a free seat first, then games in
-    // progress, then finished ones; the newest first within each.
+    // A public room's place in the lobby's order: rooms with a free seat and their player here
+    // first, then games in progress, then waiting rooms whose player has gone, then finished
+    // ones; the newest first within each.
     struct place_in_list {
         int status_rank;
         std::chrono::steady_clock::time_point added;

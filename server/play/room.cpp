@@ -68,7 +68,10 @@ lobby_listing room::listing() const
 lobby_state room::lobby() const
 {
     lobby_state state{status_, {}, static_cast<int>(spectators_.size())};
-    for (seat s = 0; s < 2; ++s) state.seats[s] = seats_[s];
+    for (seat s = 0; s < 2; ++s) {
+        state.seats[s] = seats_[s];
+        state.connected[s] = seats_[s] && (bot_in(s) || has_connection(seats_[s]->id));
+    }
     return state;
 }
 
@@ -109,7 +112,13 @@ void room::subscribe(const client_ref& c, const player_record& p)
         host_.subscribed(c, {place::kind::room, id_});
     }
     host_.players().add_room(p.info.id, id_);
-    if (const auto s = seat_of(p.info.id)) away_since_[*s].reset();
+    if (const auto s = seat_of(p.info.id)) {
+        absent_at_start_[*s] = false;
+        if (away_since_[*s]) { // back: the lobby may offer a waiting room again
+            away_since_[*s].reset();
+            lobby_changed();
+        }
+    }
 }
 
 void room::seat_creator(const client_ref& c, const player_record& p)
@@ -288,27 +297,6 @@ void room::resend_snapshots(const std::function<bool(const client_ref&)>& to)
         if (to(s.client)) send_snapshot(s.client, s.player_id, nullptr);
 }
 
-void room::detach(const client_ref& c)
-{
-    const auto it = std::find_if(subscribers_.begin(), subscribers_.end(), [&](const auto& s) { return s.client == c; });
-    if (it == subscribers_.end()) return;
-    const std::string player_id = it->player_id;
-    subscribers_.erase(it);
-    if (has_connection(player_id)) return;
-
-    if (const auto s = seat_of(player_id)) {
-        away_since_[*s] = host_.now();
-        std::optional<std::int64_t> claim_in;
-        if (status_ == room_status::playing) claim_in = host_.abandon_after().count();
-        publish(protocol::connection_event(next_stamp(), *seats_[*s], false, claim_in), event_only());
-    } else if (spectating(player_id)) { // watchers do not keep a place while away
-        const auto w = std::find_if(spectators_.begin(), spectators_.end(), [&](const auto& x) { return x.id == player_id; });
-        publish(protocol::left_event(next_stamp(), *w, true, std::nullopt), event_only());
-        spectators_.erase(w);
-        lobby_changed();
-    }
-}
-
 void room::rename(const protocol::player_info& renamed)
 {
     if (closed_) return;
@@ -346,32 +334,6 @@ void room::rematch(const client_ref& c, seat s, const json& req)
     }
     if (bot_) bot_accepts_rematch();
     if (rematch_wanted_[0] && rematch_wanted_[1] && seats_[0] && seats_[1]) start_game();
-}
-
-std::optional<std::int64_t> room::claim_victory_in_ms(seat s) const
-{
-    if (status_ != room_status::playing || !away_since_[s]) return std::nullopt;
-    const auto waited = std::chrono::duration_cast<milliseconds>(host_.now() - *away_since_[s]);
-    return std::max<std::int64_t>(0, (host_.abandon_after() - waited).count());
-}
-
-void room::claim_victory(const client_ref& c, seat s, const json& req)
-{
-    if (status_ != room_status::playing)
-        return send_error(c, error_code::wrong_phase,
-                          status_ == room_status::waiting ? "The game has not started yet." : "The game is over.", req);
-    const seat absent = opponent(s);
-    const auto wait = claim_victory_in_ms(absent);
-    if (!wait) return send_error(c, error_code::wrong_phase, "Your opponent is still here.", req);
-    if (*wait > 0)
-        return send_error(c, error_code::wrong_phase,
-                          "Your opponent may still come back: you can claim the win in " +
-                              std::to_string((*wait + 999) / 1000) + " s.",
-                          req);
-    const instant now = host_.now();
-    const std::int64_t t = *game_time();
-    if (game_->expire(now) == time_event::game_over) return game_finished(change::time_passed{t});
-    if (game_->abandon(absent, now).ok()) game_finished(change::abandon{absent, t});
 }
 
 bool room::act(const client_ref* c, seat s, const protocol::room_action& action, const json& req)
@@ -454,6 +416,7 @@ void room::start_game()
             change::start{first, game_started_unix_ms_, game_id_});
     spdlog::info("room {}: game started, {} vs {}, {} gives first", id_, seats_[0]->name, seats_[1]->name,
                  seats_[first]->name);
+    announce_absent_at_start();
     arm_timer();
     bot_poke();
 }
@@ -512,25 +475,6 @@ void room::on_deadline()
     }
 }
 
-void room::end_if_deserted(std::chrono::milliseconds idle)
-{
-    // Nobody is left to claim the win, and an untimed game would wait forever: once both players
-    // have been away for the idle time, whoever left first has abandoned it. The bot is never
-    // away: against it, the person alone decides.
-    if (status_ != room_status::playing || !subscribers_.empty()) return;
-    std::array<std::optional<instant>, 2> away = away_since_;
-    for (seat s = 0; s < 2; ++s)
-        if (bot_in(s)) away[s] = away[opponent(s)];
-    if (!away[0] || !away[1]) return;
-    const instant now = host_.now();
-    if (now - std::max(*away[0], *away[1]) < idle) return;
-    seat first_gone = *away[1] < *away[0] ? seat{1} : seat{0};
-    if (bot_in(first_gone)) first_gone = opponent(first_gone);
-    const std::int64_t t = *game_time();
-    if (game_->expire(now) == time_event::game_over) return game_finished(change::time_passed{t});
-    if (game_->abandon(first_gone, now).ok()) game_finished(change::abandon{first_gone, t});
-}
-
 bool room::reclaim_if_idle(std::chrono::milliseconds idle)
 {
     if (closed_) return true;
@@ -539,7 +483,8 @@ bool room::reclaim_if_idle(std::chrono::milliseconds idle)
     const bool idle_enough = host_.now() - last_activity_ >= idle;
     // The bot alone keeps nobody's room open.
     const bool empty = (!seats_[0] || bot_in(0)) && (!seats_[1] || bot_in(1)) && spectators_.empty();
-    if (!(empty || (idle_enough && (deserted || status_ == room_status::finished)))) return false;
+    if (!(empty || host_gone(host_.abandon_after()) || (idle_enough && (deserted || status_ == room_status::finished))))
+        return false;
     closed_ = true;
     if (journaled_) host_.journal_cut(id_, archive::journal_batch::all_entries);
     host_.counters().room_status_changed(status_, std::nullopt);
@@ -561,6 +506,7 @@ void room::vacate(seat s)
 {
     seats_[s].reset();
     away_since_[s].reset();
+    absent_at_start_[s] = false;
     score_ = {}; // a new pair starts from nothing
     rematch_wanted_ = {};
     if (status_ != room_status::playing) { // the next opponent starts a fresh game

@@ -124,7 +124,13 @@ private:
     // A seated player away from a game in progress: in how many ms (0: now) the opponent may
     // claim the win; nullopt when they are here or no game is on.
     std::optional<std::int64_t> claim_victory_in_ms(seat s) const;
+    // At a game's start: a seated player with no connection may be claimed against at once, and
+    // everyone is told so (disconnected, claim_victory_in_ms 0).
+    void announce_absent_at_start();
     void end_if_deserted(std::chrono::milliseconds idle);
+    // A waiting room whose one seated player has had no connection for `grace`: nobody is left
+    // to play in it.
+    bool host_gone(std::chrono::milliseconds grace) const;
     void rename_seat(seat s, const std::string& name);
 
     void start_game();
@@ -202,6 +208,7 @@ private:
 
     std::array<std::optional<protocol::player_info>, 2> seats_;
     std::array<std::optional<instant>, 2> away_since_; // a seated player with no connection, since
+    std::array<bool, 2> absent_at_start_{}; // had no connection when the game started, and still has none
     std::vector<protocol::player_info> spectators_;
     std::vector<subscriber> subscribers_;
     std::optional<game> game_;

@@ -516,7 +516,12 @@ TEST_CASE("room_summary lists the names of seated players")
     CHECK(t::room_summary(f.view(3, room_status::waiting, 2, nullptr, at_ms(0)), false) ==
           wire(R"({"id":"k3x9abqz","name":"Ann's room","status":"waiting","players":["Bo"],"spectators":2,
                    "rules":{"squares":false,"attributes":["color","height","shape","fill"],"false_claim":"reject"},
-                   "clock":{"move_ms":60000,"claim_ms":10000},"private":false,"tournament":null})"));
+                   "clock":{"move_ms":60000,"claim_ms":10000},"private":false,"tournament":null,"host_away":true})"));
+    f.seats[1] = seat_info{bo, true, std::nullopt};
+    CHECK(t::room_summary(f.view(3, room_status::waiting, 2, nullptr, at_ms(0)), false).at("host_away") == false);
+    f.seats[1] = seat_info{bo, false, std::nullopt};
+    f.seats[0] = seat_info{ann, true, std::nullopt};
+    CHECK(t::room_summary(f.view(4, room_status::playing, 0, nullptr, at_ms(0)), false).at("host_away") == false);
 
     f.seats[0] = seat_info{ann, true, std::nullopt};
     f.clock.move.reset();

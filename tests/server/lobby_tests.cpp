@@ -324,3 +324,97 @@ TEST_CASE("lobby: a spectator who leaves is broadcast as left and is no longer i
     json snap = join(*late.ws, d.room, "spectator");
     CHECK(snap["spectators"] == 1);
 }
+
+namespace {
+
+// The summary of `room` in GET /api/rooms, or null when it is not listed; `order` gets every
+// listed room's id, in the lobby's order.
+json listed_room(const server_process& server, const json& room, std::vector<json>* order = nullptr)
+{
+    const auto r = http_get(server.port(), "/api/rooms");
+    REQUIRE(r.status == 200);
+    const json list = json::parse(r.body);
+    json found;
+    for (const json& s : list["rooms"]) {
+        if (order) order->push_back(s["id"]);
+        if (s["id"] == room) found = s;
+    }
+    return found;
+}
+
+} // namespace
+
+TEST_CASE("lobby: a waiting room whose player has gone is marked host_away, listed after the open ones, and closes")
+{
+    server_process server{{"--abandon-seconds", "1"}};
+    player ann = connect_player(server, "Ann");
+    const json ghost = create_room(*ann.ws, {{"name", "Ann's"}});
+    player cy = connect_player(server, "Cy");
+    const json open = create_room(*cy.ws, {{"name", "Cy's"}});
+    CHECK(listed_room(server, ghost)["host_away"] == false);
+    CHECK(listed_room(server, open)["host_away"] == false);
+
+    ann->drop();
+    // Within the grace the room stays listed, marked, after the room whose player is here.
+    json marked;
+    for (const auto deadline = in(default_wait); steady::now() < deadline;) {
+        marked = listed_room(server, ghost);
+        if (marked.is_object() && marked["host_away"] == true) break;
+        std::this_thread::sleep_for(milliseconds{20});
+    }
+    REQUIRE_MESSAGE(marked.is_object(), "the room closed before it was seen marked");
+    CHECK(marked["host_away"] == true);
+    CHECK(marked["status"] == "waiting");
+    CHECK(json::parse(http_get(server.port(), "/api/rooms/" + ghost.get<std::string>()).body)["host_away"] == true);
+
+    // Closed at the first sweep after --abandon-seconds (the server sweeps every 10 s).
+    bool closed = false;
+    for (const auto deadline = in(milliseconds{25'000}); steady::now() < deadline && !closed;) {
+        closed = http_get(server.port(), "/api/rooms/" + ghost.get<std::string>()).status == 404;
+        if (!closed) std::this_thread::sleep_for(milliseconds{200});
+    }
+    CHECK(closed);
+    CHECK(listed_room(server, ghost).is_null());
+    CHECK(listed_room(server, open)["host_away"] == false); // Cy's is still there
+}
+
+TEST_CASE("lobby: the lobby lists open rooms first, then games, then rooms whose player has gone")
+{
+    server_process server;
+    player ann = connect_player(server, "Ann");
+    const json ghost = create_room(*ann.ws, {{"name", "gone"}});
+    ann->drop();
+    duel d = start_duel(server, {{"name", "game"}});
+    player cy = connect_player(server, "Cy");
+    const json open = create_room(*cy.ws, {{"name", "open"}});
+    std::vector<json> order;
+    for (const auto deadline = in(default_wait); steady::now() < deadline;) {
+        order.clear();
+        if (listed_room(server, ghost, &order)["host_away"] == true) break;
+        std::this_thread::sleep_for(milliseconds{20});
+    }
+    CHECK(order == std::vector<json>{open, d.room, ghost});
+}
+
+TEST_CASE("lobby: joining a room whose player has gone starts a game that may be claimed at once")
+{
+    server_process server; // --abandon-seconds 30: the room is not closed meanwhile
+    player ann = connect_player(server, "Ann");
+    const json room = create_room(*ann.ws);
+    ann->drop();
+    for (const auto deadline = in(default_wait);
+         steady::now() < deadline && listed_room(server, room)["host_away"] != true;)
+        std::this_thread::sleep_for(milliseconds{20});
+
+    player bo = connect_player(server, "Bo");
+    const json snap = join(*bo.ws, room);
+    CHECK(snap["players"][0]["connected"] == false);
+    must(bo->wait_type("game_started"), "game_started");
+    const json gone = must(bo->wait_type("disconnected"), "disconnected");
+    CHECK(gone["player"]["name"] == "Ann");
+    CHECK(gone["claim_victory_in_ms"] == 0);
+    bo->send(action("claim_victory", room, {{"req", "c"}}));
+    const json over = must(bo->wait_type("game_over"), "game_over");
+    CHECK(over["reason"] == "abandoned");
+    CHECK(over["winner"] == 1);
+}

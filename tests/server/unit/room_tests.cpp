@@ -718,6 +718,90 @@ TEST_CASE("room: coming back in time keeps the game - and spectators and the pre
     CHECK(d.room->lobby().status == protocol::room_status::playing);
 }
 
+TEST_CASE("room: a game started opposite a player with no connection may be claimed at once")
+{
+    duel d;
+    d.room->detach(d.a); // Ann's page has gone; her seat stays
+    d.host.take(d.a);
+    d.act(d.b, *d.bo, protocol::join{false});
+    const auto to_b = d.host.take(d.b);
+    INFO(d.host.transcript(d.b));
+    REQUIRE(types_of(to_b) == strings{"room", "game_started", "disconnected"});
+    CHECK(to_b[0]["players"][0]["connected"] == false);
+    CHECK(to_b[2]["player"]["name"] == "Ann");
+    CHECK(to_b[2]["claim_victory_in_ms"] == 0);
+    CHECK(d.peek(1)["players"][0]["claim_victory_in_ms"] == 0);
+
+    SUBCASE("claimed at once")
+    {
+        d.act(1, protocol::claim_victory{}, "now");
+        const json over = d.only(d.b, "game_over");
+        CHECK(over["winner"] == 1);
+        CHECK(over["reason"] == "abandoned");
+    }
+    SUBCASE("once she is back, a later absence gets the usual wait")
+    {
+        const auto a2 = d.host.connect();
+        d.room->resume(a2, *d.ann);
+        CHECK(types_of(d.host.take(d.b)) == strings{"reconnected"});
+        d.act(1, protocol::claim_victory{});
+        CHECK(error_to(d.host, d.b, "wrong_phase")["message"] == "Your opponent is still here.");
+        d.room->detach(a2);
+        CHECK(d.only(d.b, "disconnected")["claim_victory_in_ms"] == 30'000);
+        d.act(1, protocol::claim_victory{});
+        CHECK(error_to(d.host, d.b, "wrong_phase")["message"].get<std::string>().find("30 s") != std::string::npos);
+    }
+}
+
+TEST_CASE("room: a tournament game's player who has not arrived yet keeps the usual wait")
+{
+    fake_host host;
+    const auto ann = host.players().create("Ann");
+    const auto bo = host.players().create("Bo");
+    play::room_settings s = settings_with();
+    s.tournament = play::tournament_link{"tclub", seat{0}, nullptr};
+    play::room& r = host.open_game_room(std::move(s), *ann, *bo);
+    host.run_deferred();
+    const auto a = host.connect();
+    r.resume(a, *ann);
+    const json snap = host.take(a).at(0);
+    CHECK(snap["players"][1]["claim_victory_in_ms"] == 30'000);
+    r.handle(a, *ann, protocol::claim_victory{}, nullptr);
+    host.run_deferred();
+    CHECK(error_to(host, a, "wrong_phase")["message"].get<std::string>().find("30 s") != std::string::npos);
+}
+
+TEST_CASE("room: a waiting room whose player has gone is not offered, and closes after --abandon-seconds")
+{
+    duel d;
+    CHECK_FALSE(d.host.lobby_of(d.id)->host_away());
+    d.room->detach(d.a);
+    CHECK(d.host.lobby_of(d.id)->host_away());
+    CHECK(d.host.lobby_of(d.id)->connected[0] == false);
+
+    // A reload: gone for a moment, back long before the grace is over.
+    d.host.advance(milliseconds{29'999});
+    CHECK(d.host.sweep(idle).empty());
+    const auto a2 = d.host.connect();
+    d.room->resume(a2, *d.ann);
+    CHECK_FALSE(d.host.lobby_of(d.id)->host_away());
+    d.host.advance(milliseconds{60'000});
+    CHECK(d.host.sweep(idle).empty());
+
+    // Gone for good: closed once she has been away --abandon-seconds, a watcher told so.
+    const auto c = d.host.connect();
+    const auto cy = d.host.players().create("Cy");
+    d.act(c, *cy, protocol::join{true});
+    d.room->detach(a2);
+    d.host.take(c);
+    d.host.advance(milliseconds{29'999});
+    CHECK(d.host.sweep(idle).empty());
+    d.host.advance(milliseconds{1});
+    CHECK(d.host.sweep(idle) == strings{d.id});
+    CHECK(types_of(d.host.take(c)) == strings{"room_closed"});
+    CHECK(d.host.players().rooms_of(d.ann->info.id).empty());
+}
+
 // ---- spectators --------------------------------------------------------------------------------
 
 TEST_CASE("room: spectators see joined and left, get every event, and cannot act")
@@ -997,11 +1081,11 @@ TEST_CASE("room: a finished room closes after the idle time - everyone in it get
 
 TEST_CASE("room: a deserted room closes after the idle time - a game both players left first ends as abandoned")
 {
-    SUBCASE("waiting, nobody connected")
+    SUBCASE("waiting, nobody connected: once its player has been gone --abandon-seconds, before the idle time")
     {
         duel d;
         d.room->detach(d.a);
-        d.host.advance(idle - milliseconds{1});
+        d.host.advance(milliseconds{30'000} - milliseconds{1});
         CHECK(d.host.sweep(idle).empty());
         d.host.advance(milliseconds{1});
         CHECK(d.host.sweep(idle) == strings{d.id});
