@@ -149,10 +149,12 @@ void http_session::serve()
 }
 
 // A file of the web root: 304 when the client has this version (If-None-Match), else the
-// file, gzipped when the client takes it and that is smaller.
+// file, gzipped when the client takes it and that is smaller. Files named under the web root's
+// current version may be kept for a year; anything else is revalidated on every use.
 void http_session::serve_static(std::string_view target, unsigned version, bool keep_alive)
 {
-    const auto file = site_.files().find(target);
+    const auto answer = site_.files().serve(target);
+    const auto& file = answer.file;
     if (!file) return send(text_response(bh::status::not_found, version, keep_alive, "Not found.\n"));
     const auto& req = parser_->get();
     const auto header = [&](bh::field f) {
@@ -162,7 +164,7 @@ void http_session::serve_static(std::string_view target, unsigned version, bool 
     const auto common = [&](auto& res) {
         res.set(bh::field::server, "quarto-server");
         res.set(bh::field::etag, file->etag);
-        res.set(bh::field::cache_control, "no-cache"); // always revalidated: a 304 costs a few bytes
+        res.set(bh::field::cache_control, answer.immutable ? "public, max-age=31536000, immutable" : "no-cache");
         if (!file->gzipped.empty()) res.set(bh::field::vary, "Accept-Encoding");
         res.keep_alive(keep_alive);
     };

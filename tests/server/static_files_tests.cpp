@@ -206,3 +206,111 @@ TEST_CASE("http: a request whose headers or target are too large gets 431, not a
     CHECK(big_target.status == 431);
     CHECK(http_get(server.port(), "/healthz").status == 200); // and the server goes on
 }
+
+namespace {
+
+// The version in the first "/v/<version>/" of `page`; empty when there is none.
+std::string version_in(const std::string& page)
+{
+    const auto at = page.find("\"/v/");
+    if (at == std::string::npos) return {};
+    return page.substr(at + 4, page.find('/', at + 4) - at - 4);
+}
+
+} // namespace
+
+TEST_CASE("static files: a page names its files under the web root's version, and those are kept for a year")
+{
+    web_root root;
+    root.write("index.html", "<!doctype html><link rel=\"stylesheet\" href=\"style.css\">\n"
+                             "<link rel=\"icon\" href=\"favicon.svg\" type=\"image/svg+xml\">\n"
+                             "<script type=\"module\" src=\"js/main.js\"></script>\n"
+                             "<link rel=\"modulepreload\" href=\"js/app.js\"><link rel=\"modulepreload\" href=\"js/gone.js\">\n"
+                             "<a href=\"#/rules\">rules</a> <a href=\"/api/rooms\">rooms</a> <img src=\"data:,\" alt=\"\">"
+                             " <a href=\"https://example.org/style.css\">x</a> <p data-href=\"style.css\">");
+    root.write("style.css", "body { color: red }");
+    root.write("favicon.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>");
+    root.write("js/main.js", "import './app.js';\n");
+    root.write("js/app.js", script(1));
+    server_process server{{"--web-root", root.dir.string()}};
+
+    const auto page = http_get(server.port(), "/");
+    REQUIRE(page.status == 200);
+    CHECK(page.header("Cache-Control") == "no-cache"); // the page itself is revalidated
+    const std::string v = version_in(page.body);
+    REQUIRE(v.size() == 16);
+    CHECK(v.find_first_not_of("0123456789abcdef") == std::string::npos);
+    const std::string prefix = "/v/" + v + "/";
+    for (const std::string& named : {"href=\"" + prefix + "style.css\"", "href=\"" + prefix + "favicon.svg\"",
+                                     "src=\"" + prefix + "js/main.js\"", "href=\"" + prefix + "js/app.js\""})
+        CHECK_MESSAGE(page.body.find(named) != std::string::npos, named << " in " << page.body);
+    // What is not a file of the web root stays as it was.
+    for (const std::string kept : {"href=\"js/gone.js\"", "href=\"#/rules\"", "href=\"/api/rooms\"", "src=\"data:,\"",
+                                   "href=\"https://example.org/style.css\"", "data-href=\"style.css\""})
+        CHECK_MESSAGE(page.body.find(kept) != std::string::npos, kept << " in " << page.body);
+    CHECK(http_get(server.port(), "/index.html").body == page.body);
+    CHECK(http_get(server.port(), "/", {{"If-None-Match", page.header("ETag")}}).status == 304);
+
+    // Files under the current version: kept for a year; the same bytes as without the prefix.
+    for (const std::string file : {"style.css", "favicon.svg", "js/main.js", "js/app.js"}) {
+        CAPTURE(file);
+        const auto r = http_get(server.port(), prefix + file, {{"Accept-Encoding", "gzip"}});
+        CHECK(r.status == 200);
+        CHECK(r.header("Cache-Control") == "public, max-age=31536000, immutable");
+        const auto plain = http_get(server.port(), "/" + file);
+        CHECK(plain.header("Cache-Control") == "no-cache");
+        CHECK(r.header("ETag") == plain.header("ETag"));
+    }
+    CHECK(http_get(server.port(), prefix + "favicon.svg").header("Content-Type") == "image/svg+xml");
+    CHECK(http_get(server.port(), prefix + "js/gone.js").status == 404);
+    CHECK(http_get(server.port(), "/v/").status == 404);
+    CHECK(http_get(server.port(), "/v/" + v).status == 404);
+    CHECK(http_get(server.port(), prefix + "../index.html").status == 404);
+
+    // An edit while the server runs reaches the next page load: new addresses for every file,
+    // and an older page asking under its old version gets today's file, not to be kept.
+    root.write("js/app.js", script(2) + "// edited\n");
+    const auto edited = http_get(server.port(), "/", {{"If-None-Match", page.header("ETag")}});
+    CHECK(edited.status == 200);
+    const std::string v2 = version_in(edited.body);
+    REQUIRE(v2.size() == 16);
+    CHECK(v2 != v);
+    CHECK(edited.header("ETag") != page.header("ETag"));
+    const auto fresh = http_get(server.port(), "/v/" + v2 + "/js/app.js");
+    CHECK(fresh.body == script(2) + "// edited\n");
+    CHECK(fresh.header("Cache-Control") == "public, max-age=31536000, immutable");
+    const auto old = http_get(server.port(), prefix + "js/app.js");
+    CHECK(old.status == 200);
+    CHECK(old.body == script(2) + "// edited\n");
+    CHECK(old.header("Cache-Control") == "no-cache");
+    // A new file changes the version too; the page's own edits do not.
+    root.write("js/new.js", "export const x = 1;\n");
+    const std::string v3 = version_in(http_get(server.port(), "/").body);
+    CHECK(v3 != v2);
+    root.write("index.html", "<!doctype html><script type=\"module\" src=\"js/main.js\"></script><!-- edited -->");
+    const auto page3 = http_get(server.port(), "/");
+    CHECK(version_in(page3.body) == v3);
+    CHECK(page3.body.find("<!-- edited -->") != std::string::npos);
+}
+
+TEST_CASE("static files: the client's page names every file under one version, its favicon included")
+{
+    server_process server; // the real web root
+    const auto page = http_get(server.port(), "/", {{"Accept-Encoding", "gzip"}});
+    REQUIRE(page.status == 200);
+    const std::string body = page.header("Content-Encoding") == "gzip" ? gunzip(page.body) : page.body;
+    const std::string v = version_in(body);
+    REQUIRE(v.size() == 16);
+    // Nothing the page loads is left unversioned (each would cost a request on every visit).
+    for (const std::string& attr : {std::string{"src=\""}, std::string{"href=\""}})
+        for (const auto& value : attribute_values(body, " " + attr)) {
+            CAPTURE(value);
+            CHECK((value.starts_with("/v/" + v + "/") || value.starts_with("#")));
+        }
+    const auto icon = http_get(server.port(), "/v/" + v + "/favicon.svg");
+    CHECK(icon.status == 200);
+    CHECK(icon.header("Content-Type") == "image/svg+xml");
+    CHECK(icon.header("Cache-Control") == "public, max-age=31536000, immutable");
+    CHECK(icon.body.find("<svg") != std::string::npos);
+    CHECK(body.find("data:") == std::string::npos);
+}
