@@ -31,6 +31,16 @@ export function moveWords(m) {
   return parts.join(m.quarto ? ' and ' : ', then ') || 'pass';
 }
 
+/**
+ * What "Show best move" shows, in words: the position after `from` moves, where the player made
+ * the moves up to `to` instead. "After move 7, Ann played moves 8 and 9; the best was to place
+ * on D1 and call Quarto."
+ */
+export function bestMoveWords(from, to, name, best) {
+  const played = to === from + 1 ? `move ${to}` : `moves ${from + 1} ${to === from + 2 ? 'and' : 'to'} ${to}`;
+  return `${from ? `After move ${from}` : 'At the start'}, ${name} played ${played}; the best was to ${moveWords(best)}.`;
+}
+
 /** The standing in words: "Ann wins in 3 placements", "Draw with best play". */
 export function standingWords(standing, seatName) {
   if (!standing) return '';

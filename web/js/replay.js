@@ -33,7 +33,7 @@ import { h } from './dom.js';
 import { pieceSvg, pieceName } from './pieces.js';
 import { rulesSummary, resultText, moveText, squareName } from './words.js';
 import { formatMs } from './clock.js';
-import { fetchAnalysis, GameAnalysis, moveWords, standingWords } from './analysis.js';
+import { fetchAnalysis, GameAnalysis, standingWords, bestMoveWords } from './analysis.js';
 
 /** Positions before the first move and after each one, from the archived moves. */
 export function replayPositions(moves) {
@@ -312,8 +312,18 @@ export class ReplayView {
       if (current) li.setAttribute('aria-current', 'step');
       else li.removeAttribute('aria-current');
     }
-    const current = this.moveList.querySelector('[aria-current="step"]');
-    if (current && current.scrollIntoView) current.scrollIntoView({ block: 'nearest' });
+    this.showCurrentMove();
+  }
+
+  /** Scrolls the move list (a box of its own, style.css) to the current move; never the page,
+   *  which would take the controls away from under the pointer. */
+  showCurrentMove() {
+    const list = this.moveList;
+    const current = list.querySelector('[aria-current="step"]');
+    if (!current || list.scrollHeight <= list.clientHeight) return;
+    const top = current.offsetTop - list.offsetTop;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (top + current.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top + current.offsetHeight - list.clientHeight;
   }
 
   buildBoard(pos, atEnd) {
@@ -431,13 +441,16 @@ export class ReplayView {
         h('strong', {}, '?? '), `${this.seatName(mark.seat)} ${mark.words} with move ${mark.step}.`));
       if (position.best.length) {
         const shown = this.bestShown === mark.position && this.step === position.step;
+        // The best move is shown where it could have been played: at the start of the move
+        // marked, which may be a step or two back. Both the button and the answer say so.
         if (shown) {
           const best = position.best[0];
-          parts.push(h('p', { class: 'best-move', dataset: { role: 'best-move', square: best.square, give: best.give } },
-            `Best: ${moveWords(best)}.`));
+          parts.push(h('p', { class: 'best-move', role: 'status', dataset: { role: 'best-move', square: best.square, give: best.give } },
+            bestMoveWords(position.step, mark.step, this.seatName(mark.seat), best)));
         } else {
           parts.push(h('button', { type: 'button', class: 'secondary', dataset: { action: 'show-best-move' },
-            onclick: () => this.go(position.step, true, mark.position) }, 'Show best move'));
+            onclick: () => this.go(position.step, true, mark.position) },
+          position.step === this.step ? 'Show best move' : `Show best move (back to move ${position.step})`));
         }
       }
     }
