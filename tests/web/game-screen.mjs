@@ -17,6 +17,97 @@ const SCREENS = [
 ];
 const size = (v) => `${v.width}x${v.height}`;
 
+/** Waits until it is `page`'s turn to `phase` (give or place). */
+function myTurn(page, phase) {
+  return waitGame(page, (ph) => {
+    const d = document.querySelector('[data-role="game"]')?.dataset;
+    return d && d.turn === d.you && d.phase === ph;
+  }, `${page.label} to ${phase}`, phase);
+}
+
+/**
+ * What a player needs to move that lies outside the window as the page stands (not scrolled by
+ * the test): the board, both clocks, the status line, the Quarto! button, and the pool while
+ * giving or the piece in hand while placing. Returns the list with the boxes, [] when all fit.
+ */
+async function outsideScreen(page) {
+  return page.evaluate(() => {
+    const d = document.querySelector('[data-role="game"]').dataset;
+    const wanted = ['[data-role="board"]', '[data-role="clock"][data-seat="0"]', '[data-role="clock"][data-seat="1"]',
+      '[data-role="status"]', '[data-action="quarto"]', d.phase === 'place' ? '[data-role="in-hand"]' : '[data-role="available"]'];
+    const out = [];
+    for (const sel of wanted) {
+      const e = document.querySelector(sel);
+      const b = e && e.getBoundingClientRect();
+      if (b && b.width > 0 && b.top >= 0 && b.left >= 0 && b.bottom <= window.innerHeight && b.right <= window.innerWidth) continue;
+      out.push(`${sel} ${b ? `[${Math.round(b.left)},${Math.round(b.top)} - ${Math.round(b.right)},${Math.round(b.bottom)}]` : 'missing'}`);
+    }
+    if (window.scrollY !== 0) out.push(`scrolled by ${window.scrollY}`);
+    return out;
+  });
+}
+
+/** Checks at every screen size that `page` shows what it needs to move; a screenshot of each. */
+async function fitsEveryScreen(page, what, name) {
+  for (const v of SCREENS) {
+    await page.setViewportSize(v);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    // The board is sized after the resize: give it its frame.
+    await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
+    assertEqual(await outsideScreen(page), [], `${page.label}, ${what}, at ${size(v)}: outside the window`);
+    await shot(page, `${name}-${size(v)}`);
+  }
+}
+
+scenario('the missed-Quarto prompt is neutral: the Quarto! button keeps its colour, the squares it speaks of are marked, a 2×2 square is a square, a losing wrong call is said', async () => {
+  const [cy, di] = await Promise.all([newPage('Cy'), newPage('Di')]);
+  await Promise.all([enter(cy, 'Cy'), enter(di, 'Di')]);
+  // The advanced variant (2×2 squares count), where a wrong call loses the game.
+  await cy.locator('[data-action="preset-advanced"]').click();
+  await moreOptions(cy);
+  await cy.locator('[data-role="false-claim"]').check();
+  const id = await createRoom(cy, { claimSeconds: '120' });
+  assert(/wrong call loses/.test(await cy.locator('.room-head .rules').textContent()), 'the room says a wrong call loses');
+  await joinAsPlayer(di, id);
+  const { first, second } = await started(cy, di);
+  const quartoLooks = (p) => p.locator('[data-action="quarto"]').evaluate((b) => {
+    const s = getComputedStyle(b);
+    return { background: s.backgroundColor, border: s.borderColor, color: s.color, animation: s.animationName };
+  });
+  // Pieces 0, 8, 2, 4 share nothing but "light", in the square B2 C2 B3 C3.
+  await give(first, 0);
+  await place(second, 5);
+  await give(second, 8);
+  await place(first, 6);
+  await give(first, 2);
+  await place(second, 9);
+  // The second player may call now (after their own placement): the button as it always looks.
+  const usual = await quartoLooks(second);
+  await give(second, 4);
+  await place(first, 10);
+  await give(first, 1);
+  const prompt = second.locator('[data-role="claim"]');
+  await prompt.waitFor();
+  const text = (await prompt.textContent()).replace(/\s+/g, ' ');
+  assert(/the square B2 C2 B3 C3/.test(text) && !/line B2/.test(text), `the prompt calls the 2×2 square a square: "${text}"`);
+  assert(/wrong call loses/i.test(text), `the prompt says that a wrong call loses here: "${text}"`);
+  assertEqual(await quartoLooks(second), usual, 'the Quarto! button keeps its usual look during the prompt');
+  const marked = await second.locator('[data-role="board"] [data-square][data-claim-line]')
+    .evaluateAll((els) => els.map((e) => Number(e.dataset.square)).sort((a, b) => a - b));
+  assertEqual(marked, [5, 6, 9, 10], 'the squares the prompt speaks of are marked on the board');
+  // Nor is the prompt itself in an alarm colour: it is a card like the players'.
+  const [promptBg, cardBg] = await second.evaluate(() => [document.querySelector('[data-role="claim"]'), document.querySelector('[data-role="player"]')]
+    .map((e) => getComputedStyle(e).backgroundColor));
+  assertEqual(promptBg, cardBg, 'the prompt has the cards\' background');
+  const problems = await axeBothThemes(second, 'the claim prompt', 'claim-prompt-desktop');
+  await second.setViewportSize(PHONE);
+  await prompt.waitFor();
+  problems.push(...await axeBothThemes(second, 'the claim prompt on a phone', 'claim-prompt-phone'));
+  assert(problems.length === 0, problems.join('\n'));
+  // The other player is told the window is open, not what is in it.
+  assert(/may still claim/.test(await first.locator('.claim-note').textContent()), 'the placer sees the window open');
+});
+
 /** The replay view's step. */
 async function replayAt(page, step) {
   await page.locator(`[data-role="replay"][data-state="ready"][data-replay-step="${step}"]`).waitFor();
@@ -89,6 +180,32 @@ scenario('the replay\'s controls stay under the pointer, and Show best move says
   await pressInPlace(second, 'data-replay-next', 6, size(PHONE));
   await pressInPlace(second, 'data-replay-prev', 2, size(PHONE));
   await shot(second, 'replay-steps-phone');
+});
+
+scenario('the claim window says when it closes, and why: the time ran out, or the opponent moved on', async () => {
+  const [ann, bob, cy, di] = await Promise.all([newPage('Ann'), newPage('Bob'), newPage('Cy'), newPage('Di')]);
+  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob'), enter(cy, 'Cy'), enter(di, 'Di')]);
+  // A short window, not used: it runs out.
+  const id = await createRoom(ann, { claimSeconds: '3' });
+  await joinAsPlayer(bob, id);
+  const { first, second } = await started(ann, bob);
+  await fillRowZero(first, second);
+  await give(first, 0);
+  await second.locator('[data-role="claim"]').waitFor();
+  const over = await noticeShown(second, 'notice', /time/i, 10000);
+  assert(/claim/i.test(over), `the window's end is said: "${over}"`);
+  assertEqual(await second.locator('[data-role="claim"]').count(), 0, 'the prompt is gone');
+  // A long window, which the opponent closes by placing: the placer is told why it closed.
+  const id2 = await createRoom(cy, { claimSeconds: '120' });
+  await joinAsPlayer(di, id2);
+  const { first: f, second: s } = await started(cy, di);
+  await fillRowZero(f, s);
+  await give(f, 0);
+  await s.locator('[data-role="claim"]').waitFor();
+  await f.locator('.claim-note').waitFor();
+  await place(s, 4);
+  const passed = await noticeShown(f, 'notice', /placed/i, 5000);
+  assert(/claim/i.test(passed), `the placer is told the chance has passed: "${passed}"`);
 });
 
 await run();

@@ -12,10 +12,11 @@
 //                                               now has aria-disabled="true"; the board and the pool
 //                                               are one Tab stop each (tabindex 0), arrows inside
 //   data-action="quarto"                        also the Q key (aria-keyshortcuts="Q")
+//   [data-square][data-claim-line]              the squares the claim prompt names
 
 import { h, focusKey, restoreFocus } from './dom.js';
 import { pieceSvg, pieceName } from './pieces.js';
-import { squareName, rulesSummary, lineWords, moveText, scoreText, resultText } from './words.js';
+import { squareName, rulesSummary, moveText, scoreText, resultText, patternKind } from './words.js';
 import { tickClocks, clockText, formatMs } from './clock.js';
 import { pairingText, tournamentKey, tournamentHref, playerName } from './tournaments.js';
 import { waitingRound, pairingOf, isBye, pairingDone } from './tournament-table.js';
@@ -23,6 +24,7 @@ import { countdownSpan, tickCountdowns } from './countdown.js';
 import { feedbackLine, ERROR_MS, INFO_MS } from './feedback.js';
 import { invitePanel, roomLink } from './invite-panel.js';
 import { pressing } from './press.js';
+import { claimPrompt, promptedSquares, ClaimWatch } from './claim-prompt.js';
 
 // A resignation (the Resign button, or leaving a game in progress) waits this long for its
 // confirmation, then the question goes away by itself.
@@ -51,6 +53,7 @@ export class GameView {
     this.key = key;
     this.selecting = null; // squares chosen for a Quarto call, or null
     this.claimWasOpen = false;
+    this.claimWatch = new ClaimWatch(); // says why a claim window on screen closed
     this.confirming = null; // {kind: 'resign' | 'leave', until}: a resignation waiting for its confirmation
     this.message = null; // {text, kind, until}: feedback about this room, shown under the status line
     this.copiedUntil = 0; // the Copy link button says "Link copied" until then
@@ -190,9 +193,11 @@ export class GameView {
       if (performance.now() >= this.copiedUntil) this.copiedUntil = 0;
       this.update();
     }
-    // Redraw once when the claim window closes on its own.
+    // Redraw once when the claim window closes on its own (saying so if it was on screen).
     const open = !!room.claim && room.claimLeft() !== 0;
-    if (this.claimWasOpen && !open) this.update();
+    const closed = this.claimWatch.check(room);
+    if (closed) this.say(closed, 'info');
+    if ((this.claimWasOpen && !open) || closed) this.update();
     this.claimWasOpen = open;
     // An absent player's countdown, and the claim once it has run out.
     for (const seat of [0, 1]) {
@@ -220,6 +225,8 @@ export class GameView {
       turn: room.turn === null ? '' : String(room.turn), you: room.you === null ? '' : String(room.you),
     });
     this.victoryClaimable = this.canClaimVictory(room);
+    const closed = this.claimWatch.check(room);
+    if (closed) this.say(closed, 'info');
     this.root.replaceChildren(...this.build(room));
     this.fitStage();
     restoreFocus(this.root, fk);
@@ -413,7 +420,8 @@ export class GameView {
       return 'Game over. Play again with a rematch?';
     }
     if (this.selecting) {
-      return `Quarto! Click the 4 squares of the line (${this.selecting.length} of 4 chosen). Press Escape to cancel.`;
+      const what = room.rules.squares ? 'line or 2×2 square' : 'line';
+      return `Quarto! Click the 4 squares of the ${what} (${this.selecting.length} of 4 chosen). Press Escape to cancel.`;
     }
     const mover = room.turn;
     if (mover === null) return '';
@@ -521,21 +529,9 @@ export class GameView {
     // that says what to do, in the flow, so it never covers the board or the pieces.
     if (this.message) stage.appendChild(this.messageLine ??= feedbackLine(this.message.text, this.message.kind, () => this.dismissMessage(), false));
 
-    // The invitation to claim a missed Quarto: only while the window is open and the last
-    // placement filled a line (the one alert that matters, not one after every give).
-    if (room.status === 'playing' && room.claim && room.claimLeft() !== 0 && room.completedLines().length > 0) {
-      if (room.claim.seat === me && me !== null) {
-        stage.appendChild(h('div', { class: 'claim-invite', dataset: { role: 'claim' }, role: 'status' },
-          h('strong', {}, 'Missed Quarto?'),
-          ` ${room.seatName(1 - me)}'s last piece completed ${lineWords(room.completedLines())}. If those four pieces share a trait, press Quarto! and point at them: `,
-          h('span', { class: 'claim-time', dataset: { role: 'claim-time' } }, ''),
-          ' left.'));
-      } else if (room.claim.seat === 0 || room.claim.seat === 1) {
-        stage.appendChild(h('p', { class: 'claim-note' },
-          `${room.seatName(room.claim.seat)} may still claim a missed Quarto: `,
-          h('span', { dataset: { role: 'claim-time' } }, ''), ' left.'));
-      }
-    }
+    // The claim window of a placement that filled a line (claim-prompt.js).
+    const prompt = claimPrompt(room);
+    if (prompt) stage.appendChild(prompt);
 
     // The opponent has been gone long enough: the game can be won instead of waited on.
     if (this.canClaimVictory(room)) {
@@ -569,6 +565,7 @@ export class GameView {
   buildBoard(room) {
     const line = room.result && Array.isArray(room.result.line) ? room.result.line : [];
     const placing = this.canPlace(room);
+    const prompted = promptedSquares(room);
     const board = h('div', { class: `board${placing ? ' placing' : ''}${this.selecting ? ' selecting' : ''}`, dataset: { role: 'board' }, role: 'group', 'aria-label': 'Board, 4 by 4: columns A to D, rows 1 to 4' });
     const cursor = this.boardStop(room, placing);
     for (let sq = 0; sq < 16; sq++) {
@@ -580,13 +577,15 @@ export class GameView {
       if (this.selecting && this.selecting.includes(sq)) classes.push('selected');
       if (room.lastSquare === sq) classes.push('last');
       if (occupied) classes.push('occupied');
+      if (prompted.has(sq)) classes.push('prompted');
       let label = `${squareName(sq)}: ${occupied ? pieceName(p) : 'empty'}`;
       if (this.selecting && this.selecting.includes(sq)) label += ', chosen for the Quarto call';
-      if (line.includes(sq)) label += ', part of the winning line';
+      if (line.includes(sq)) label += `, part of the winning ${patternKind(line)}`;
+      else if (prompted.has(sq)) label += ', named in the claim prompt';
       // Every square stays focusable (the arrow keys cross occupied ones); one of them is the
       // board's single Tab stop. One that does nothing now says so with aria-disabled.
       const btn = h('button', {
-        type: 'button', class: classes.join(' '), dataset: { square: sq, piece: occupied ? p : null },
+        type: 'button', class: classes.join(' '), dataset: { square: sq, piece: occupied ? p : null, claimLine: prompted.has(sq) ? 'true' : null },
         'aria-label': label, 'aria-pressed': this.selecting ? String(this.selecting.includes(sq)) : null,
         'aria-disabled': enabled ? null : 'true', tabindex: sq === cursor ? '0' : '-1',
         onclick: () => this.clickSquare(sq), onfocus: () => { this.boardCursor = sq; },
@@ -637,9 +636,10 @@ export class GameView {
     const actions = h('div', { class: 'actions' });
     if (room.isPlayer && room.status === 'playing') {
       const callable = room.canCall(me);
-      const claimMine = room.claim && room.claim.seat === me && room.claimLeft() !== 0 && room.completedLines().length > 0;
+      // The same button in the claim window as at any other time: the prompt above the board
+      // says what there is to judge, and nothing here may hint that a call would win.
       actions.appendChild(h('button', {
-        type: 'button', class: `quarto${claimMine ? ' urgent' : ''}${this.selecting ? ' active' : ''}`, dataset: { action: 'quarto' },
+        type: 'button', class: `quarto${this.selecting ? ' active' : ''}`, dataset: { action: 'quarto' },
         disabled: !callable && !this.selecting, 'aria-pressed': String(!!this.selecting), 'aria-keyshortcuts': 'Q',
         title: this.selecting ? 'Cancel the call (Q or Escape)' : 'Call Quarto (Q)',
         onclick: () => this.clickQuarto(),
@@ -704,11 +704,16 @@ export class GameView {
   /** App.notify's messages about this room are shown here. */
   feedback(text, kind, where) {
     if (!where || where.room !== this.key) return false;
+    this.say(text, kind);
+    this.update();
+    return true;
+  }
+
+  /** Shows `text` under the status line at the next redraw, and announces it once. */
+  say(text, kind) {
     this.message = { text, kind, until: performance.now() + (kind === 'error' ? ERROR_MS : INFO_MS) };
     this.messageLine = null;
-    this.update();
     this.app.announce(text); // once: the line is redrawn with the view
-    return true;
   }
 
   dismissMessage() {

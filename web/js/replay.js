@@ -31,7 +31,7 @@
 
 import { h } from './dom.js';
 import { pieceSvg, pieceName } from './pieces.js';
-import { rulesSummary, resultText, moveText, squareName } from './words.js';
+import { rulesSummary, resultText, moveText, squareName, patternKind } from './words.js';
 import { formatMs } from './clock.js';
 import { fetchAnalysis, GameAnalysis, standingWords, bestMoveWords } from './analysis.js';
 
@@ -341,7 +341,7 @@ export class ReplayView {
       if (isBest) classes.push('best');
       const cell = h('div', {
         class: classes.join(' '), role: 'img', dataset: { square: sq, piece: occupied ? p : null, best: isBest ? 'true' : null },
-        'aria-label': `${squareName(sq)}: ${occupied ? pieceName(p) : 'empty'}${line.includes(sq) ? ', part of the winning line' : ''}${isBest ? ', the best move' : ''}`,
+        'aria-label': `${squareName(sq)}: ${occupied ? pieceName(p) : 'empty'}${line.includes(sq) ? `, part of the winning ${patternKind(line)}` : ''}${isBest ? ', the best move' : ''}`,
       });
       if (occupied) cell.appendChild(pieceSvg(p));
       board.appendChild(cell);

@@ -29,10 +29,22 @@ export function formatSeconds(ms) {
   return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }
 
-/** "the line A1 B1 C1 D1" / "2 lines (A1 B1 C1 D1; A1 B2 C3 D4)". */
+/** Whether the four squares of a winning pattern are a 2×2 square (the advanced variant's). */
+function isSquarePattern(squares) {
+  const [a, b, c, d] = squares.slice().sort((x, y) => x - y);
+  return a % 4 !== 3 && b === a + 1 && c === a + 4 && d === a + 5;
+}
+
+/** A pattern's kind in words: 'square' for a 2×2 square, else 'line'. */
+export const patternKind = (squares) => (isSquarePattern(squares) ? 'square' : 'line');
+
+/** "the line A1 B1 C1 D1", "the square B2 C2 B3 C3", "the lines A1 B1 C1 D1 and A1 B2 C3 D4",
+ *  "the line A1 B1 C1 D1 and the square A1 B1 A2 B2". */
 export function lineWords(lines) {
-  const names = lines.map((l) => l.slice().sort((a, b) => a - b).map(squareName).join(' '));
-  return names.length === 1 ? `the line ${names[0]}` : `${names.length} lines (${names.join('; ')})`;
+  const named = (kind) => lines.filter((l) => patternKind(l) === kind)
+    .map((l) => l.slice().sort((a, b) => a - b).map(squareName).join(' '));
+  const group = (kind, names) => (names.length ? `the ${kind}${names.length > 1 ? 's' : ''} ${names.join(' and ')}` : null);
+  return [group('line', named('line')), group('square', named('square'))].filter(Boolean).join(' and ');
 }
 
 /** One move in words: m is {kind: give|place|pass|resign|quarto, seat, piece, square, line}. */
@@ -81,7 +93,7 @@ export function resultText(room) {
     if (pieces.length === 4) {
       const counted = Array.isArray(room.rules.attributes) ? room.rules.attributes : null;
       const shared = sharedTraits(pieces, counted);
-      if (shared.length) extra = ` Four ${shared.join(', ')} pieces in a line.`;
+      if (shared.length) extra = ` Four ${shared.join(', ')} pieces in a ${patternKind(r.line)}.`;
     }
   }
   const why = REASONS[r.reason] ? REASONS[r.reason](room.seatName(r.winner), l, extra) : `(${r.reason})`;
