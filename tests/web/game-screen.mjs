@@ -59,6 +59,30 @@ async function fitsEveryScreen(page, what, name) {
   }
 }
 
+scenario('the game fits the window at 1366x657, 1280x720, 1920x1080 and on a phone: board, pieces, clocks, status and Quarto! without scrolling', async () => {
+  const [ann, bob] = await Promise.all([newPage('Ann', SCREENS[0]), newPage('Bob', SCREENS[0])]);
+  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob')]);
+  const id = await createRoom(ann, { claimSeconds: '120' });
+  await joinAsPlayer(bob, id);
+  const { first, second } = await started(ann, bob);
+  await fitsEveryScreen(first, 'the first give', 'fit-give');
+  await give(first, DARK[0]);
+  await myTurn(second, 'place');
+  await fitsEveryScreen(second, 'placing', 'fit-place');
+  await place(second, 0);
+  await give(second, DARK[1]);
+  await place(first, 1);
+  await give(first, DARK[2]);
+  await place(second, 2);
+  await give(second, DARK[3]);
+  await place(first, 3);
+  await fitsEveryScreen(first, 'giving after a placement that filled a row', 'fit-give-after');
+  await give(first, 0);
+  // The claim window's prompt takes room above the board: the board makes way.
+  await second.locator('[data-role="claim"]').waitFor();
+  await fitsEveryScreen(second, 'the claim window', 'fit-claim');
+});
+
 scenario('the missed-Quarto prompt is neutral: the Quarto! button keeps its colour, the squares it speaks of are marked, a 2×2 square is a square, a losing wrong call is said', async () => {
   const [cy, di] = await Promise.all([newPage('Cy'), newPage('Di')]);
   await Promise.all([enter(cy, 'Cy'), enter(di, 'Di')]);
@@ -180,6 +204,71 @@ scenario('the replay\'s controls stay under the pointer, and Show best move says
   await pressInPlace(second, 'data-replay-next', 6, size(PHONE));
   await pressInPlace(second, 'data-replay-prev', 2, size(PHONE));
   await shot(second, 'replay-steps-phone');
+});
+
+/** Whether each coordinate label of `boardSel` names the row or column it stands by, as the
+ *  squares' own names say; returns what is wrong. */
+async function coordinateProblems(page, boardSel) {
+  return page.evaluate((sel) => {
+    const board = document.querySelector(sel);
+    const wrong = [];
+    const labels = [...document.querySelectorAll('[data-board-coord]')].filter((l) => l.closest('.board-frame')?.contains(board));
+    const texts = labels.map((l) => l.textContent.trim()).sort().join('');
+    if (texts !== '1234ABCD') wrong.push(`labels ${texts}`);
+    for (const l of labels) {
+      if (!l.closest('[aria-hidden="true"]')) wrong.push(`${l.textContent} is read aloud`);
+      const lb = l.getBoundingClientRect();
+      const col = /[A-D]/.test(l.textContent.trim());
+      for (const sq of board.querySelectorAll('[data-square]')) {
+        const name = sq.getAttribute('aria-label').slice(0, 2);
+        if (!name.includes(l.textContent.trim())) continue;
+        const b = sq.getBoundingClientRect();
+        const mid = col ? lb.left + lb.width / 2 : lb.top + lb.height / 2;
+        const [from, to] = col ? [b.left, b.right] : [b.top, b.bottom];
+        if (mid < from || mid > to) wrong.push(`${l.textContent} is not by ${name}`);
+        if (lb.width === 0 || lb.height === 0) wrong.push(`${l.textContent} is not shown`);
+      }
+    }
+    return wrong;
+  }, boardSel);
+}
+
+scenario('the board has its coordinates, A–D and 1–4 as the squares are named, in the game and the replay, not read aloud twice', async () => {
+  const { first, second } = await analysedGame();
+  for (const v of [SCREENS[0], PHONE]) {
+    await first.setViewportSize(v);
+    assertEqual(await coordinateProblems(first, '[data-role="board"]'), [], `the game at ${size(v)}`);
+    await shot(first, `coordinates-game-${size(v)}`);
+  }
+  await second.locator('[data-action="replay"]').click();
+  await replayAt(second, 0);
+  for (const v of [SCREENS[0], PHONE]) {
+    await second.setViewportSize(v);
+    assertEqual(await coordinateProblems(second, '[data-role="replay-board"]'), [], `the replay at ${size(v)}`);
+    await shot(second, `coordinates-replay-${size(v)}`);
+  }
+  // The move list speaks in these names.
+  const move = await second.locator('[data-replay-move="2"]').textContent();
+  assert(/A1/.test(move), `the move list names A1: "${move}"`);
+  // So does How to play, under its small boards: they have coordinates too.
+  await second.evaluate(() => { window.location.hash = '#/rules'; });
+  await second.locator('[data-role="how-to-play"]').waitFor();
+  const mini = await second.locator('.mini-frame').first().evaluate((f) => {
+    const cells = [...f.querySelectorAll('.mini-board span')].map((c) => c.getBoundingClientRect());
+    const labels = [...f.querySelectorAll('[data-board-coord]')];
+    const wrong = [];
+    labels.forEach((l, i) => {
+      const b = l.getBoundingClientRect();
+      const across = i < 4; // the columns first, then the rows
+      const cell = across ? cells[i] : cells[(i - 4) * 4];
+      const mid = across ? b.left + b.width / 2 : b.top + b.height / 2;
+      if (mid < (across ? cell.left : cell.top) || mid > (across ? cell.right : cell.bottom)) wrong.push(`${l.textContent} is not by its cells`);
+      if (!l.closest('[aria-hidden="true"]')) wrong.push(`${l.textContent} is read aloud`);
+    });
+    return { texts: labels.map((l) => l.textContent).join(''), wrong };
+  });
+  assertEqual(mini, { texts: 'ABCD1234', wrong: [] }, 'How to play\'s boards have their coordinates');
+  await shot(second, 'coordinates-rules');
 });
 
 scenario('the claim window says when it closes, and why: the time ran out, or the opponent moved on', async () => {

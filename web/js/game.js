@@ -13,6 +13,7 @@
 //                                               are one Tab stop each (tabindex 0), arrows inside
 //   data-action="quarto"                        also the Q key (aria-keyshortcuts="Q")
 //   [data-square][data-claim-line]              the squares the claim prompt names
+//   [data-board-coord]                          the board's coordinates (board-frame.js)
 
 import { h, focusKey, restoreFocus } from './dom.js';
 import { pieceSvg, pieceName } from './pieces.js';
@@ -24,6 +25,8 @@ import { countdownSpan, tickCountdowns } from './countdown.js';
 import { feedbackLine, ERROR_MS, INFO_MS } from './feedback.js';
 import { invitePanel, roomLink } from './invite-panel.js';
 import { pressing } from './press.js';
+import { boardFrame } from './board-frame.js';
+import { fitStage } from './stage-fit.js';
 import { claimPrompt, promptedSquares, ClaimWatch } from './claim-prompt.js';
 
 // A resignation (the Resign button, or leaving a game in progress) waits this long for its
@@ -32,8 +35,6 @@ export const CONFIRM_MS = 5000;
 // ...and its confirm button stays disabled for a moment, so that a double click on Resign
 // cannot resign on its own.
 const ARM_MS = 400;
-// The phone layout's breakpoint (as in style.css).
-const PHONE = '(max-width: 760px)';
 /** A seated player's presence in words: online, or gone with the time left to come back. */
 function awayText(room, seat, connected, me) {
   if (connected) return 'online';
@@ -87,7 +88,7 @@ export class GameView {
   mount(container) {
     container.replaceChildren(this.root);
     document.addEventListener('keydown', this.onKey);
-    this.onResize = () => this.fitStage();
+    this.onResize = () => fitStage(this.root);
     window.addEventListener('resize', this.onResize);
     this.update();
   }
@@ -187,7 +188,7 @@ export class GameView {
     tickCountdowns(this.root, this.app.serverNow());
     if (pressing()) return; // what follows may draw the view again: after the click (press.js)
     if (this.confirming && performance.now() >= this.confirming.until) this.cancelConfirm(false);
-    this.fitStage(); // a notice above may have come or gone
+    fitStage(this.root); // a notice above may have come or gone
     if ((this.message && performance.now() >= this.message.until) || (this.copiedUntil && performance.now() >= this.copiedUntil)) {
       if (this.message && performance.now() >= this.message.until) this.message = null;
       if (performance.now() >= this.copiedUntil) this.copiedUntil = 0;
@@ -228,33 +229,10 @@ export class GameView {
     const closed = this.claimWatch.check(room);
     if (closed) this.say(closed, 'info');
     this.root.replaceChildren(...this.build(room));
-    this.fitStage();
+    fitStage(this.root);
     restoreFocus(this.root, fk);
     tickClocks(this.root, room);
     this.claimWasOpen = !!room.claim && room.claimLeft() !== 0;
-  }
-
-  /**
-   * On a phone, what the player needs (down to the pool) fits one screen: the board gets the
-   * height the rest leaves, up to the full width. Measured after each redraw and each tick (a
-   * notice above may come or go); elsewhere the board is sized by the stylesheet alone.
-   */
-  fitStage() {
-    const board = this.root.querySelector('[data-role="board"]');
-    const stage = this.root.querySelector('.stage');
-    if (!board || !stage) return;
-    if (!window.matchMedia(PHONE).matches) {
-      if (this.boardSize) { this.boardSize = null; this.root.style.removeProperty('--board-size'); }
-      return;
-    }
-    const top = stage.getBoundingClientRect().top + window.scrollY;
-    const rest = stage.offsetHeight - board.offsetHeight;
-    const room = Math.floor(window.innerHeight - top - rest - 8);
-    const size = Math.max(160, Math.min(board.parentElement.clientWidth, room));
-    if (size !== this.boardSize) {
-      this.boardSize = size;
-      this.root.style.setProperty('--board-size', `${size}px`);
-    }
   }
 
   // ---- what the player may do now ----
@@ -551,7 +529,7 @@ export class GameView {
 
     // board + side panel
     const play = h('div', { class: 'play-area' });
-    play.appendChild(h('div', { class: 'board-wrap' }, this.buildBoard(room)));
+    play.appendChild(h('div', { class: 'board-wrap' }, boardFrame(this.buildBoard(room))));
     play.appendChild(this.buildSide(room));
     stage.appendChild(play);
 

@@ -34,6 +34,7 @@ import { pieceSvg, pieceName } from './pieces.js';
 import { rulesSummary, resultText, moveText, squareName, patternKind } from './words.js';
 import { formatMs } from './clock.js';
 import { fetchAnalysis, GameAnalysis, standingWords, bestMoveWords } from './analysis.js';
+import { boardFrame } from './board-frame.js';
 
 /** Positions before the first move and after each one, from the archived moves. */
 export function replayPositions(moves) {
@@ -303,7 +304,7 @@ export class ReplayView {
       this.resultBox.replaceWith(this.resultBox = h('div', { hidden: true }));
     }
 
-    this.play.replaceChildren(h('div', { class: 'replay-board-row' }, this.bar, this.buildBoard(pos, atEnd)), this.buildSide(pos));
+    this.play.replaceChildren(h('div', { class: 'replay-board-row' }, this.bar, boardFrame(this.buildBoard(pos, atEnd))), this.buildSide(pos));
     this.drawAnalysis();
 
     for (const li of this.moveList.children) {

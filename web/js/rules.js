@@ -7,6 +7,7 @@
 import { h } from './dom.js';
 import { pieceSvg, ATTRIBUTES } from './pieces.js';
 import { squareName } from './words.js';
+import { miniFrame } from './board-frame.js';
 
 const TRAIT_WORDS = {
   color: { name: 'Colour', text: 'light or dark wood' },
@@ -34,7 +35,7 @@ function legend() {
 function miniBoard(line, label) {
   const board = h('div', { class: 'mini-board', role: 'img', 'aria-label': label });
   for (let sq = 0; sq < 16; sq++) board.appendChild(h('span', { class: line.includes(sq) ? 'on' : '' }));
-  return h('figure', { class: 'mini' }, board, h('figcaption', {}, label));
+  return h('figure', { class: 'mini' }, miniFrame(board), h('figcaption', {}, label));
 }
 
 export class RulesView {
