@@ -132,6 +132,43 @@ scenario('the missed-Quarto prompt is neutral: the Quarto! button keeps its colo
   assert(/may still claim/.test(await first.locator('.claim-note').textContent()), 'the placer sees the window open');
 });
 
+scenario('the winner of a game the opponent leaves is told so, and the score stays, even after a new snapshot', async () => {
+  const [ann, bob] = await Promise.all([newPage('Ann'), newPage('Bob')]);
+  await enter(ann, 'Ann');
+  const id = await createRoom(ann);
+  await enter(bob, 'Bob');
+  await joinAsPlayer(bob, id);
+  await started(ann, bob);
+  await bob.locator('[data-action="leave"]').click();
+  await bob.locator('[data-action="confirm-resign"]').click();
+  await bob.locator('[data-action="create-room"]').waitFor();
+  const result = ann.locator('[data-role="result"]');
+  await result.waitFor();
+  const said = async (what) => {
+    const text = (await result.textContent()).trim();
+    assert(/^You win — Bob left/.test(text), `${what}: the result says Bob left: "${text}"`);
+    await ann.locator('[data-role="score"]', { hasText: 'Ann 1 – 0 Bob' }).waitFor({ timeout: 5000 });
+  };
+  await said('at once');
+  // The room waits for a new opponent meanwhile, its link at hand.
+  await ann.locator('[data-role="game"][data-status="waiting"]').waitFor();
+  await ann.locator('[data-role="invite-link"]').waitFor();
+  await shot(ann, 'opponent-left');
+  // The server's snapshot of the room has forgotten the game: the page has not.
+  await ann.evaluate(() => window.quarto.conn.ws.close());
+  await ann.waitForFunction(() => window.quarto.welcomed === false);
+  await ann.waitForFunction(() => window.quarto.welcomed === true);
+  await ann.waitForTimeout(300); // the resume's snapshot
+  await said('after a reconnection');
+  // A new opponent starts a new game, and a new pair's score.
+  const cy = await newPage('Cy');
+  await enter(cy, 'Cy');
+  await joinAsPlayer(cy, id);
+  await started(ann, cy);
+  assertEqual(await ann.locator('[data-role="result"], [data-role="score"]').count(), 0, 'no result nor score of the last pair in the new game');
+  assertEqual(await ann.locator('[data-role="moves"] li').count(), 0, 'a new game\'s moves');
+});
+
 /** The replay view's step. */
 async function replayAt(page, step) {
   await page.locator(`[data-role="replay"][data-state="ready"][data-replay-step="${step}"]`).waitFor();

@@ -387,7 +387,8 @@ export class GameView {
     const me = room.you;
     const opp = me === null ? null : 1 - me;
     if (room.status === 'waiting') {
-      return room.isPlayer ? 'Waiting for an opponent — send them the link below.' : 'Waiting for a second player to sit down.';
+      const gone = room.departed ? `${room.departed.name} left. ` : '';
+      return room.isPlayer ? `${gone}Waiting for ${gone ? 'a new' : 'an'} opponent — send them the link below.` : `${gone}Waiting for a second player to sit down.`;
     }
     if (room.status === 'finished') {
       if (!room.isPlayer) return 'Game over.';
@@ -493,6 +494,13 @@ export class GameView {
     }
 
     stage.appendChild(h('p', { class: 'status', dataset: { role: 'status' }, 'aria-live': 'polite' }, this.statusText(room)));
+    // The result; also while the room waits for a new opponent after one left.
+    if (room.result && (room.status === 'finished' || room.departed)) {
+      const r = room.result;
+      const won = r.winner === me && me !== null;
+      const lost = me !== null && (r.winner === 0 || r.winner === 1) && r.winner !== me;
+      stage.appendChild(h('div', { class: `result${won ? ' won' : ''}${lost ? ' lost' : ''}`, dataset: { role: 'result', reason: r.reason, winner: r.winner ?? 'none' }, role: 'alert' }, resultText(room)));
+    }
     if (room.isPlayer && room.status === 'waiting' && room.freeSeat !== null && !tlink) {
       stage.appendChild(invitePanel(link, { copied: !!this.copiedUntil, onCopy: () => this.copyLink(link) }));
     }
@@ -520,20 +528,13 @@ export class GameView {
           onclick: () => this.app.act(room, 'claim_victory') }, 'Claim victory')));
     }
 
-    if (room.status === 'finished' && room.result) {
-      const r = room.result;
-      const won = r.winner === me && me !== null;
-      const lost = me !== null && (r.winner === 0 || r.winner === 1) && r.winner !== me;
-      stage.appendChild(h('div', { class: `result${won ? ' won' : ''}${lost ? ' lost' : ''}`, dataset: { role: 'result', reason: r.reason, winner: r.winner ?? 'none' }, role: 'alert' }, resultText(room)));
-    }
-
     // board + side panel
     const play = h('div', { class: 'play-area' });
     play.appendChild(h('div', { class: 'board-wrap' }, boardFrame(this.buildBoard(room))));
     play.appendChild(this.buildSide(room));
     stage.appendChild(play);
 
-    if (room.status !== 'waiting' && (room.first === 0 || room.first === 1)) {
+    if ((room.status !== 'waiting' || room.departed) && (room.first === 0 || room.first === 1)) {
       out.push(h('p', { class: 'coin', dataset: { role: 'coin' } }, `Coin flip: ${room.seatName(room.first)}${room.first === me ? ' (you)' : ''} gave first.`));
     }
     out.push(this.buildMoves(room));
@@ -638,7 +639,7 @@ export class GameView {
       actions.appendChild(h('button', { type: 'button', class: 'primary', dataset: { action: 'rematch' }, disabled: asked,
         onclick: () => this.app.act(room, 'rematch') }, asked ? 'Rematch asked…' : 'Rematch'));
     }
-    if (room.status === 'finished' && room.gameId) {
+    if ((room.status === 'finished' || room.departed) && room.gameId) {
       actions.appendChild(h('a', { class: 'button secondary', href: `#/game/${encodeURIComponent(String(room.gameId))}`,
         dataset: { action: 'replay' } }, 'Replay'));
     }

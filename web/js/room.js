@@ -78,6 +78,20 @@ export class Room {
   }
 
   applySnapshot(s) {
+    // After a player left, the server's room has forgotten the last game; this page has not.
+    const kept = this.departed && s.status === 'waiting' ? this.lastGame() : null;
+    this.applySnapshotFields(s);
+    if (kept) Object.assign(this, kept);
+    else this.departed = null;
+  }
+
+  /** What the page shows of the last game, kept while the room waits for a new opponent. */
+  lastGame() {
+    const { board, available, moves, result, score, gameId, first, lastSquare, departed } = this;
+    return { board, available, moves, result, score, gameId, first, lastSquare, departed };
+  }
+
+  applySnapshotFields(s) {
     const t = now();
     this.id = s.room;
     this.seq = s.seq;
@@ -141,7 +155,8 @@ export class Room {
 
   seatName(seat) {
     const p = this.players[seat];
-    return p ? p.name : `Seat ${seat + 1}`;
+    if (p) return p.name;
+    return this.departed && this.departed.seat === seat ? this.departed.name : `Seat ${seat + 1}`;
   }
 
   freezeClock() {
@@ -196,6 +211,12 @@ export class Room {
    * Returns a short description of what happened, for the screen-reader announcement.
    */
   applyEvent(ev) {
+    const text = this.apply(ev);
+    this.lastEvent = ev.type;
+    return text;
+  }
+
+  apply(ev) {
     const t = now();
     this.seq = ev.seq;
     switch (ev.type) {
@@ -222,6 +243,7 @@ export class Room {
         this.gameId = null;
         this.rematch = [false, false];
         this.lastSquare = null;
+        this.departed = null;
         return `New game. Coin flip: ${this.seatName(ev.first)} gives first.`;
       }
       case 'given': {
@@ -300,6 +322,7 @@ export class Room {
       case 'joined': {
         const p = ev.player ?? {};
         if (ev.as === 'player' && (ev.seat === 0 || ev.seat === 1)) {
+          if (this.departed) { this.departed = null; this.score = null; } // a new pair: the server counts from nothing
           this.players[ev.seat] = { seat: ev.seat, id: playerId(p), name: p.name ?? '?', connected: true };
           // A spectator who sits down stops watching.
           if (this.spectatorIds.delete(playerId(p))) this.spectators = Math.max(0, this.spectators - 1);
@@ -315,15 +338,18 @@ export class Room {
         const isSpectator = ev.as === 'spectator' || seat === null;
         if (!isSpectator) {
           const name = this.seatName(seat);
-          // The seat is free again. A game in progress was resigned just before (game_over);
-          // the room now waits for a new opponent, who starts a fresh game. The last board and
-          // result stay on screen until then.
-          // The moves keep the name of whoever made them.
+          // The seat is free again. A game in progress was resigned just before (game_over):
+          // that resignation was the leaving. The room now waits for a new opponent, who starts
+          // a fresh game; the last board, result and the pair's score stay on screen until then
+          // (the server forgets them: see applySnapshot). The moves keep their players' names.
           for (const m of this.moves) if (m.seat === seat && !m.name) m.name = name;
           this.players[seat] = null;
           this.rematch = [false, false];
-          this.score = null; // the server starts a new pair's score from nothing
           if (this.status !== 'playing') {
+            const r = this.result;
+            if (r && r.reason === 'resign' && r.winner === 1 - seat && this.lastEvent === 'game_over') r.left = true;
+            if (r) this.departed = { seat, name };
+            else this.score = null;
             this.status = 'waiting';
             this.turn = null;
             this.claim = null;

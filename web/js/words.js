@@ -87,6 +87,8 @@ export function resultText(room) {
   }
   const w = nameOf(r.winner);
   const l = room.seatName(1 - r.winner);
+  // Leaving a game in progress resigns it; the room says who left (room.js sets `left`).
+  if (r.reason === 'resign' && r.left) return `${r.winner === me ? 'You win' : `${room.seatName(r.winner)} wins`} — ${l} left.`;
   let extra = '';
   if (Array.isArray(r.line) && r.line.length === 4) {
     const pieces = r.line.map((sq) => room.board[sq]).filter((p) => p !== null && p !== undefined);
