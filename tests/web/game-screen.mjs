@@ -308,6 +308,36 @@ scenario('the board has its coordinates, A–D and 1–4 as the squares are name
   await shot(second, 'coordinates-rules');
 });
 
+scenario('the keyboard focus stays where the next action is: after giving a piece, on the board', async () => {
+  const [ann, bob] = await Promise.all([newPage('Ann'), newPage('Bob')]);
+  await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob')]);
+  const id = await createRoom(ann);
+  await joinAsPlayer(bob, id);
+  const { first, second } = await started(ann, bob);
+  const focused = (p) => p.evaluate(() => {
+    const a = document.activeElement;
+    return { tag: a.tagName.toLowerCase(), square: a.dataset.square ?? null, inBoard: !!a.closest('[data-role="board"]') };
+  });
+  // Giving with the keyboard: the pool's stop, Enter.
+  await first.locator('[data-role="available"] [tabindex="0"]').focus();
+  await first.keyboard.press('ArrowRight');
+  await first.keyboard.press('Enter');
+  await first.locator('[data-role="available"] [data-piece="1"]').waitFor({ state: 'detached' });
+  let at = await focused(first);
+  assert(at.inBoard && at.square !== null, `after giving, the focus is on the board: ${JSON.stringify(at)}`);
+  // ...where Enter places the piece given back, once it comes.
+  await place(second, 5);
+  await give(second, 2);
+  await myTurn(first, 'place');
+  at = await focused(first);
+  assert(at.inBoard, `the focus is still on the board when the piece comes: ${JSON.stringify(at)}`);
+  await first.keyboard.press('Enter');
+  await first.locator(`[data-square="${at.square}"][data-piece="2"]`).waitFor();
+  // The second player gave with the mouse: the focus does not fall to the page either.
+  at = await focused(second);
+  assert(at.tag !== 'body', `after a click on a piece, the focus is not lost: ${JSON.stringify(at)}`);
+});
+
 scenario('the claim window says when it closes, and why: the time ran out, or the opponent moved on', async () => {
   const [ann, bob, cy, di] = await Promise.all([newPage('Ann'), newPage('Bob'), newPage('Cy'), newPage('Di')]);
   await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob'), enter(cy, 'Cy'), enter(di, 'Di')]);

@@ -28,6 +28,7 @@ import { pressing } from './press.js';
 import { boardFrame } from './board-frame.js';
 import { fitStage } from './stage-fit.js';
 import { claimPrompt, promptedSquares, ClaimWatch } from './claim-prompt.js';
+import { arrowKey, boardStop, poolStop, focusNextAction } from './game-keys.js';
 
 // A resignation (the Resign button, or leaving a game in progress) waits this long for its
 // confirmation, then the question goes away by itself.
@@ -127,58 +128,7 @@ export class GameView {
       if (q && !q.disabled) { this.clickQuarto(); e.preventDefault(); }
       return;
     }
-    const sq = t && t.closest && t.closest('[data-square]');
-    if (sq && this.root.contains(sq)) {
-      const n = Number(sq.dataset.square);
-      const row = Math.floor(n / 4);
-      const to = {
-        ArrowLeft: n % 4 ? n - 1 : null, ArrowRight: n % 4 < 3 ? n + 1 : null,
-        ArrowUp: n >= 4 ? n - 4 : null, ArrowDown: n < 12 ? n + 4 : null, Home: row * 4, End: row * 4 + 3,
-      }[e.key];
-      if (to === undefined) return;
-      e.preventDefault();
-      if (to !== null) this.focusIn('[data-role="board"]', `[data-square="${to}"]`, () => { this.boardCursor = to; });
-      return;
-    }
-    const piece = t && t.closest && t.closest('[data-role="available"] [data-piece]');
-    if (piece && this.root.contains(piece)) {
-      const to = this.poolTarget(piece, e.key);
-      if (to === undefined) return;
-      e.preventDefault();
-      if (to !== null) this.focusIn('[data-role="available"]', `[data-piece="${to}"]`, () => { this.poolCursor = to; });
-    }
-  }
-
-  /** Moves a group's Tab stop to `selector` and focuses it. */
-  focusIn(group, selector, remember) {
-    remember();
-    const box = this.root.querySelector(group);
-    if (!box) return;
-    for (const b of box.querySelectorAll('[tabindex="0"]')) b.setAttribute('tabindex', '-1');
-    const target = box.querySelector(selector);
-    if (target) { target.setAttribute('tabindex', '0'); target.focus(); }
-  }
-
-  /** Where an arrow key goes in the pool: its slots are a grid (4 or 8 wide), some empty. */
-  poolTarget(from, key) {
-    const pool = from.closest('[data-role="available"]');
-    const here = Number(from.dataset.piece);
-    const left = [...pool.querySelectorAll('[data-piece]')].map((b) => Number(b.dataset.piece));
-    const cols = Math.max(1, getComputedStyle(pool).gridTemplateColumns.split(' ').filter(Boolean).length);
-    const i = left.indexOf(here);
-    const step = (d) => {
-      for (let s = here + d; s >= 0 && s < 16; s += d) if (left.includes(s)) return s;
-      return null;
-    };
-    switch (key) {
-      case 'ArrowLeft': return i > 0 ? left[i - 1] : null;
-      case 'ArrowRight': return i < left.length - 1 ? left[i + 1] : null;
-      case 'ArrowUp': return step(-cols);
-      case 'ArrowDown': return step(cols);
-      case 'Home': return left[0];
-      case 'End': return left[left.length - 1];
-      default: return undefined;
-    }
+    if (arrowKey(this, e)) e.preventDefault();
   }
 
   tick() {
@@ -220,6 +170,7 @@ export class GameView {
     if (this.selecting && !room.canCall(room.you)) this.selecting = null;
     if (this.confirming && !this.canResign(room)) this.confirming = null;
     const fk = focusKey(this.root);
+    const hadFocus = this.root.contains(document.activeElement);
     // State for tools and tests (not styling): which room, how far, whose turn, our seat.
     Object.assign(this.root.dataset, {
       role: 'game', room: String(room.id), seq: String(room.seq), status: room.status, phase: room.phase,
@@ -231,6 +182,7 @@ export class GameView {
     this.root.replaceChildren(...this.build(room));
     fitStage(this.root);
     restoreFocus(this.root, fk);
+    if (hadFocus) focusNextAction(this, room);
     tickClocks(this.root, room);
     this.claimWasOpen = !!room.claim && room.claimLeft() !== 0;
   }
@@ -546,7 +498,7 @@ export class GameView {
     const placing = this.canPlace(room);
     const prompted = promptedSquares(room);
     const board = h('div', { class: `board${placing ? ' placing' : ''}${this.selecting ? ' selecting' : ''}`, dataset: { role: 'board' }, role: 'group', 'aria-label': 'Board, 4 by 4: columns A to D, rows 1 to 4' });
-    const cursor = this.boardStop(room, placing);
+    const cursor = boardStop(this, room, placing);
     for (let sq = 0; sq < 16; sq++) {
       const p = room.board[sq];
       const occupied = p !== null && p !== undefined;
@@ -573,26 +525,6 @@ export class GameView {
       board.appendChild(btn);
     }
     return board;
-  }
-
-  /** The board's Tab stop: the square last focused, else one the player can use now. */
-  boardStop(room, placing) {
-    if (Number.isInteger(this.boardCursor)) return this.boardCursor;
-    const free = room.board.findIndex((x) => x === null);
-    if (placing && free >= 0) return free;
-    if (this.selecting) {
-      const taken = room.board.findIndex((x) => x !== null);
-      if (taken >= 0) return taken;
-    }
-    return room.lastSquare ?? 0;
-  }
-
-  /** The pool's Tab stop: the piece last focused while it is there, else the nearest one after it. */
-  poolStop(room) {
-    const left = room.available.slice().sort((a, b) => a - b);
-    if (!left.length) return null;
-    const want = Number.isInteger(this.poolCursor) ? this.poolCursor : left[0];
-    return left.find((p) => p >= want) ?? left[left.length - 1];
   }
 
   buildSide(room) {
@@ -654,7 +586,7 @@ export class GameView {
     const giving = this.canGive(room);
     const avail = h('div', { class: `available${giving ? ' giving' : ''}`, dataset: { role: 'available' }, role: 'group', 'aria-label': 'Pieces left to give' });
     const left = new Set(room.available);
-    const stop = this.poolStop(room);
+    const stop = poolStop(this, room);
     for (let p = 0; p < 16; p++) {
       if (left.has(p)) {
         // As on the board: one Tab stop, the arrow keys inside, aria-disabled while not giving.
@@ -676,7 +608,7 @@ export class GameView {
     const list = h('ol', { class: 'moves', dataset: { role: 'moves' } });
     for (const m of room.moves) list.appendChild(h('li', {}, moveText(m, (seat) => room.seatName(seat))));
     return h('details', { class: 'moves-box', open: this.movesOpen !== false, ontoggle: (e) => { this.movesOpen = e.target.open; } },
-      h('summary', {}, `Moves (${room.moves.length})`),
+      h('summary', { dataset: { role: 'moves-toggle' } }, `Moves (${room.moves.length})`),
       room.moves.length ? list : h('p', { class: 'muted' }, 'No moves yet.'));
   }
 
