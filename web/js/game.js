@@ -7,7 +7,7 @@
 //                                               progress they only ask, in place
 //   data-action="confirm-resign"                the resignation (also for leaving a game in
 //                                               progress); data-action="cancel-resign" takes the
-//                                               question back, as do Escape and CONFIRM_MS without an answer
+//                                               question back, as do Escape and a click elsewhere
 //   [data-square], [data-role="available"] [data-piece]   never disabled: one that does nothing
 //                                               now has aria-disabled="true"; the board and the pool
 //                                               are one Tab stop each (tabindex 0), arrows inside
@@ -24,17 +24,15 @@ import { waitingRound, pairingOf, isBye, pairingDone } from './tournament-table.
 import { countdownSpan, tickCountdowns } from './countdown.js';
 import { feedbackLine, ERROR_MS, INFO_MS } from './feedback.js';
 import { invitePanel, roomLink } from './invite-panel.js';
-import { pressing } from './press.js';
+import { pressing, afterPress } from './press.js';
 import { boardFrame } from './board-frame.js';
 import { fitStage } from './stage-fit.js';
 import { claimPrompt, promptedSquares, ClaimWatch } from './claim-prompt.js';
 import { arrowKey, boardStop, poolStop, focusNextAction } from './game-keys.js';
 
-// A resignation (the Resign button, or leaving a game in progress) waits this long for its
-// confirmation, then the question goes away by itself.
-export const CONFIRM_MS = 5000;
-// ...and its confirm button stays disabled for a moment, so that a double click on Resign
-// cannot resign on its own.
+// A resignation (the Resign button, or leaving a game in progress) waits for its confirmation
+// as long as the player takes; its confirm button stays disabled for a moment, so that a double
+// click on Resign cannot resign on its own.
 const ARM_MS = 400;
 /** A seated player's presence in words: online, or gone with the time left to come back. */
 function awayText(room, seat, connected, me) {
@@ -56,11 +54,18 @@ export class GameView {
     this.selecting = null; // squares chosen for a Quarto call, or null
     this.claimWasOpen = false;
     this.claimWatch = new ClaimWatch(); // says why a claim window on screen closed
-    this.confirming = null; // {kind: 'resign' | 'leave', until}: a resignation waiting for its confirmation
+    this.confirming = null; // {kind: 'resign' | 'leave', armed}: a resignation waiting for its confirmation
     this.message = null; // {text, kind, until}: feedback about this room, shown under the status line
     this.copiedUntil = 0; // the Copy link button says "Link copied" until then
     this.root = h('section', { class: 'game', 'aria-label': 'Game' });
     this.onKey = (e) => this.keydown(e);
+    // A press outside the question takes it back, after the click it makes (press.js): a
+    // click on a piece both gives it and answers "no". Not the second press of a double click
+    // on Resign, though, which lands where the button was.
+    this.onPress = (e) => {
+      const c = this.confirming;
+      if (c && performance.now() >= c.armed && !(e.target.closest && e.target.closest('.confirm'))) afterPress(() => this.cancelConfirm(false));
+    };
   }
 
   get room() {
@@ -89,6 +94,7 @@ export class GameView {
   mount(container) {
     container.replaceChildren(this.root);
     document.addEventListener('keydown', this.onKey);
+    document.addEventListener('pointerdown', this.onPress, true);
     this.onResize = () => fitStage(this.root);
     window.addEventListener('resize', this.onResize);
     this.update();
@@ -96,6 +102,7 @@ export class GameView {
 
   unmount() {
     document.removeEventListener('keydown', this.onKey);
+    document.removeEventListener('pointerdown', this.onPress, true);
     window.removeEventListener('resize', this.onResize);
     clearTimeout(this.armTimer);
   }
@@ -137,7 +144,6 @@ export class GameView {
     tickClocks(this.root, room);
     tickCountdowns(this.root, this.app.serverNow());
     if (pressing()) return; // what follows may draw the view again: after the click (press.js)
-    if (this.confirming && performance.now() >= this.confirming.until) this.cancelConfirm(false);
     fitStage(this.root); // a notice above may have come or gone
     if ((this.message && performance.now() >= this.message.until) || (this.copiedUntil && performance.now() >= this.copiedUntil)) {
       if (this.message && performance.now() >= this.message.until) this.message = null;
@@ -226,8 +232,7 @@ export class GameView {
   askConfirm(kind) {
     const room = this.room;
     if (!room || !this.canResign(room)) return;
-    const t = performance.now();
-    this.confirming = { kind, until: t + CONFIRM_MS, armed: t + ARM_MS };
+    this.confirming = { kind, armed: performance.now() + ARM_MS };
     this.update();
     clearTimeout(this.armTimer);
     this.armTimer = setTimeout(() => { if (this.confirming) this.update(); }, ARM_MS + 20);
@@ -237,15 +242,13 @@ export class GameView {
   }
 
   /** Takes the question back. The focus returns to the button it came from when the player
-   *  cancelled, or when it was on the question as time ran out; otherwise it stays where it is. */
+   *  cancelled; after a click elsewhere it stays where that click put it. */
   cancelConfirm(byPlayer = true) {
     if (!this.confirming) return;
     const kind = this.confirming.kind;
-    const a = document.activeElement;
-    const wasOnIt = !!(a && this.root.contains(a) && a.closest('.confirm'));
     this.confirming = null;
     this.update();
-    if (byPlayer || wasOnIt) {
+    if (byPlayer) {
       const back = this.root.querySelector(`[data-action="${kind}"]`);
       if (back) back.focus({ preventScroll: true });
     }
@@ -286,10 +289,7 @@ export class GameView {
         leaving ? 'Stay' : 'Keep playing'),
       h('button', { type: 'button', class: 'danger strong', dataset: { action: 'confirm-resign' },
         disabled: performance.now() < this.confirming.armed, onclick: () => this.confirmResign() },
-        leaving ? 'Yes, resign and leave' : 'Yes, resign'),
-      // A bar that runs out with the time left to confirm (kept in step across redraws).
-      h('span', { class: 'confirm-timer', 'aria-hidden': 'true',
-        style: `animation-duration: ${CONFIRM_MS}ms; animation-delay: ${-Math.round(CONFIRM_MS - (this.confirming.until - performance.now()))}ms` }));
+        leaving ? 'Yes, resign and leave' : 'Yes, resign'));
   }
 
   clickPiece(p) {
