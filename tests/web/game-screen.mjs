@@ -338,6 +338,79 @@ scenario('the keyboard focus stays where the next action is: after giving a piec
   assert(at.tag !== 'body', `after a click on a piece, the focus is not lost: ${JSON.stringify(at)}`);
 });
 
+scenario('a tournament game on a phone: Back to the tournament clear of the empty hand, no stale pairing above Game over, the title once', async () => {
+  const [dee, vic] = await Promise.all([newPage('Dee', PHONE), newPage('Vic', PHONE)]);
+  await Promise.all([enter(dee, 'Dee'), enter(vic, 'Vic')]);
+  const tid = await createTournament(dee, { name: 'Phone cup' });
+  await dee.evaluate(() => { window.location.hash = '#/'; });
+  await vic.locator(`[data-role="tournament-row"][data-tournament-id="${tid}"]`).waitFor();
+  await joinTournament(vic, tid);
+  await dee.evaluate((h) => { window.location.hash = h; }, `#/tournament/${encodeURIComponent(tid)}`);
+  await dee.locator('[data-action="join-tournament"]:not([disabled])').click();
+  await dee.locator('[data-action="start-tournament"]:not([disabled])').click();
+  await dee.waitForURL(/#\/room\/[^/]+$/);
+  const room = decodeURIComponent(dee.url().slice(dee.url().indexOf('#/room/') + 7));
+  await Promise.all([takenTo(dee, room), takenTo(vic, room)]);
+  await dee.locator('[data-role="pairing"]').waitFor();
+  // The title says the room once: the tournament's name links back, the room's name is not
+  // the same words again.
+  const head = (await dee.locator('.room-head .room-title').innerText()).replace(/\s+/g, ' ');
+  assertEqual(head.split('Phone cup').length - 1, 1, `the tournament's name once in the title: "${head}"`);
+  await shot(dee, 'tournament-game-phone');
+  await resign(vic);
+  await resultOf(dee);
+  assertEqual(await dee.locator('[data-role="pairing"]').count(), 0, 'the round\'s pairing is gone once the game is over');
+  await dee.locator('[data-action="back-to-tournament"]').waitFor();
+  // Nothing of the hand's box (if it shows at all) lies under the button, nor sticks out of it.
+  const under = await dee.evaluate(() => {
+    const back = document.querySelector('[data-action="back-to-tournament"]').getBoundingClientRect();
+    const hand = document.querySelector('[data-role="in-hand"]');
+    return [hand, ...hand.querySelectorAll('*')].filter((e) => {
+      const b = e.getBoundingClientRect();
+      return b.width > 0 && b.left < back.right && back.left < b.right && b.top < back.bottom && back.top < b.bottom;
+    }).map((e) => e.className || e.tagName).concat(hand.scrollWidth > hand.clientWidth + 1 ? ['the hand\'s text sticks out'] : []);
+  });
+  assertEqual(under, [], 'Back to the tournament is clear of the hand\'s box');
+  const status = await dee.locator('[data-role="status"]').textContent();
+  assert(!/next tournament game/.test(status), `a finished tournament promises no next game: "${status}"`);
+  const problems = await axeBothThemes(dee, 'a finished tournament game on a phone', 'tournament-game-over-phone');
+  assert(problems.length === 0, problems.join('\n'));
+});
+
+scenario('long names wrap between words, and the full name is at hand', async () => {
+  const long = 'Maximiliane Orlowska-Brennan';
+  const [ann, bob] = await Promise.all([newPage('Long', PHONE), newPage('Bob', PHONE)]);
+  await Promise.all([enter(ann, long), enter(bob, 'Bob')]);
+  const id = await createRoom(ann);
+  await joinAsPlayer(bob, id);
+  await started(ann, bob);
+  for (const v of [PHONE, SCREENS[0]]) {
+    await bob.setViewportSize(v);
+    const name = bob.locator('[data-role="player"] .name', { hasText: 'Maximiliane' });
+    assertEqual(await name.getAttribute('title'), long, `${size(v)}: the full name in its title`);
+    // Each line of the name ends between words (or at the end of a word too long for a line).
+    const cuts = await name.evaluate((e) => {
+      const text = e.textContent;
+      const range = document.createRange();
+      const bad = [];
+      let lastTop = null;
+      for (let i = 0; i < text.length; i++) {
+        range.setStart(e.firstChild, i);
+        range.setEnd(e.firstChild, i + 1);
+        const r = range.getClientRects()[0];
+        if (!r) continue;
+        if (lastTop !== null && r.top > lastTop + 2 && /\w/.test(text[i - 1] ?? '') && /\w/.test(text[i])) bad.push(i);
+        lastTop = r.top;
+      }
+      const clipped = e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1;
+      return { bad, clipped };
+    });
+    assertEqual(cuts.bad, [], `${size(v)}: the name breaks between words`);
+    assert(!cuts.clipped, `${size(v)}: the name is shown whole`);
+    await shot(bob, `long-name-${size(v)}`);
+  }
+});
+
 scenario('the claim window says when it closes, and why: the time ran out, or the opponent moved on', async () => {
   const [ann, bob, cy, di] = await Promise.all([newPage('Ann'), newPage('Bob'), newPage('Cy'), newPage('Di')]);
   await Promise.all([enter(ann, 'Ann'), enter(bob, 'Bob'), enter(cy, 'Cy'), enter(di, 'Di')]);

@@ -29,6 +29,7 @@ import { boardFrame } from './board-frame.js';
 import { fitStage } from './stage-fit.js';
 import { claimPrompt, promptedSquares, ClaimWatch } from './claim-prompt.js';
 import { arrowKey, boardStop, poolStop, focusNextAction } from './game-keys.js';
+import { fitWords } from './fit-words.js';
 
 // A resignation (the Resign button, or leaving a game in progress) waits for its confirmation
 // as long as the player takes; its confirm button stays disabled for a moment, so that a double
@@ -95,7 +96,7 @@ export class GameView {
     container.replaceChildren(this.root);
     document.addEventListener('keydown', this.onKey);
     document.addEventListener('pointerdown', this.onPress, true);
-    this.onResize = () => fitStage(this.root);
+    this.onResize = () => { fitStage(this.root); this.fitNames(); };
     window.addEventListener('resize', this.onResize);
     this.update();
   }
@@ -187,10 +188,16 @@ export class GameView {
     if (closed) this.say(closed, 'info');
     this.root.replaceChildren(...this.build(room));
     fitStage(this.root);
+    this.fitNames();
     restoreFocus(this.root, fk);
     if (hadFocus) focusNextAction(this, room);
     tickClocks(this.root, room);
     this.claimWasOpen = !!room.claim && room.claimLeft() !== 0;
+  }
+
+  /** Names too long for their place are shortened between words; the title has them whole. */
+  fitNames() {
+    for (const el of this.root.querySelectorAll('[data-fit]')) fitWords(el, el.dataset.fit);
   }
 
   // ---- what the player may do now ----
@@ -345,7 +352,9 @@ export class GameView {
     if (room.status === 'finished') {
       if (!room.isPlayer) return 'Game over.';
       if (this.nextRound(room)) return 'Game over.';
-      if (this.tournamentLink()) return 'Game over. Your next tournament game opens by itself as soon as it is paired.';
+      const tlink = this.tournamentLink();
+      if (tlink && this.app.tournaments.get(tlink.tournament)?.status === 'finished') return 'Game over. That was the tournament\'s last game.';
+      if (tlink) return 'Game over. Your next tournament game opens by itself as soon as it is paired.';
       if (room.rematch[me] && !room.rematch[opp]) return `Game over. Waiting for ${room.seatName(opp)} to accept the rematch.`;
       if (room.rematch[opp] && !room.rematch[me]) return `Game over. ${room.seatName(opp)} wants a rematch!`;
       return 'Game over. Play again with a rematch?';
@@ -384,10 +393,16 @@ export class GameView {
 
     const tlink = this.tournamentLink();
     const tournament = tlink ? this.app.tournaments.get(tlink.tournament) : null;
+    // A tournament's game room is named "<tournament> · round N": its tournament's name in the
+    // title is the link back, rather than a second line saying it again.
+    const tname = tournament ? tournament.name : null;
+    const titled = !!(tlink && tname && room.name.startsWith(`${tname} · `));
     out.push(h('header', { class: 'room-head' },
       h('div', { class: 'room-title' },
-        h('h2', {}, room.name),
-        tlink ? h('p', { class: 'tournament-of' },
+        h('h2', { title: room.name, dataset: { fit: titled ? null : room.name } }, titled
+          ? [h('a', { href: tournamentHref(tlink.tournament), dataset: { action: 'tournament-link' }, title: 'Back to the tournament' }, tname), room.name.slice(tname.length)]
+          : room.name),
+        tlink && !titled ? h('p', { class: 'tournament-of' },
           h('a', { href: tournamentHref(tlink.tournament), dataset: { action: 'tournament-link' } },
             `← ${tournament ? tournament.name : 'The tournament'}`),
           tlink.round ? ` · round ${tlink.round}${tlink.game > 1 ? `, game ${tlink.game}` : ''}` : '') : null,
@@ -428,7 +443,7 @@ export class GameView {
       players.appendChild(h('div', { class: `player seat${seat}${active ? ' active' : ''}${seat === me ? ' me' : ''}`, dataset: { role: 'player', seat } },
         h('div', { class: 'player-name' },
           p ? h('span', { class: `conn ${presence}`, title: known ? (connected ? 'connected' : 'disconnected') : 'not known while this page is disconnected' }) : null,
-          h('span', { class: 'name' }, p ? p.name : 'Free seat'),
+          h('span', { class: 'name', dataset: { fit: p ? p.name : null } }, p ? p.name : 'Free seat'),
           seat === me ? h('span', { class: 'you' }, ' (you)') : null,
           p ? h('span', { class: `conn-text${connected && known ? '' : ' away'}`, dataset: { role: 'presence', seat } },
             known ? awayText(room, seat, connected, me) : '') : null,
@@ -441,7 +456,8 @@ export class GameView {
     const score = scoreText(room);
     if (score) stage.appendChild(h('p', { class: 'score', dataset: { role: 'score' } }, score));
 
-    if (tlink && room.isPlayer) {
+    // Whom this game is against, while it is on (once it is over, the result says the rest).
+    if (tlink && room.isPlayer && room.status !== 'finished') {
       stage.appendChild(h('p', { class: 'pairing', dataset: { role: 'pairing' } }, pairingText(tlink, room, tournament)));
     }
 
@@ -529,7 +545,7 @@ export class GameView {
 
   buildSide(room) {
     const me = room.you;
-    const side = h('div', { class: 'side' });
+    const side = h('div', { class: `side${room.status === 'playing' ? '' : ' over'}` });
 
     // piece in hand
     const hand = h('div', { class: 'in-hand', dataset: { role: 'in-hand' } });
