@@ -4,8 +4,8 @@
 // then the room's door. When the seats are taken, the game is over or the room is gone, it
 // says so, and offers to watch a game in progress.
 //
-// Hooks: data-role="invite" (data-state: loading | open | playing | finished | missing |
-// error), data-role="invite-title", data-role="invite-rules", data-role="invite-name" (the name
+// Hooks: data-role="invite" (data-state: loading | open | away (its player has gone for now) |
+// playing | finished | missing | error), data-role="invite-title", data-role="invite-rules", data-role="invite-name" (the name
 // box), data-action="invite-join" (Join), data-action="invite-watch" (Watch, when the seats are
 // taken), data-action="invite-lobby" (to the lobby, when there is nothing to join).
 
@@ -47,8 +47,8 @@ const quoted = (name) => `“${name}”`;
 
 /**
  * What an invitation to the room `info` (a room summary) comes to: {state, title, text},
- * state being open (a seat is free), playing (seats taken, a game to watch), finished, or
- * missing (null info: no such room).
+ * state being open (a seat is free), away (a seat is free but the player waiting has gone for
+ * now), playing (seats taken, a game to watch), finished, or missing (null info: no such room).
  */
 export function invitation(info) {
   if (!info) {
@@ -58,6 +58,10 @@ export function invitation(info) {
   const players = Array.isArray(info.players) ? info.players.filter(Boolean) : [];
   const room = quoted(info.name || `Room ${info.id}`);
   const clock = clockWords(info.clock);
+  if (info.status === 'waiting' && players.length < 2 && !info.tournament && info.host_away === true) {
+    return { state: 'away', title: `${players[0]} has stepped away from ${room}`,
+      text: `${players[0]}'s page is closed for now. This page shows it as soon as they are back; the room closes if they do not come back soon. If you join anyway and they are still away, you may claim the win at once.` };
+  }
   if (info.status === 'waiting' && players.length < 2 && !info.tournament) {
     const title = players.length ? `${players[0]} invites you to ${room}` : `You are invited to ${room}`;
     return { state: 'open', title: clock ? `${title} (${clock})` : title,
@@ -126,6 +130,7 @@ export class InviteView {
   /** What the button does in the present state. */
   action(state) {
     if (state === 'open' || state === 'loading' || state === 'error') return { action: 'invite-join', label: 'Join', as: 'player' };
+    if (state === 'away') return { action: 'invite-join', label: 'Join anyway', as: 'player' };
     if (state === 'playing') return { action: 'invite-watch', label: 'Watch', as: 'spectator' };
     return { action: 'invite-lobby', label: 'Go to the lobby', as: null };
   }

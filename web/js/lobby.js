@@ -411,6 +411,7 @@ export class DoorView {
     if (info) {
       parts.push(h('p', {}, players.length ? `Players: ${players.join(' vs ')}` : 'Nobody has sat down yet.',
         ` · ${STATUS_WORDS[info.status] || info.status}`));
+      if (invite && invite.state === 'away') parts.push(h('p', { dataset: { role: 'host-away' } }, invite.text));
       parts.push(h('p', { class: 'muted' }, rulesWords(info.rules, info.clock)));
     } else if (missing) {
       parts.push(h('p', { class: 'muted' }, 'This room does not exist (any more): a room closes a while after its game, or once everybody has left it.'));

@@ -1,18 +1,22 @@
 // The lobby's list of rooms: those with a free seat first, then the games in progress, then
-// the finished ones folded away behind "Finished (N)", closed until the player opens it (they
-// stay in the lobby until the server reclaims them, and would otherwise push the open rooms
-// down). A tournament's games are not listed here but under their tournament (the lobby's
-// tournament list, tournament-form.js, and the tournament's page), where they belong.
+// the rooms whose waiting player has gone (shown, not offered: a game there would start against
+// nobody, and the server closes them shortly), then the finished ones folded away behind
+// "Finished (N)", closed until the player opens it (they stay in the lobby until the server
+// reclaims them, and would otherwise push the open rooms down). A tournament's games are not
+// listed here but under their tournament (the lobby's tournament list, tournament-form.js, and
+// the tournament's page), where they belong.
 //
-// Hooks: data-role="rooms" (the list), each room data-room-id with data-action="lobby-join" /
-// "lobby-watch"; data-role="rooms-more" (not every room is shown); data-role="finished-rooms"
-// (the <details> of the finished rooms, data-count) whose summary is data-action="show-finished".
+// Hooks: data-role="rooms" (the list), each room data-room-id (data-host-away="true" on a room
+// whose player has gone) with data-action="lobby-join" / "lobby-watch"; data-role="rooms-more"
+// (not every room is shown); data-role="finished-rooms" (the <details> of the finished rooms,
+// data-count) whose summary is data-action="show-finished".
 
 import { h, focusKey, restoreFocus } from './dom.js';
 import { rulesSummary } from './words.js';
 
 const STATUS_WORDS = { waiting: 'waiting for a player', playing: 'playing', finished: 'finished' };
-const ORDER = { waiting: 0, playing: 1, finished: 2 };
+const ORDER = { waiting: 0, playing: 1, away: 2, finished: 3 };
+const rank = (r) => ORDER[r.host_away === true ? 'away' : r.status] ?? 4;
 
 export class RoomList {
   /** `enter(id, as)`: sit down in a room, or watch it. */
@@ -35,12 +39,13 @@ export class RoomList {
     const rooms = this.app.lobby.rooms;
     const fk = focusKey(this.node);
     const listed = (rooms || []).filter((r) => r.tournament === null || r.tournament === undefined);
-    const sorted = listed.slice().sort((a, b) => (ORDER[a.status] ?? 3) - (ORDER[b.status] ?? 3));
+    const sorted = listed.slice().sort((a, b) => rank(a) - rank(b));
     const active = sorted.filter((r) => r.status !== 'finished');
+    const joinable = active.filter((r) => r.host_away !== true);
     const finished = sorted.filter((r) => r.status === 'finished');
     let message = null;
     if (rooms === null) message = h('p', { class: 'muted' }, this.app.welcomed ? 'Loading rooms…' : 'Connecting…');
-    else if (active.length === 0) message = h('p', { class: 'muted' }, 'No open rooms yet — create one and send the link to a friend.');
+    else if (joinable.length === 0) message = h('p', { class: 'muted' }, 'No open rooms yet — create one and send the link to a friend.');
     else if (this.app.lobby.total > rooms.length) {
       message = h('p', { class: 'muted small', dataset: { role: 'rooms-more' } },
         `Showing ${rooms.length} of ${this.app.lobby.total} rooms: those you can join first.`);
@@ -57,6 +62,15 @@ export class RoomList {
 
   row(r) {
     const players = Array.isArray(r.players) ? r.players.filter(Boolean) : [];
+    if (r.host_away === true) {
+      // Nothing to join or watch: its player's page has gone, and the room with it soon.
+      return h('li', { class: 'room-item away', dataset: { roomId: r.id, hostAway: 'true' } },
+        h('div', { class: 'room-main' },
+          h('strong', {}, r.name || `Room ${r.id}`),
+          h('span', { class: 'pill away' }, 'host away'),
+          h('div', { class: 'muted small' },
+            `${players[0] || 'Its player'} has left for now; the room closes unless they come back.`)));
+    }
     const open = r.status === 'waiting' && players.length < 2;
     return h('li', { class: `room-item ${r.status}`, dataset: { roomId: r.id } },
       h('div', { class: 'room-main' },
