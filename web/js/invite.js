@@ -15,6 +15,7 @@ import { feedbackSlot, say } from './feedback.js';
 import { formatSeconds } from './words.js';
 import { roomKey } from './app.js';
 import { RoomInfo } from './room-info.js';
+import { expectArrival } from './arrival.js';
 
 const ALL_TRAITS = ['color', 'height', 'shape', 'fill'];
 const TRAIT_WORDS = { color: 'colour', height: 'height', shape: 'shape', fill: 'top' };
@@ -137,6 +138,7 @@ export class InviteView {
 
   go() {
     const { as } = this.action(this.state);
+    expectArrival();
     if (as) this.app.acceptInvite(this.app.idTypes.get(this.key) ?? this.id, as, this.input.value);
     else {
       // Nothing to join: the name is all the lobby needs.

@@ -9,7 +9,7 @@
 // The tournament hooks are listed at the top of tournament.js.
 
 import { MAX_PLAYER_NAME_BYTES, MAX_ROOM_NAME_BYTES, tooLong } from './limits.js';
-import { h } from './dom.js';
+import { h, focusKey, restoreFocus } from './dom.js';
 import { traitsFieldset, readSeconds } from './form-fields.js';
 import { feedbackSlot, say } from './feedback.js';
 import { TournamentForm, TournamentList } from './tournament-form.js';
@@ -19,6 +19,8 @@ import { tournamentHref } from './tournaments.js';
 import { RoomInfo } from './room-info.js';
 import { invitation, rulesWords } from './invite.js';
 import { RoomList } from './room-list.js';
+import { gamesOnBanner, followedList } from './my-games.js';
+import { expectArrival } from './arrival.js';
 
 const RECENT_LIMIT = 20;
 
@@ -63,7 +65,11 @@ export class NameView {
       required: true, placeholder: 'e.g. Ann', value: this.app.me.name || '',
     });
     this.slot = feedbackSlot();
-    const form = h('form', { class: 'card name-card', onsubmit: (e) => { e.preventDefault(); this.app.setName(input.value); } },
+    const form = h('form', { class: 'card name-card', onsubmit: (e) => {
+      e.preventDefault();
+      this.app.setName(input.value);
+      if (!this.app.needsName) expectArrival();
+    } },
       h('h2', {}, 'Welcome to Quarto'),
       h('p', {}, 'Two players, sixteen pieces. You choose the piece your opponent must place — whoever completes a line of four pieces sharing a trait and calls “Quarto!” wins. ',
         h('a', { href: '#/rules' }, 'How to play')),
@@ -108,6 +114,7 @@ export class LobbyView {
     this.app = app;
     this.roomList = new RoomList(app, (id, as) => this.enter(id, as));
     this.mine = h('div', { class: 'my-rooms' });
+    this.gamesOn = h('div', { class: 'games-on-slot' }); // a returning player's games in progress, first
     this.tournamentList = new TournamentList(app);
     this.tournamentForm = new TournamentForm(app);
     this.recent = h('div', { class: 'recent-list', 'aria-live': 'polite' });
@@ -116,7 +123,7 @@ export class LobbyView {
   mount(container) {
     const form = this.buildForm();
     const join = this.buildJoinById();
-    container.replaceChildren(h('div', { class: 'lobby' },
+    container.replaceChildren(this.gamesOn, h('div', { class: 'lobby' },
       h('div', { class: 'lobby-main' },
         h('section', { class: 'card lobby-rooms', 'aria-labelledby': 'rooms-title' },
           this.mine,
@@ -134,6 +141,15 @@ export class LobbyView {
 
   unmount() {
     this.gone = true;
+  }
+
+  /** The keyboard's place when the player arrives (after giving a name): the lobby's first
+   *  action, a game to go back to, else a room to join, else a new room. */
+  focusFirst() {
+    const first = this.gamesOn.querySelector('[data-action="back-to-game"]')
+      ?? this.roomList.node.querySelector('[data-action="lobby-join"]')
+      ?? this.createButton;
+    if (first) first.focus({ preventScroll: true });
   }
 
   /** The server's refusals of the forms, said in the form. */
@@ -270,7 +286,7 @@ export class LobbyView {
       if (claimMs === undefined) return;
       options.clock = { move_ms: moveMs, claim_ms: claimMs };
       if (priv.checked) options.private = true;
-      this.app.createRoom(options);
+      if (this.app.createRoom(options) !== null) expectArrival();
     };
 
     const form = h('form', { class: 'card create-room', onsubmit: submit, 'aria-labelledby': 'create-title',
@@ -307,7 +323,7 @@ export class LobbyView {
     return h('form', { class: 'card play-computer', 'aria-labelledby': 'computer-title', onsubmit: (e) => {
       e.preventDefault();
       // Standard rules and a minute a move: a practice game, nothing to set up.
-      this.app.createRoom({ opponent: { bot: Number(level.value) } });
+      if (this.app.createRoom({ opponent: { bot: Number(level.value) } }) !== null) expectArrival();
     } },
     h('h2', { id: 'computer-title' }, 'Play the computer'),
     h('label', { for: 'bot-level' }, 'Level'),
@@ -338,15 +354,11 @@ export class LobbyView {
     if (this.computerButton) this.computerButton.disabled = !this.app.welcomed;
     this.tournamentList.update();
     this.tournamentForm.update();
-    // the games this tab follows
-    const mine = [...this.app.rooms.values()];
-    if (mine.length) {
-      this.mine.replaceChildren(h('h2', {}, 'Your games'), h('ul', { class: 'mine' }, mine.map((r) => h('li', {},
-        h('a', { href: `#/room/${encodeURIComponent(String(r.id))}`, dataset: { action: 'open-room', room: r.id } }, r.name),
-        ` — ${r.isPlayer ? 'playing' : 'watching'}, ${STATUS_WORDS[r.status] || r.status}`))));
-    } else {
-      this.mine.replaceChildren();
-    }
+    // The games this tab follows; those it plays that are on are offered first, above the lobby.
+    const fk = focusKey(this.gamesOn);
+    this.gamesOn.replaceChildren(gamesOnBanner(this.app) ?? '');
+    restoreFocus(this.gamesOn, fk);
+    this.mine.replaceChildren(...followedList(this.app));
 
     this.roomList.update();
   }

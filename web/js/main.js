@@ -10,6 +10,7 @@ import { TurnAlerts } from './alerts.js';
 import { feedbackLine, ERROR_MS, INFO_MS } from './feedback.js';
 import { MAX_PLAYER_NAME_BYTES } from './limits.js';
 import { pressing, afterPress } from './press.js';
+import { takeArrival, focusMainControl } from './arrival.js';
 
 const LOBBY_POLL_MS = 2000;
 const TICK_MS = 100;
@@ -19,6 +20,7 @@ const alerts = new TurnAlerts(app);
 const container = document.getElementById('app');
 const connLine = document.getElementById('conn');
 const who = document.getElementById('who');
+const header = document.querySelector('header.top');
 const notices = document.getElementById('notices');
 const announcer = document.getElementById('announcer');
 
@@ -96,6 +98,9 @@ function render() {
     // A new page starts at its top (the lobby's form may have been scrolled down to).
     window.scrollTo(0, 0);
     view.mount(container);
+    // The player acted on the page before (a name, a new room): the keyboard follows them here.
+    // A placeholder while connecting or loading waits for the view that replaces it.
+    if (viewKey !== 'connecting' && !viewKey.startsWith('loading:') && takeArrival()) focusMainControl(view, container);
     // The replay titles itself once its game has loaded; a view with title() names itself.
     if (view.title) document.title = view.title();
     else if (!viewKey.startsWith('replay:')) {
@@ -125,6 +130,8 @@ function renderHeader() {
   connLine.replaceChildren(text ? h('span', {}, text) : '',
     c.state === 'waiting' ? h('button', { type: 'button', class: 'link', onclick: () => c.retryNow() }, 'Retry now') : '');
   connLine.hidden = !text;
+  // On a phone the rename box takes the place of "How to play", so that the header keeps its height.
+  header.classList.toggle('renaming', renaming && !!app.me.name && !app.needsName);
   if (app.me.name && !app.needsName) {
     // The field being typed in is left alone: the header redraws on every change.
     if (renaming && who.querySelector('[data-role="rename-input"]')) return;
