@@ -29,7 +29,8 @@ let viewKey = null;
 
 // The lobby's own modules load with the page (index.html preloads them); the game, tournament,
 // replay and rules views load when first shown, so a first visit fetches what the lobby needs.
-const VIEW_MODULES = { game: './game.js', tournament: './tournament.js', replay: './replay.js', rules: './rules.js' };
+const VIEW_MODULES = { game: './game.js', tournament: './tournament.js', replay: './replay.js', rules: './rules.js',
+  tournamentInvite: './tournament-invite.js' };
 const loadedViews = new Map(); // name -> module
 const loadingViews = new Set();
 
@@ -75,6 +76,10 @@ function wantedView() {
     const key = roomKey(r.id);
     const invited = app.inviting && app.inviting.key === key && !app.rooms.has(key);
     if (app.needsName || invited) return { key: `invite:${key}`, make: () => new InviteView(app, r.id) };
+  }
+  // So is a tournament's link: its page, with Register and Watch (watching needs no name).
+  if (r.name === 'tournament' && app.needsName) {
+    return lazyView('tournamentInvite', `tournament-invite:${tournamentKey(r.id)}`, (m) => new m.TournamentInviteView(app, r.id));
   }
   if (app.needsName) return { key: 'name', make: () => new NameView(app) };
   if (!app.everWelcomed) return { key: 'connecting', make: () => new ConnectingView(app) };

@@ -2,15 +2,17 @@
 // this tab is not in: the invitation, the door. HTTP rather than the socket because the
 // invitation's visitor has no name yet (the socket's hello needs one), and because it answers
 // for private rooms too, which list_rooms leaves out. Polled while a page shows it, so that a
-// seat taken meanwhile shows before the visitor clicks.
+// seat taken meanwhile shows before the visitor clicks. The same for a tournament's snapshot
+// (GET api/tournaments/ID), which a visitor without a name reads and watches.
 
 const POLL_MS = 3000;
 
 export class RoomInfo {
-  /** `onChange` is called after every answer. */
-  constructor(id, onChange) {
+  /** `onChange` is called after every answer; `path`: where the document is, before its id. */
+  constructor(id, onChange, path = 'api/rooms/') {
     this.id = id;
     this.onChange = onChange;
+    this.path = path;
     this.state = 'loading'; // loading | ready | missing (no such room) | error (no answer)
     this.room = null; // the summary: {id, name, status, players, spectators, rules, clock, private, tournament}
     this.timer = null;
@@ -38,7 +40,7 @@ export class RoomInfo {
     let state = 'error';
     let room = null;
     try {
-      const res = await fetch(`api/rooms/${encodeURIComponent(String(this.id))}`, { cache: 'no-store' });
+      const res = await fetch(`${this.path}${encodeURIComponent(String(this.id))}`, { cache: 'no-store' });
       if (res.status === 404) state = 'missing';
       else if (res.ok) {
         room = await res.json();

@@ -6,6 +6,7 @@
 // Test hooks (data-role / data-action) of the tournament pages; the shared ones stay as they are.
 //   Tournament page
 //     data-role="tournament"            the page; data-tournament, data-status, data-seq, data-rounds (started so far)
+//     data-role="tournament-title"      the tournament's name (its heading)
 //     data-role="tournament-status"     the status pill; data-status
 //     data-role="tournament-summary"    what is happening now, in words
 //     data-role="tournament-players"    the registered players while registering;
@@ -69,6 +70,57 @@ export function formatStart(ms) {
   }
 }
 
+/** The format, rounds, pairing, pause, rules and clock in a line. */
+export function settingsText(t) {
+  const s = t.settings || {};
+  const parts = [FORMAT_WORDS[t.format] || t.format];
+  const total = totalRounds(t);
+  if (total) parts.push(`${total} round${total === 1 ? '' : 's'}`);
+  else if (t.format === 'round_robin') parts.push('everyone meets everyone');
+  else parts.push('rounds set at the start');
+  const gpp = gamesPerPairing(t);
+  parts.push(gpp === 2 ? '2 games per pairing (each starts once)' : '1 game per pairing');
+  if (typeof s.round_pause_seconds === 'number' && s.round_pause_seconds > 0) parts.push(`${s.round_pause_seconds} s between rounds`);
+  parts.push(rulesSummary(s.rules || {}, s.clock || {}));
+  return parts.join(' · ');
+}
+
+/** What is happening now, in words (the page's summary line, the invitation's status). */
+export function summaryText(t) {
+  const players = (t.players || []).filter((p) => p.active !== false).length;
+  const list = rounds(t);
+  const current = list[list.length - 1];
+  const total = totalRounds(t);
+  const of = total ? ` of ${total}` : '';
+  switch (t.status) {
+    case 'registering': {
+      const max = t.settings && t.settings.max_players;
+      const count = `${players} player${players === 1 ? '' : 's'} registered${max ? ` (at most ${max})` : ''}`;
+      const start = t.settings && typeof t.settings.start_at_ms === 'number'
+        ? `It starts by itself at ${formatStart(t.settings.start_at_ms)} if at least 2 players have registered, or when the director starts it.`
+        : 'The director starts it when everybody is here.';
+      return `Registration is open: ${count}. ${start}`;
+    }
+    case 'running':
+      if (waitingRound(t)) return `Round ${current.round - 1}${of} is over. Round ${current.round} is paired: its games start after a short pause.`;
+      return current ? `Round ${current.round}${of} is being played.` : 'Starting…';
+    case 'paused':
+      if (waitingRound(t)) return `Paused by the director before round ${current.round}${of}: its games start when the director resumes.`;
+      if (current && !roundComplete(current)) return `Paused by the director: the games of round ${current.round} are played out, then the tournament waits for the director to resume it.`;
+      return `Paused by the director${current ? ` after round ${current.round}${of}` : ''}: the next round starts when the director resumes.`;
+    case 'finished': {
+      const top = leaders(t);
+      if (!top) return 'The tournament is over.';
+      const pts = `${formatPoints(top.points)} point${top.points === 1 ? '' : 's'}`;
+      return top.shared
+        ? `The tournament is over: ${top.names} share first place with ${pts}.`
+        : `The tournament is over: ${top.names} wins with ${pts}.`;
+    }
+    default:
+      return '';
+  }
+}
+
 export class TournamentView {
   constructor(app, id) {
     this.app = app;
@@ -96,6 +148,12 @@ export class TournamentView {
     this.app.unwatchTournament(this.app.tournaments.idTypes.get(this.key) ?? this.id);
     clearTimeout(this.messageTimer);
     clearTimeout(this.copiedTimer);
+  }
+
+  /** Arriving here (a name given on the invitation): the keyboard starts at the page's title. */
+  focusFirst() {
+    const title = this.root.querySelector('[data-role="tournament-title"]');
+    if (title) title.focus({ preventScroll: true });
   }
 
   /** The countdown to a waiting round, every tick (the rest changes only with snapshots). */
@@ -186,62 +244,14 @@ export class TournamentView {
     this.app.tournamentAct(this.app.tournaments.idTypes.get(this.key) ?? this.id, type, fields);
   }
 
-  settingsText(t) {
-    const s = t.settings || {};
-    const parts = [FORMAT_WORDS[t.format] || t.format];
-    const total = totalRounds(t);
-    if (total) parts.push(`${total} round${total === 1 ? '' : 's'}`);
-    else if (t.format === 'round_robin') parts.push('everyone meets everyone');
-    else parts.push('rounds set at the start');
-    const gpp = gamesPerPairing(t);
-    parts.push(gpp === 2 ? '2 games per pairing (each starts once)' : '1 game per pairing');
-    if (typeof s.round_pause_seconds === 'number' && s.round_pause_seconds > 0) parts.push(`${s.round_pause_seconds} s between rounds`);
-    parts.push(rulesSummary(s.rules || {}, s.clock || {}));
-    return parts.join(' · ');
-  }
-
-  summaryText(t) {
-    const players = (t.players || []).filter((p) => p.active !== false).length;
-    const list = rounds(t);
-    const current = list[list.length - 1];
-    const total = totalRounds(t);
-    const of = total ? ` of ${total}` : '';
-    switch (t.status) {
-      case 'registering': {
-        const max = t.settings && t.settings.max_players;
-        const count = `${players} player${players === 1 ? '' : 's'} registered${max ? ` (at most ${max})` : ''}`;
-        const start = t.settings && typeof t.settings.start_at_ms === 'number'
-          ? `It starts by itself at ${formatStart(t.settings.start_at_ms)} if at least 2 players have registered, or when the director starts it.`
-          : 'The director starts it when everybody is here.';
-        return `Registration is open: ${count}. ${start}`;
-      }
-      case 'running':
-        if (waitingRound(t)) return `Round ${current.round - 1}${of} is over. Round ${current.round} is paired: its games start after a short pause.`;
-        return current ? `Round ${current.round}${of} is being played.` : 'Starting…';
-      case 'paused':
-        if (waitingRound(t)) return `Paused by the director before round ${current.round}${of}: its games start when the director resumes.`;
-        if (current && !roundComplete(current)) return `Paused by the director: the games of round ${current.round} are played out, then the tournament waits for the director to resume it.`;
-        return `Paused by the director${current ? ` after round ${current.round}${of}` : ''}: the next round starts when the director resumes.`;
-      case 'finished': {
-        const top = leaders(t);
-        if (!top) return 'The tournament is over.';
-        const pts = `${formatPoints(top.points)} point${top.points === 1 ? '' : 's'}`;
-        return top.shared
-          ? `The tournament is over: ${top.names} share first place with ${pts}.`
-          : `The tournament is over: ${top.names} wins with ${pts}.`;
-      }
-      default:
-        return '';
-    }
-  }
-
   buildHead(t) {
     const director = this.isDirector(t);
     const entrant = this.entrant(t);
     const players = (t.players || []).length;
     const max = t.settings && t.settings.max_players;
     const actions = h('div', { class: 'actions' });
-    if (t.status === 'registering') {
+    // A guest watching without a name registers from the bar above the page (tournament-invite.js).
+    if (t.status === 'registering' && !this.app.needsName) {
       if (!entrant) {
         const full = typeof max === 'number' && players >= max;
         actions.appendChild(h('button', {
@@ -264,11 +274,11 @@ export class TournamentView {
 
     const parts = [
       h('div', { class: 't-title-row' },
-        h('h2', { id: 't-title' }, t.name),
+        h('h2', { id: 't-title', tabindex: '-1', dataset: { role: 'tournament-title' } }, t.name),
         h('span', { class: `pill ${t.status}`, dataset: { role: 'tournament-status', status: t.status } }, STATUS_WORDS[t.status] || t.status)),
-      h('p', { class: 'rules' }, this.settingsText(t)),
+      h('p', { class: 'rules' }, settingsText(t)),
       h('p', { class: 'director-line' }, 'Director: ', h('strong', {}, t.director_name || '?'), director ? ' (you)' : ''),
-      h('p', { class: 't-summary', dataset: { role: 'tournament-summary' }, 'aria-live': 'polite' }, this.summaryText(t)),
+      h('p', { class: 't-summary', dataset: { role: 'tournament-summary' }, 'aria-live': 'polite' }, summaryText(t)),
       this.buildNextRound(t),
       actions,
       this.message ? feedbackLine(this.message.text, this.message.kind, () => { this.message = null; this.update(); }, false) : null,
@@ -349,7 +359,8 @@ export class TournamentView {
       const [a] = p.players;
       const score = a === me ? scoreText(p) : scoreText({ ...p, score: [p.score[1], p.score[0]] });
       return h('p', { class: 'card my-game', dataset: { role: 'my-game' } },
-        `Round ${round.round}: your game against ${opponent} is over (${score}). The next round starts when every board has finished.`);
+        `Round ${round.round}: your game against ${opponent} is over (${score}). ${t.status === 'paused'
+          ? 'The next round starts when the director resumes the tournament.' : 'The next round starts when every board has finished.'}`);
     }
     return h('div', { class: 'card my-game now', dataset: { role: 'my-game' } },
       h('span', {}, `Round ${round.round}: you play ${opponent}.`),
