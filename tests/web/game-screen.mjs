@@ -4,7 +4,7 @@
 //   QUARTO_SERVER=/path/to/quarto-server QUARTO_WEB_ROOT=/path/to/web E2E_OUT=/tmp/e2e node game-screen.mjs
 
 import {
-  DARK, newPage, noticeShown, enter, moreOptions, createRoom, joinAsPlayer, gameData, waitGame, started, give, place,
+  DARK, newPage, noticeShown, enter, moreOptions, createRoom, joinAsPlayer, waitGame, started, give, place,
   callQuarto, resign, resultOf, assert, assertEqual, shot, axeBothThemes, fillRowZero, createTournament,
   joinTournament, takenTo, scenario, run,
 } from './harness.mjs';

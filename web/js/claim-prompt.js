@@ -4,7 +4,8 @@
 // The window opens after every give that follows a placement, and the server never says whether
 // the pieces share a trait; the prompt shows only after a placement that filled a line (which
 // anyone can see on the board), and it stays neutral: it names the squares, says what a wrong
-// call costs in this room, and leaves the judging to the player.
+// call costs in this room, and leaves the judging to the player. Its closing words, too, never
+// speak of "the Quarto" as if there were one.
 
 import { h } from './dom.js';
 import { lineWords } from './words.js';
@@ -62,11 +63,11 @@ export class ClaimWatch {
     const claimant = room.seatName(was.seat);
     const last = room.moves[room.moves.length - 1];
     if (room.moves.length === was.moves && room.claim && room.claimLeft() === 0) {
-      return was.seat === me ? 'Time is up: that Quarto can no longer be claimed. Place your piece.'
+      return was.seat === me ? 'Time is up: the chance to claim has passed. Place your piece.'
         : `${claimant}'s time to claim ran out.`;
     }
     if (room.moves.length === was.moves + 1 && last.kind === 'place' && last.seat === was.seat && was.seat !== me) {
-      return `${claimant} placed a piece: the chance to claim that Quarto has passed.`;
+      return `${claimant} placed a piece: the chance to claim has passed.`;
     }
     return null;
   }
