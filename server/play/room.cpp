@@ -227,7 +227,10 @@ void room::join(const client_ref& c, const player_record& p, bool as_spectator, 
     subscribe(c, p);
     publish(protocol::joined_event(next_stamp(), p.info, false, free), change::take_seat{*free, {p.info, p.token_hash}}, &c);
     send_snapshot(c, id, req);
-    if (seats_[0] && seats_[1] && status_ != room_status::playing) start_game();
+    if (seats_[0] && seats_[1] && status_ != room_status::playing) {
+        start_game();
+        announce_absent_at_start();
+    }
     lobby_changed();
 }
 
@@ -416,7 +419,6 @@ void room::start_game()
             change::start{first, game_started_unix_ms_, game_id_});
     spdlog::info("room {}: game started, {} vs {}, {} gives first", id_, seats_[0]->name, seats_[1]->name,
                  seats_[first]->name);
-    announce_absent_at_start();
     arm_timer();
     bot_poke();
 }

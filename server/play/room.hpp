@@ -124,8 +124,8 @@ private:
     // A seated player away from a game in progress: in how many ms (0: now) the opponent may
     // claim the win; nullopt when they are here or no game is on.
     std::optional<std::int64_t> claim_victory_in_ms(seat s) const;
-    // At a game's start: a seated player with no connection may be claimed against at once, and
-    // everyone is told so (disconnected, claim_victory_in_ms 0).
+    // A join has just started a game: a seated player with no connection may be claimed against
+    // at once, and everyone is told so (disconnected, claim_victory_in_ms 0).
     void announce_absent_at_start();
     void end_if_deserted(std::chrono::milliseconds idle);
     // A waiting room whose one seated player has had no connection for `grace`: nobody is left

@@ -36,8 +36,9 @@ void room::announce_absent_at_start()
     // Someone sat down opposite a player who had already gone (a room's link followed late, or
     // a seat taken as its holder's connection dropped): the game has started against nobody,
     // and waiting --abandon-seconds for a player who was never there only runs the present
-    // one's clock. A tournament's players are seated by their pairing, not by choice: they
-    // keep the usual wait, and their clock decides.
+    // one's clock. Not after a rematch (both asked for the game; one may be reconnecting after
+    // a restart), nor in a tournament, whose players are seated by their pairing, not by choice:
+    // those keep the usual wait.
     for (seat s = 0; s < 2; ++s) {
         absent_at_start_[s] = !settings_.tournament && !bot_in(s) && !has_connection(seats_[s]->id);
         if (!absent_at_start_[s]) continue;
