@@ -37,7 +37,7 @@ const readable_garbage readable[] = {
 std::string unreadable_garbage(std::mt19937_64& random, int which)
 {
     switch (which) {
-    case 0: return "{\"type\":\"ping\",\"x\":\"\xff\xfe\"}"; // invalid UTF-8
+    case 0: return R"({"type":"ping","x":"\ud800"})"; // a lone surrogate, escaped (invalid UTF-8 closes: frame_violation)
     case 1: return "hello world";
     case 2: return "[1,2,3]";
     case 3: return "42";
@@ -45,8 +45,8 @@ std::string unreadable_garbage(std::mt19937_64& random, int which)
     case 5: return std::string{"{\"type\":\"ping\",\"x\":\"a\0b\"}", 25}; // a raw NUL in a string
     case 6: return R"({"type":"ping")";
     case 7: return "";
-    case 8: return "\xed\xa0\x80"; // a surrogate encoded in UTF-8
-    case 9: return "\xc0\xaf";     // an overlong encoding
+    case 8: return R"({"type":"ping","x":1e999})"; // a number too large for a double
+    case 9: return "\xc3\xa9t\xc3\xa9";            // UTF-8, but no JSON
     default: {
         std::string deep = R"({"type":"ping","x":)";
         const int depth = std::uniform_int_distribution<int>{100, 1000}(random);
@@ -116,7 +116,7 @@ public:
 
     void start() override
     {
-        variant_ = uniform(0, 14);
+        variant_ = uniform(0, 17);
         conn_ = connect();
     }
 
@@ -125,6 +125,7 @@ private:
         "unmasked frame", "RSV1 set", "opcode 0x3", "opcode 0xB", "fragmented ping", "ping of 126 bytes",
         "continuation first", "close 1005", "close 999", "close 2000", "close 5000", "close of 1 byte",
         "new text inside a fragmented one", "valid close 4000", "valid close without code",
+        "text not UTF-8", "text not UTF-8 across fragments", "close reason not UTF-8",
     };
 
     void opened(ws_client&) override
@@ -157,7 +158,13 @@ private:
             frame({.op = opcode::text}, ping);
             break;
         case 13: frame({.op = opcode::close}, close_payload(4000, "bye")); break;
-        default: frame({.op = opcode::close}, ""); break;
+        case 14: frame({.op = opcode::close}, ""); break;
+        case 15: frame({.op = opcode::text}, "{\"type\":\"ping\",\"x\":\"\xff\xfe\"}"); break;
+        case 16:
+            frame({.op = opcode::text, .fin = false}, "{\"type\":\"ping\",\"x\":\"\xed");
+            frame({.op = opcode::continuation}, "\xa0\x80\"}");
+            break;
+        default: frame({.op = opcode::close}, close_payload(1000, "\xc0\xaf")); break;
         }
         after(ms{10'000}, [this] {
             surprise(std::string{names[variant_]} + " -> still open after 10 s");
@@ -167,7 +174,7 @@ private:
 
     void ended(ws_client&, const ws_client::ending& e) override
     {
-        const int expected = variant_ == 13 ? 4000 : variant_ == 14 ? 1000 : 1002;
+        const int expected = variant_ == 13 ? 4000 : variant_ == 14 ? 1000 : variant_ >= 15 ? 1007 : 1002;
         const std::string name{names[variant_]};
         if (e.close_code == expected) outcome(name + " -> close " + std::to_string(expected));
         else if (e.ours.empty()) surprise(name + " -> " + e.describe());

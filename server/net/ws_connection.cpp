@@ -41,6 +41,7 @@ ws_connection::ws_connection(event_loop& loop, flusher& flush, handover&& moved,
     partial_ = std::move(moved.partial_message);
     partial_op_ = moved.partial_op;
     in_message_ = moved.in_message;
+    text_ = moved.partial_text;
     ping_sent_ = moved.ping_sent;
     for (auto& f : moved.queue) push(std::move(f));
     first_offset_ = moved.first_offset;
@@ -172,6 +173,8 @@ bool ws_connection::handle_frame(const frame_header& h, std::uint8_t* payload)
             protocol_error("a new message began before the last one ended");
             return false;
         }
+        text_.reset();
+        if (h.op == opcode::text && !check_text(data, h.fin)) return false;
         if (!h.fin) {
             in_message_ = true;
             partial_op_ = h.op;
@@ -185,6 +188,7 @@ bool ws_connection::handle_frame(const frame_header& h, std::uint8_t* payload)
             protocol_error("a continuation frame without a message");
             return false;
         }
+        if (partial_op_ == opcode::text && !check_text(data, h.fin)) return false;
         partial_.append(data);
         if (!h.fin) return true;
         in_message_ = false;
@@ -218,10 +222,22 @@ bool ws_connection::handle_frame(const frame_header& h, std::uint8_t* payload)
                 protocol_error("invalid close code");
                 return false;
             }
+            if (data.size() > 2 && !valid_utf8(data.substr(2))) {
+                fail(close_code::invalid_payload, "invalid UTF-8");
+                return false;
+            }
             close(static_cast<close_code>(code), {}, false);
         }
         return false;
     }
+    return false;
+}
+
+bool ws_connection::check_text(std::string_view fragment, bool last)
+{
+    if (state_ != state::open) return true; // after our close frame, data is ignored
+    if (text_.feed(fragment) && (!last || text_.complete())) return true;
+    fail(close_code::invalid_payload, "invalid UTF-8");
     return false;
 }
 
@@ -464,6 +480,7 @@ ws_connection::handover ws_connection::release()
     h.partial_message = std::move(partial_);
     h.partial_op = partial_op_;
     h.in_message = in_message_;
+    h.partial_text = text_;
     h.queue.reserve(queue_size_);
     for (std::size_t i = 0; i < queue_size_; ++i)
         h.queue.push_back(std::move(queue_[(queue_head_ + i) % queue_capacity_]));

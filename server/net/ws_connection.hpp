@@ -20,6 +20,7 @@
 
 #include "net/event_loop.hpp"
 #include "net/frame.hpp"
+#include "net/utf8_validator.hpp"
 
 namespace quarto::server::net {
 
@@ -28,6 +29,7 @@ enum class close_code : std::uint16_t {
     normal = 1000,
     going_away = 1001,
     protocol_error = 1002,
+    invalid_payload = 1007, // a text message, or a close reason, that is not UTF-8
     policy_violation = 1008,
     message_too_big = 1009,
     service_restart = 1012,
@@ -81,6 +83,7 @@ public:
         std::string partial_message; // the first fragments of a message in progress
         opcode partial_op = opcode::text;
         bool in_message = false;
+        utf8_validator partial_text; // where a text message in progress stands
         std::vector<frame_ptr> queue; // frames not yet (wholly) written; the first may be started
         std::size_t first_offset = 0; // bytes of queue.front() already written
         clock::time_point last_heard{};
@@ -134,6 +137,9 @@ private:
     // Takes complete frames off the read buffer; returns false when reading must stop.
     bool take_frames();
     bool handle_frame(const frame_header& h, std::uint8_t* payload);
+    // A text message's next fragment (`last`: its final one) is UTF-8 so far, or the
+    // connection fails with 1007 (RFC 6455 section 8.1) and false is returned.
+    bool check_text(std::string_view fragment, bool last);
     void deliver(opcode op, std::string_view message);
     void protocol_error(std::string_view why);
     // Closes without awaiting the peer's close frame: the close frame goes out after the frame
@@ -182,6 +188,7 @@ private:
     std::string partial_;   // a fragmented message so far
     opcode partial_op_ = opcode::text;
     bool in_message_ = false;
+    utf8_validator text_; // the text message being received, fragment by fragment
     clock::time_point last_heard_;
     bool ping_sent_ = false;
 

@@ -707,6 +707,70 @@ TEST_CASE("ws_connection: broken framing closes with 1002")
     }
 }
 
+TEST_CASE("ws_connection: a text message that is not UTF-8 fails the connection with 1007")
+{
+    // RFC 6455 section 8.1. Each case its own connection; none reaches the owner.
+    struct bad_text {
+        std::string what;
+        std::string bytes;
+    };
+    const bad_text cases[] = {
+        {"an overlong two-byte form", text_frame("{\"a\":\"\xC0\xAF\"}")},
+        {"an overlong three-byte form", text_frame("\xE0\x80\xAF")},
+        {"an overlong four-byte form", text_frame("\xF0\x80\x80\xAF")},
+        {"a surrogate", text_frame("\xED\xA0\x80")},
+        {"a surrogate pair", text_frame("\xED\xA0\x80\xED\xB0\x80")},
+        {"past U+10FFFF", text_frame("\xF4\x90\x80\x80")},
+        {"FE", text_frame("ok\xFE")},
+        {"FF", text_frame("\xFF")},
+        {"a lone continuation byte", text_frame("ab\x80" "cd")},
+        {"a truncated character at the end", text_frame("\xE2\x82")},
+        {"a truncated character before ASCII", text_frame("\xE2\x82" "A")},
+        {"a truncated character at the end of the last fragment",
+         text_frame("\xCE\xBA", false) + continuation("\xE2\x82", true)},
+        {"a character cut across fragments, then ASCII", text_frame("\xE2", false) + continuation("A", true)},
+        {"a surrogate split across fragments", text_frame("\xED", false) + continuation("\xA0\x80", true)},
+        {"an empty final fragment after a truncated character", text_frame("\xF0\x9F\x98", false) + continuation("", true)},
+        {"a bad middle fragment", text_frame("a", false) + continuation("\xC1\xBF", false) + continuation("b", true)},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.what);
+        harness h;
+        h.write(c.bytes);
+        check_close(h.client->read_frames(1)[0], 1007);
+        h.expect_end();
+        CHECK(h.owner.texts().empty());
+    }
+}
+
+TEST_CASE("ws_connection: a bad fragment fails the connection at once, before the message ends")
+{
+    for (const std::string first : {"valid so far \xF4\x90", "\xED\xA0", "\xC0", "ok \xFF"}) {
+        CAPTURE(first);
+        harness h;
+        h.write(text_frame(first, false)); // the rest of the message never comes
+        check_close(h.client->read_frames(1)[0], 1007);
+        h.expect_end();
+    }
+}
+
+TEST_CASE("ws_connection: UTF-8 split across fragments is fine, and binary messages are not text")
+{
+    harness h;
+    // "κόσμε" cut inside three of its characters, and U+1F600 cut after each of its bytes.
+    h.write(text_frame("\xCE", false) + continuation("\xBA\xE1\xBD", false) + continuation("\xB9\xCF\x83\xCE\xBC\xCE", false) +
+            continuation("\xB5", true));
+    h.write(text_frame("\xF0", false) + continuation("\x9F", false) + continuation("\x98", false) + continuation("\x80", true));
+    h.owner.wait_texts(2);
+    CHECK(h.owner.texts() ==
+          std::vector<std::string>{"\xCE\xBA\xE1\xBD\xB9\xCF\x83\xCE\xBC\xCE\xB5", "\xF0\x9F\x98\x80"});
+    // Bytes that are no UTF-8 in a binary message, whole or fragmented: handed on as binary.
+    h.write(client_frame(0x82, "\xFF\xFE\xC0") + client_frame(0x02, "\xE2") + continuation("A", true) + text_frame("after"));
+    h.owner.wait_texts(3);
+    CHECK(h.owner.binaries() == 2);
+    h.close_cleanly();
+}
+
 // ---- closing -------------------------------------------------------------------------------
 
 TEST_CASE("ws_connection: the client's close is answered with its code, then the connection ends")
@@ -759,6 +823,22 @@ TEST_CASE("ws_connection: a close code no endpoint may send is a protocol error,
         check_close(h.client->read_frames(1)[0], static_cast<std::uint16_t>(code), "");
         h.expect_end();
     }
+}
+
+TEST_CASE("ws_connection: a close frame whose reason is not UTF-8 is answered 1007")
+{
+    for (const std::string reason : {"\xFF", "bye \xC0\xAF", "\xED\xA0\x80", "cut \xE2\x82"}) {
+        CAPTURE(reason);
+        harness h;
+        h.write(close_frame(1000, reason));
+        check_close(h.client->read_frames(1)[0], 1007);
+        h.expect_end();
+    }
+    // A reason in UTF-8 beyond ASCII is fine: the code comes back.
+    harness h;
+    h.write(close_frame(1001, "\xCE\xBA\xE1\xBD\xB9\xCF\x83\xCE\xBC\xCE\xB5"));
+    check_close(h.client->read_frames(1)[0], 1001, "");
+    h.expect_end();
 }
 
 TEST_CASE("ws_connection: close() sends its frame after what is queued and waits for the client's")
