@@ -47,7 +47,7 @@ public:
     analysis::game_analyses* game_analyses() override { return game_analyses_.get(); }
     net::address_limiter& connections_per_address() override { return *state_.connections_per_address; }
     void open_websocket(loop_socket socket, std::shared_ptr<void> ticket, std::string address,
-                        std::string remote) override;
+                        std::string remote, std::string already_read) override;
 
 private:
     // This node's figures, for the cluster (any thread: atomics only).

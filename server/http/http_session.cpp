@@ -7,6 +7,7 @@
 #include "http/origin_policy.hpp"
 #include "http/query_string.hpp"
 #include "http/content_negotiation.hpp"
+#include "http/request_target.hpp"
 #include "http/static_cache.hpp"
 #include "net/ws_handshake.hpp"
 #include "quarto/archive/game_json.hpp"
@@ -84,15 +85,26 @@ void http_session::on_read(beast::error_code ec, std::size_t)
 void http_session::serve()
 {
     auto& req = parser_->get();
-    const std::string_view target{req.target().data(), req.target().size()};
+    head_ = req.method() == bh::verb::head;
+    // RFC 7230 section 5.4: an HTTP/1.1 request with no Host, or more than one, is refused,
+    // an upgrade as much as any other.
+    if (req.version() >= 11 && req.count(bh::field::host) != 1)
+        return send(text_response(bh::status::bad_request, req.version(), false,
+                                  "An HTTP/1.1 request needs one Host header.\n"));
+    const request_target parsed = parse_request_target({req.target().data(), req.target().size()});
+    const std::string_view target = parsed.path_and_query;
     const std::string_view path = target.substr(0, target.find('?'));
 
-    if (net::is_websocket_upgrade(req)) return upgrade(path);
+    if (net::is_websocket_upgrade(req)) {
+        // The absolute-form's authority is the request's host (section 5.4), the Host header's
+        // value aside.
+        const auto host = req[bh::field::host];
+        return upgrade(path, parsed.authority.empty() ? std::string_view{host.data(), host.size()} : parsed.authority);
+    }
 
     const bool keep_alive = req.keep_alive();
     const unsigned version = req.version();
-    const bool head = req.method() == bh::verb::head;
-    head_ = head;
+    const bool head = head_;
 
     if (req.method() != bh::verb::get && !head) {
         auto res = text_response(bh::status::method_not_allowed, version, keep_alive, "Only GET and HEAD are served.\n");
@@ -307,7 +319,7 @@ void http_session::serve_position_analysis(analysis_request request, unsigned ve
 // A WebSocket handshake on /ws becomes a client of this loop, unless it is refused: the wrong
 // path, a server shutting down, a page from an origin not allowed, one connection too many, or
 // a malformed handshake.
-void http_session::upgrade(std::string_view path)
+void http_session::upgrade(std::string_view path, std::string_view host)
 {
     auto& req = parser_->get();
     const auto refuse = [&](bh::status status, std::string body, bool version_header = false) {
@@ -327,7 +339,6 @@ void http_session::upgrade(std::string_view path)
 
     if (const auto origin = req.find(bh::field::origin); origin != req.end()) {
         const std::string_view origin_text{origin->value().data(), origin->value().size()};
-        const std::string_view host{req[bh::field::host].data(), req[bh::field::host].size()};
         if (!origin_allowed(origin_text, host, settings.allowed_origins)) {
             spdlog::info("http {}: WebSocket refused: Origin '{}' is not allowed (Host '{}')", client.description,
                          origin_text, host);
@@ -354,8 +365,13 @@ void http_session::upgrade(std::string_view path)
                       [self = shared_from_this(), response, client = std::move(client)](
                           beast::error_code ec, std::size_t) mutable {
                           if (ec) return; // gone during the handshake
+                          // A client that did not wait for the 101 may have sent its first frames
+                          // with the request: what the parser read past the request goes along.
+                          const auto rest = self->buffer_.data();
+                          std::string already_read{static_cast<const char*>(rest.data()), rest.size()};
                           self->site_.open_websocket(self->stream_.release_socket(), std::move(self->ticket_),
-                                                     std::move(client.address), std::move(client.description));
+                                                     std::move(client.address), std::move(client.description),
+                                                     std::move(already_read));
                       });
 }
 

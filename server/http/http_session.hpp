@@ -29,7 +29,8 @@ private:
     void on_read(beast::error_code ec, std::size_t bytes);
     // Answers the request read (or upgrades it).
     void serve();
-    void upgrade(std::string_view path);
+    // `host`: the request's host[:port], as the origin policy compares it.
+    void upgrade(std::string_view path, std::string_view host);
     void on_write(bool keep_alive, beast::error_code ec, std::size_t bytes);
     // Writes `response` (headers only for a HEAD request), then reads the next request.
     template <class Response>

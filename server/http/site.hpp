@@ -55,9 +55,11 @@ public:
     virtual net::address_limiter& connections_per_address() = 0;
 
     // The opening handshake is done: the socket becomes a WebSocket client of this loop.
-    // `address`: the client's address, as the per-address caps count it; `remote`: for logs.
+    // `address`: the client's address, as the per-address caps count it; `remote`: for logs;
+    // `already_read`: bytes read past the upgrade request (the client's first frames, when it
+    // did not wait for the 101), taken apart before anything else the socket brings.
     virtual void open_websocket(loop_socket socket, std::shared_ptr<void> ticket, std::string address,
-                                std::string remote) = 0;
+                                std::string remote, std::string already_read) = 0;
 
 protected:
     ~site() = default;

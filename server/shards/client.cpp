@@ -36,14 +36,15 @@ struct overloaded : Ts... {
 } // namespace
 
 client::client(shard& home, play::client_ref self, int fd, std::shared_ptr<void> ticket, std::string address,
-               std::string remote)
+               std::string remote, std::string already_read)
     : home_{home},
       self_{self},
       connection_{home.loop(), home, fd, *this, limits_of(home.state().settings), std::move(remote)},
       ticket_{std::move(ticket)},
       address_{std::move(address)},
       limiter_{home.state().settings.rate_limit, home.state().settings.rate_burst, net::rate_limiter::clock::now()},
-      joins_{membership_changes_per_second, membership_changes_burst, net::rate_limiter::clock::now()}
+      joins_{membership_changes_per_second, membership_changes_burst, net::rate_limiter::clock::now()},
+      carried_{std::move(already_read)}
 {
     metrics::move(home_.counters().connections_open, 1);
     metrics::bump(home_.counters().connections_total);

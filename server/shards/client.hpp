@@ -30,9 +30,9 @@ class client final : public net::ws_connection::events {
 public:
     using json = nlohmann::json;
 
-    // A new connection whose handshake is done.
+    // A new connection whose handshake is done; `already_read`: its first bytes, read by the front.
     client(shard& home, play::client_ref self, int fd, std::shared_ptr<void> ticket, std::string address,
-           std::string remote);
+           std::string remote, std::string already_read);
     // A client that has moved here.
     client(shard& home, play::client_ref self, migrant&& moved);
     ~client();
@@ -105,7 +105,7 @@ private:
     std::vector<play::place> places_;
     std::string pending_;         // a migrant's message, handled on start()
     bool resume_on_start_ = false; // a migrant that said hello with a token
-    std::string carried_;         // a migrant's bytes not yet taken apart
+    std::string carried_;         // bytes read but not yet taken apart (a migrant's, or the front's)
     play::room* cached_room_ = nullptr; // see local_room()
     std::uint64_t cached_epoch_ = 0;
 };

@@ -132,12 +132,14 @@ play::client_ref shard::new_slot()
     return {index_, index, slots_[index].generation};
 }
 
-void shard::open_websocket(int fd, std::shared_ptr<void> ticket, std::string address, std::string remote)
+void shard::open_websocket(int fd, std::shared_ptr<void> ticket, std::string address, std::string remote,
+                           std::string already_read)
 {
     const auto ref = new_slot();
     spdlog::info("ws {}: connected", remote);
     auto& occupant = slots_[ref.slot].occupant;
-    occupant = std::make_unique<client>(*this, ref, fd, std::move(ticket), std::move(address), std::move(remote));
+    occupant = std::make_unique<client>(*this, ref, fd, std::move(ticket), std::move(address), std::move(remote),
+                                        std::move(already_read));
     occupant->start();
     // A shutdown that began before this connection was counted has not told it.
     if (state_.shutting_down.load())
