@@ -225,8 +225,8 @@ int app::run()
     const std::string bound_host = bound.address().to_string();
     spdlog::info("listening on http://{}:{}{}", bound.address().is_v6() ? "[" + bound_host + "]" : bound_host,
                  bound.port(), activated.fd ? " (socket from systemd; --host and --port not used)" : "");
-    spdlog::info("{} shards (one thread each), {} bot threads, web root {}, rate {}/s burst {}", s.threads, s.bot_threads, s.web_root, s.rate_limit,
-                 s.rate_burst);
+    spdlog::info("{} shards (one thread each), {} bot threads, web root {}, rate {}/s burst {}, joins {}/s burst {}", s.threads,
+                 s.bot_threads, s.web_root, s.rate_limit, s.rate_burst, s.join_rate, s.join_burst);
     spdlog::info("WebSocket origins: {}; X-Forwarded-For: {}",
                  s.allowed_origins.empty() ? std::string{"the request's own Host"}
                                            : fmt::format("{}", fmt::join(s.allowed_origins, " ")),

@@ -120,6 +120,14 @@ flag_result apply(config& c, const std::string& flag, const std::string& value, 
         const auto n = number<double>(value);
         if (!n || !(*n >= 1) || *n > 1e9) return bad("a number of messages >= 1 is required");
         c.rate_burst = *n;
+    } else if (flag == "--join-rate") {
+        const auto n = number<double>(value);
+        if (!n || !(*n > 0) || *n > 1e9) return bad("a positive number is required");
+        c.join_rate = *n;
+    } else if (flag == "--join-burst") {
+        const auto n = number<double>(value);
+        if (!n || !(*n >= 1) || *n > 1e9) return bad("a number of joins >= 1 is required");
+        c.join_burst = *n;
     } else if (flag == "--room-idle-seconds") {
         const auto n = number<unsigned>(value);
         if (!n || *n < 1) return bad("a number of seconds >= 1 is required");
@@ -219,6 +227,10 @@ std::string usage_text()
   --max-message-bytes N        largest WebSocket message accepted (default 4096)
   --rate-limit N               messages per second per connection (default 20)
   --rate-burst N               messages a connection may send at once, at least 1 (default 40)
+  --join-rate N                joins, leaves, renames and new rooms or tournaments per second
+                               per connection, on top of --rate-limit (default 2)
+  --join-burst N               of those, how many a connection may send at once, at least 1
+                               (default 10)
   --room-idle-seconds N        reclaim finished or deserted rooms idle this long (default 600)
   --abandon-seconds N          a seated player gone this long from a game in progress may
                                be claimed against: the opponent wins (default 30)

@@ -28,6 +28,11 @@ struct config {
     std::size_t max_message_bytes = 4096;
     double rate_limit = 20;   // messages per second per connection
     double rate_burst = 40;   // bucket size
+    // Joins, leaves, renames and creations, per connection, on top of the message rate: each
+    // reaches everyone in a room or makes something that lasts. The defaults are enough to
+    // click through a lobby, far too few to spam every public room with joined/left events.
+    double join_rate = 2;   // per second
+    double join_burst = 10; // bucket size
     std::chrono::seconds room_idle{600};  // finished or deserted rooms are reclaimed after this
     // A seated player gone this long from a game in progress: the opponent may claim the win.
     std::chrono::seconds abandon_after{30};

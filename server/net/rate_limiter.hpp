@@ -23,9 +23,14 @@ public:
 
     verdict admit(clock::time_point now)
     {
-        const std::chrono::duration<double> elapsed = now - last_;
-        tokens_ = std::min(burst_, tokens_ + elapsed.count() * rate_);
-        last_ = now;
+        // A time before the last one (a turn's time read before the bucket was made, or clocks
+        // read on different threads) refills nothing, and takes nothing away either: the burst
+        // is exactly `burst` messages however the readings interleave.
+        if (now > last_) {
+            const std::chrono::duration<double> elapsed = now - last_;
+            tokens_ = std::min(burst_, tokens_ + elapsed.count() * rate_);
+            last_ = now;
+        }
         if (tokens_ >= 1) {
             tokens_ -= 1;
             return verdict::accept;

@@ -16,11 +16,6 @@ using protocol::error_code;
 
 namespace {
 
-// Joins, leaves and creations: enough to click through a lobby, far too few to spam every
-// public room with joined/left events.
-constexpr double membership_changes_per_second = 2;
-constexpr double membership_changes_burst = 10;
-
 net::ws_connection::limits limits_of(const config& settings)
 {
     net::ws_connection::limits l;
@@ -42,8 +37,8 @@ client::client(shard& home, play::client_ref self, int fd, std::shared_ptr<void>
       connection_{home.loop(), home, fd, *this, limits_of(home.state().settings), std::move(remote)},
       ticket_{std::move(ticket)},
       address_{std::move(address)},
-      limiter_{home.state().settings.rate_limit, home.state().settings.rate_burst, net::rate_limiter::clock::now()},
-      joins_{membership_changes_per_second, membership_changes_burst, net::rate_limiter::clock::now()},
+      limiter_{home.state().settings.rate_limit, home.state().settings.rate_burst, home.turn_time()},
+      joins_{home.state().settings.join_rate, home.state().settings.join_burst, home.turn_time()},
       carried_{std::move(already_read)}
 {
     metrics::move(home_.counters().connections_open, 1);

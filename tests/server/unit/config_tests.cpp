@@ -107,6 +107,31 @@ TEST_CASE("config: values that would leave the server serving or answering nothi
     CHECK(parsed({"--host", "127.0.0.1"}).host == "127.0.0.1");
 }
 
+TEST_CASE("config: --join-rate and --join-burst, 2 a second and 10 by default, validated as the message rate")
+{
+    const config defaults = parsed({});
+    CHECK(defaults.join_rate == 2);
+    CHECK(defaults.join_burst == 10);
+    const config raised = parsed({"--join-rate", "50", "--join-burst=200"});
+    CHECK(raised.join_rate == 50);
+    CHECK(raised.join_burst == 200);
+    CHECK(parsed({"--join-rate", "0.25"}).join_rate == 0.25);
+    CHECK(parsed({"--join-burst", "1"}).join_burst == 1);
+    const config from_env = parsed({}, {{"QUARTO_JOIN_RATE", "7.5"}, {"QUARTO_JOIN_BURST", "30"}});
+    CHECK(from_env.join_rate == 7.5);
+    CHECK(from_env.join_burst == 30);
+    CHECK(parsed({"--join-burst", "12"}, {{"QUARTO_JOIN_BURST", "30"}}).join_burst == 12);
+    CHECK(error_of({"--join-rate", "0"}) == "--join-rate: a positive number is required, got '0'");
+    CHECK(error_of({"--join-rate", "-1"}).starts_with("--join-rate: a positive number is required"));
+    CHECK(error_of({"--join-rate", "fast"}).starts_with("--join-rate: a positive number is required"));
+    // A bucket of less than one join refuses every join.
+    CHECK(error_of({"--join-burst", "0.5"}) == "--join-burst: a number of joins >= 1 is required, got '0.5'");
+    CHECK(error_of({}, {{"QUARTO_JOIN_BURST", "0"}}) == "QUARTO_JOIN_BURST: a number of joins >= 1 is required, got '0'");
+    const std::string help = usage_text();
+    CHECK(help.find("--join-rate N") != std::string::npos);
+    CHECK(help.find("--join-burst N") != std::string::npos);
+}
+
 TEST_CASE("config: --allowed-origin is repeatable, normalized, deduplicated")
 {
     const config c = parsed({"--allowed-origin", "HTTPS://Quarto.Example.org/", "--allowed-origin",
