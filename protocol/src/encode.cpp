@@ -184,13 +184,29 @@ json encode_moves(std::span<const move_record> moves)
     return parsed([&](json_text& t) { fields::write_moves(t, moves); });
 }
 
-std::string welcome(const player_info& p, const std::string& token, const json& req)
+std::string welcome(const player_info& p, const std::string& token, const json& req, const resume_list* resuming)
 {
     std::string out;
     json_writer w = start(out, "welcome");
     w.key("player").value(p.id).key("name").value(p.name).key("token").value(token);
     w.key("protocol").value(protocol_version);
+    if (resuming) {
+        w.key("rooms").begin_array();
+        for (const auto& id : resuming->rooms) w.value(id);
+        w.end_array();
+        w.key("tournaments").begin_array();
+        for (const auto& id : resuming->tournaments) w.value(id);
+        w.end_array();
+    }
     return finish(out, w, req);
+}
+
+std::string resumed_all()
+{
+    std::string out;
+    json_writer w = start(out, "resumed_all");
+    w.end_object();
+    return out;
 }
 
 std::string renamed(const player_info& p, const json& req)

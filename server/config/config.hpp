@@ -15,7 +15,7 @@
 namespace quarto::server {
 
 // A resuming player is sent the snapshot of every room and tournament it is in at once: twice
-// this many (and the welcome) fit any send queue (1024 messages).
+// this many (and the welcome and resumed_all) fit any send queue (1024 messages).
 inline constexpr std::size_t max_rooms_per_player_cap = 500;
 
 struct config {

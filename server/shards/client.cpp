@@ -224,8 +224,11 @@ void client::welcome(const std::string& token, bool resumed, const json& req)
     players.connected(player_->info.id);
     spdlog::info("ws {}: {} is {} ({})", connection_.remote(), resumed ? "resumed" : "hello", player_->info.id,
                  player_->info.name);
-    reply(protocol::welcome(player_->info, token, req));
-    if (!resumed) return;
+    if (!resumed) return reply(protocol::welcome(player_->info, token, req));
+    const auto rooms = players.rooms_of(player_->info.id);
+    const auto tournaments = players.tournaments_of(player_->info.id);
+    const protocol::resume_list resuming{rooms, tournaments};
+    reply(protocol::welcome(player_->info, token, req, &resuming));
 
     // Where the player's places are: if on one other shard, the connection moves there first.
     const auto& state = home_.state();
@@ -235,8 +238,8 @@ void client::welcome(const std::string& token, bool resumed, const json& req)
         if (only && *only != s) several = true;
         only = s;
     };
-    for (const auto& id : players.rooms_of(player_->info.id)) note(state.shard_of_room(id));
-    for (const auto& id : players.tournaments_of(player_->info.id)) note(state.shard_of_tournament(id));
+    for (const auto& id : rooms) note(state.shard_of_room(id));
+    for (const auto& id : tournaments) note(state.shard_of_tournament(id));
     if (only && !several && *only != home_.index() && places_.empty() && home_.state().settings.shard_migration)
         return move_to(*only, {}, true);
     resume_places();
@@ -273,13 +276,34 @@ void client::rename(const std::string& name, const json& req)
 void client::resume_places()
 {
     auto& players = home_.players();
+    const auto& state = home_.state();
     // On a cluster every node is told, and those that hold the player's rooms and tournaments
     // give them back (wherever the player was connected before); this node resumes its own.
-    const bool ask_owners = home_.state().cluster == nullptr;
+    const bool ask_owners = state.cluster == nullptr;
     if (!ask_owners) home_.announce_back(self_, *player_);
-    for (const auto& id : players.rooms_of(player_->info.id)) home_.resume_in(id, self_, *player_, ask_owners);
-    for (const auto& id : players.tournaments_of(player_->info.id))
+    // Each shard resumes its places in the order asked, then sends its mark, which reaches this
+    // client behind their snapshots: after the last mark, every snapshot is out.
+    std::vector<std::uint16_t> owners;
+    const auto owner = [&](std::uint16_t s) {
+        if (std::find(owners.begin(), owners.end(), s) == owners.end()) owners.push_back(s);
+    };
+    for (const auto& id : players.rooms_of(player_->info.id)) {
+        home_.resume_in(id, self_, *player_, ask_owners);
+        owner(state.shard_of_room(id));
+    }
+    for (const auto& id : players.tournaments_of(player_->info.id)) {
         home_.resume_tournament_in(id, self_, *player_, ask_owners);
+        owner(state.shard_of_tournament(id));
+    }
+    if (owners.empty()) return reply(protocol::resumed_all());
+    resume_marks_left_ = owners.size(); // before the first run_on, which may bring its mark at once
+    for (const auto s : owners) home_.run_on(s, [c = self_](shard& there) { there.resume_mark(c); });
+}
+
+void client::resume_mark()
+{
+    if (resume_marks_left_ == 0) return;
+    if (--resume_marks_left_ == 0) reply(protocol::resumed_all());
 }
 
 void client::on_lobby(protocol::lobby_message& m, const json& req)
@@ -338,7 +362,8 @@ void client::on_room(const protocol::room_message& m, const json& req, std::stri
     const auto owner = home_.state().shard_of_room(m.room);
     if (owner == home_.index()) return home_.room_request(local_room(m.room), self_, *player_, m, req, text);
     const bool subscribing = std::holds_alternative<protocol::join>(m.action) || std::holds_alternative<protocol::sync>(m.action);
-    if (subscribing && places_.empty() && home_.state().settings.shard_migration) return move_to(owner, text, false);
+    if (subscribing && places_.empty() && resume_marks_left_ == 0 && home_.state().settings.shard_migration)
+        return move_to(owner, text, false);
     home_.forward(owner, [ref = self_, player = player_, m, req, text = std::string{text}](shard& s) {
         s.room_request(s.find_room(m.room), ref, *player, m, req, text);
     });
@@ -366,7 +391,8 @@ void client::on_tournament(const protocol::tournament_message& m, const json& re
     if (owner == home_.index()) return home_.tournament_request(home_.find_tournament(m.tournament), self_, *player_, m, req, text);
     const bool subscribing = std::holds_alternative<protocol::join_tournament>(m.action) ||
                              std::holds_alternative<protocol::watch_tournament>(m.action);
-    if (subscribing && places_.empty() && home_.state().settings.shard_migration) return move_to(owner, text, false);
+    if (subscribing && places_.empty() && resume_marks_left_ == 0 && home_.state().settings.shard_migration)
+        return move_to(owner, text, false);
     home_.forward(owner, [ref = self_, player = player_, m, req, text = std::string{text}](shard& s) {
         s.tournament_request(s.find_tournament(m.tournament), ref, *player, m, req, text);
     });

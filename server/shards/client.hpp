@@ -55,6 +55,10 @@ public:
     void add_place(const play::place& p);
     void remove_place(const play::place& p);
 
+    // A shard holding some of the places being resumed has sent their snapshots (shard::
+    // resume_mark): after the last, resumed_all.
+    void resume_mark();
+
     // The record Redis had for a token this node did not know (or nullopt): the hello goes on.
     void found_player(const std::optional<std::string>& record, const std::string& token, const json& req);
 
@@ -75,7 +79,8 @@ private:
     // The player is known: the welcome, then (resumed) their rooms and tournaments.
     void welcome(const std::string& token, bool resumed, const json& req);
     void rename(const std::string& name, const json& req);
-    // After hello with a token: the player's rooms and tournaments send their snapshots here.
+    // After hello with a token: the player's rooms and tournaments send their snapshots here,
+    // then resumed_all.
     void resume_places();
     // The room `id` of this shard, or null.
     play::room* local_room(const protocol::room_id& id);
@@ -105,6 +110,9 @@ private:
     std::vector<play::place> places_;
     std::string pending_;         // a migrant's message, handled on start()
     bool resume_on_start_ = false; // a migrant that said hello with a token
+    // Shards whose snapshots of a resume are still on their way: while any are, the client
+    // stays on this shard (their frames are addressed to it here).
+    std::size_t resume_marks_left_ = 0;
     std::string carried_;         // bytes read but not yet taken apart (a migrant's, or the front's)
     play::room* cached_room_ = nullptr; // see local_room()
     std::uint64_t cached_epoch_ = 0;

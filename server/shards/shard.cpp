@@ -104,7 +104,9 @@ void shard::on_wake()
     while (auto b = inbox_.pop()) {
         for (auto& item : *b) {
             if (auto* d = std::get_if<delivery>(&item)) {
-                if (is_remote(d->to)) {
+                if (!d->frame) {
+                    if (client* c = find_client(d->to)) c->resume_mark();
+                } else if (is_remote(d->to)) {
                     deliver(d->to, d->frame, false);
                 } else if (client* c = find_client(d->to)) {
                     if (d->to_watcher) queue_for_watcher(*c, d->frame);
@@ -195,8 +197,23 @@ void shard::send(const play::client_ref& to, const net::frame_ptr& f)
     else deliver(to, f, false);
 }
 
+void shard::resume_mark(const play::client_ref& c)
+{
+    if (holding()) held_.push_back({c, net::frame_ptr{}, false});
+    else deliver(c, net::frame_ptr{}, false);
+}
+
 void shard::deliver(const play::client_ref& to, const net::frame_ptr& f, bool to_watcher)
 {
+    if (!f) { // a resume's mark: in order with the frames sent to `to` before it
+        if (to.shard == index_) {
+            if (client* c = find_client(to)) c->resume_mark();
+            return;
+        }
+        if (outboxes_.size() < state_.shards.size()) outboxes_.resize(state_.shards.size());
+        outboxes_[to.shard].emplace_back(delivery{to, net::frame_ptr{}});
+        return;
+    }
     if (is_remote(to)) {
         const std::uint16_t home = to.shard & ~remote_shard_bit;
         if (home != index_) { // a member of another shard's rooms (a tournament's rooms elsewhere)

@@ -48,7 +48,7 @@ public:
     // What one shard sends another.
     struct delivery {
         play::client_ref to;
-        net::frame_ptr frame;
+        net::frame_ptr frame; // null: a resume's mark (see resume_mark)
         bool to_watcher = false; // may wait for watcher_delay
     };
 
@@ -126,6 +126,10 @@ public:
     // another node): its snapshot, from this shard's room or (`ask_owner`) through the room's node.
     void resume_in(const protocol::room_id& id, const play::client_ref& c, const play::player_record& p,
                    bool ask_owner = true);
+    // After resume_in and resume_tournament_in for some places of this shard: a mark for `c`
+    // that reaches it behind every frame those sent it (held with them while the journal
+    // writes), so that it knows when every snapshot of its resume is out (client::resume_mark).
+    void resume_mark(const play::client_ref& c);
     // On a cluster, once Redis is back after being out of reach: events between this node and
     // others may have been lost both ways, so this shard's rooms and tournaments send their
     // members of other nodes a snapshot again, and its clients' places on other nodes are asked

@@ -230,6 +230,15 @@ TEST_CASE("welcome, pong, room_created, rooms, synced, room_closed")
     CHECK(t::welcome(ann, "0123456789abcdef0123456789abcdef", nullptr) ==
           wire(R"({"type":"welcome","player":"p1","name":"Ann","token":"0123456789abcdef0123456789abcdef","protocol":1})"));
     CHECK(t::welcome(ann, "t", "h").at("req") == "h");
+    const std::vector<std::string> rooms{"k3x9abqz", "m4r7cdef"}, tournaments{"t5h8wxyz"};
+    const protocol::resume_list resuming{rooms, tournaments};
+    CHECK(wire(protocol::welcome(ann, "t", 3, &resuming)) ==
+          wire(R"({"type":"welcome","player":"p1","name":"Ann","token":"t","protocol":1,)"
+               R"("rooms":["k3x9abqz","m4r7cdef"],"tournaments":["t5h8wxyz"],"req":3})"));
+    const protocol::resume_list nothing{};
+    CHECK(wire(protocol::welcome(ann, "t", nullptr, &nothing)) ==
+          wire(R"({"type":"welcome","player":"p1","name":"Ann","token":"t","protocol":1,"rooms":[],"tournaments":[]})"));
+    CHECK(protocol::resumed_all() == R"({"type":"resumed_all"})");
     CHECK(t::pong(1'700'000'000'123, nullptr) == wire(R"({"type":"pong","time_ms":1700000000123})"));
     CHECK(t::pong(5, 4.5) == wire(R"({"type":"pong","time_ms":5,"req":4.5})"));
     CHECK(t::room_created("k3x9abqz", "c1") == wire(R"({"type":"room_created","room":"k3x9abqz","req":"c1"})"));
@@ -509,7 +518,7 @@ TEST_CASE("encode_moves: the accepted actions with their time since the game sta
 
 // ---- lobby summary ---------------------------------------------------------------------------
 
-TEST_CASE("room_summary lists the names of seated players")
+TEST_CASE("room_summary lists the names of seated players, and says when the one waiting has gone")
 {
     room_fixture f;
     f.seats[1] = seat_info{bo, false, std::nullopt};

@@ -53,7 +53,8 @@ TEST_CASE("config: the caps on what a player or an address holds")
     CHECK(error_of({"--max-rooms-per-player", "0"}) == "--max-rooms-per-player: a count 1..500 is required, got '0'");
     CHECK(error_of({"--max-rooms-per-player", "501"}).starts_with("--max-rooms-per-player:"));
     CHECK(error_of({"--max-guests-per-address", "-1"}).starts_with("--max-guests-per-address: a count is required"));
-    CHECK(max_rooms_per_player_cap * 2 + 1 <= 1024); // every snapshot and the welcome, in one send queue
+    // Every snapshot, the welcome and resumed_all, in one send queue.
+    CHECK(max_rooms_per_player_cap * 2 + 2 <= 1024);
 }
 
 TEST_CASE("config: --journal-backlog-mib takes MiB, fractions included, 64 by default")

@@ -73,8 +73,20 @@ json encode_clock_settings(const clock_settings& c);
 json encode_result(const game_result& r);
 json encode_moves(std::span<const move_record> moves);
 
+// What a hello with a token resumes: the rooms and tournaments whose snapshots follow the
+// welcome, then resumed_all.
+struct resume_list {
+    std::span<const room_id> rooms;
+    std::span<const std::string> tournaments;
+};
+
 // Direct replies. `req` is echoed when it is not null.
-std::string welcome(const player_info& p, const std::string& token, const json& req);
+// `resuming`: given after a hello with a token (the lists, empty ones too), null after one with
+// a name.
+std::string welcome(const player_info& p, const std::string& token, const json& req,
+                    const resume_list* resuming = nullptr);
+// After the welcome of a hello with a token, once every snapshot of the resume has been sent.
+std::string resumed_all();
 std::string pong(std::int64_t server_epoch_ms, const json& req);
 // The answer to rename: the player's id and new name (as welcome names them).
 std::string renamed(const player_info& p, const json& req);
