@@ -150,6 +150,7 @@ export class TournamentInviteView {
       this.inner = null;
     }
     if (this.root.firstChild !== this.card) this.root.replaceChildren(this.card);
+    document.title = this.title();
     const state = t ? t.status : this.info.state === 'missing' ? 'missing' : this.info.state;
     this.card.dataset.state = state;
     const players = t ? (t.players || []).filter((p) => p.active !== false) : [];
