@@ -25,13 +25,13 @@ json next_message(raw_connection& c, const std::string& what)
     return json::parse(f->payload);
 }
 
-// The server's close frame, then the end of the stream.
-std::uint16_t close_code_of(raw_connection& c)
+// The server's close frame with `code`, then the end of the stream.
+void expect_close(raw_connection& c, std::uint16_t code)
 {
     const auto f = c.read_until(0x8);
     REQUIRE_MESSAGE(f, "a close frame");
+    CHECK(f->close_code() == code);
     CHECK(c.read_rest().has_value()); // and the server ends the connection
-    return f->close_code();
 }
 
 std::string text(std::string_view payload, bool fin = true) { return masked_frame(fin ? 0x81 : 0x01, payload); }
@@ -106,14 +106,14 @@ TEST_CASE("conformance: text that is not UTF-8 closes the connection with 1007")
         CAPTURE(c.what);
         auto ws = upgraded(server);
         ws->write(c.frames);
-        CHECK(close_code_of(*ws) == 1007);
+        expect_close(*ws, 1007);
     }
     // After hello too, and at the first bad fragment: the rest of the message never comes.
     auto ws = upgraded(server);
     ws->write(text(R"({"type":"hello","name":"Ann"})"));
     CHECK(next_message(*ws, "welcome")["type"] == "welcome");
     ws->write(text("{\"type\":\"ping\",\"req\":\"\xC1\xBF", false));
-    CHECK(close_code_of(*ws) == 1007);
+    expect_close(*ws, 1007);
 }
 
 TEST_CASE("conformance: UTF-8 split across fragments is read; a binary message is still bad_message")
@@ -132,7 +132,7 @@ TEST_CASE("conformance: UTF-8 split across fragments is read; a binary message i
     CHECK(next_message(*ws, "pong")["req"] == "still open");
     // A close reason in UTF-8 beyond ASCII is fine: the code comes back.
     ws->write(masked_frame(0x88, close_payload(1000, "\xC3\xA0 bient\xC3\xB4t")));
-    CHECK(close_code_of(*ws) == 1000);
+    expect_close(*ws, 1000);
 }
 
 // ---- the request line and Host ---------------------------------------------------------------
