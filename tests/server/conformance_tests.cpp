@@ -116,7 +116,7 @@ TEST_CASE("conformance: text that is not UTF-8 closes the connection with 1007")
     expect_close(*ws, 1007);
 }
 
-TEST_CASE("conformance: UTF-8 split across fragments is read; a binary message is still bad_message")
+TEST_CASE("conformance: UTF-8 split across fragments is read, and a binary message is still bad_message")
 {
     server_process server;
     auto ws = upgraded(server);
