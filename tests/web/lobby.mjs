@@ -60,6 +60,8 @@ scenario('a room whose player has gone is not offered, and a game started agains
   const startedAt = Date.now();
   await bo.locator('[data-action="claim-victory"]').waitFor({ timeout: 2500 });
   assert(Date.now() - startedAt < 2500, 'the claim is offered at once');
+  const why = await bo.locator('.claim-victory').textContent();
+  assert(/Ann has not been here since the game began/.test(why), `the claim says Ann never came: "${why}"`);
   await shot(bo, 'claim-at-once');
   await bo.locator('[data-action="claim-victory"]').click();
   await bo.locator('[data-role="result"][data-reason="abandoned"]').waitFor();

@@ -43,7 +43,7 @@ function awayText(room, seat, connected, me) {
   if (p && p.left) return 'left';
   const wait = room.claimVictoryIn(seat);
   if (wait === null) return 'offline';
-  if (wait === 0) return 'left the game';
+  if (wait === 0) return p && p.neverCame ? 'not here' : 'left the game';
   const secs = Math.ceil(wait / 1000);
   return `left the game — ${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')} to come back`;
 }
@@ -491,7 +491,8 @@ export class GameView {
     if (this.canClaimVictory(room)) {
       const absent = 1 - me;
       stage.appendChild(h('div', { class: 'claim-victory', role: 'status' },
-        `${room.seatName(absent)} left the game and has not come back. `,
+        room.players[absent]?.neverCame ? `${room.seatName(absent)} has not been here since the game began. `
+          : `${room.seatName(absent)} left the game and has not come back. `,
         h('button', { type: 'button', class: 'primary', dataset: { action: 'claim-victory' },
           onclick: () => this.app.act(room, 'claim_victory') }, 'Claim victory')));
     }

@@ -368,7 +368,9 @@ export class Room {
         if (seat !== null) {
           const claimableAt = ev.type === 'disconnected' && typeof ev.claim_victory_in_ms === 'number'
             ? t + ev.claim_victory_in_ms : undefined;
-          this.players[seat] = { ...this.players[seat], connected: ev.type === 'reconnected', claimableAt };
+          // A wait of 0 comes only right after game_started: that player has not been here since.
+          const neverCame = ev.type === 'disconnected' && ev.claim_victory_in_ms === 0;
+          this.players[seat] = { ...this.players[seat], connected: ev.type === 'reconnected', claimableAt, neverCame };
           return `${this.seatName(seat)} ${ev.type === 'reconnected' ? 'is back' : 'lost the connection'}.`;
         }
         return '';
