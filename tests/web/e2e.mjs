@@ -11,7 +11,7 @@ import {
   gameData, waitGame, started, give, place, callQuarto, resign, board,
   seq, caughtUp, clockMs, clocks, resultOf, highlighted, assert, assertEqual,
   shot, axeBothThemes, fillRowZero, createTournament, joinTournament, openTournament, playerId, boardOf,
-  takenTo, standingsRows, scenario, run,
+  takenTo, standingsRows, replayAt, playAnalysedGame, scenario, run,
 } from './harness.mjs';
 
 scenario('full game to a valid Quarto call by the placer', async () => {
@@ -1283,10 +1283,6 @@ async function replayData(page) {
   return page.locator('[data-role="replay"]').evaluate((e) => ({ ...e.dataset }));
 }
 
-async function replayAt(page, step) {
-  await page.locator(`[data-role="replay"][data-state="ready"][data-replay-step="${step}"]`).waitFor();
-}
-
 scenario('a finished game replays move by move, from its screen and from Recent games', async () => {
   // Names of their own, so that Recent games lists this game only.
   const [rae, ray] = await Promise.all([newPage('Rae'), newPage('Ray')]);
@@ -1375,28 +1371,9 @@ scenario('a finished game replays move by move, from its screen and from Recent 
 });
 
 scenario('a replay shows who was winning after each move, marks the moves that threw the game away, and the best move on request', async () => {
-  const [ana, ari] = await Promise.all([newPage('Ana'), newPage('Ari')]);
-  await Promise.all([enter(ana, 'Ana'), enter(ari, 'Ari')]);
-  const id = await createRoom(ana);
-  await joinAsPlayer(ari, id);
-  const { first, second } = await started(ana, ari);
+  const { first, second } = await playAnalysedGame();
   const firstSeat = String((await gameData(first)).you);
   const secondSeat = String((await gameData(second)).you);
-  // Row 0 gets the dark 1, 3, 5. The second player then gives the dark 7, which wins on square 3
-  // (move 7: a loss); the first places it on square 8 instead and gives the dark 9 (move 9: a
-  // win thrown away), which the second places on square 3 and calls.
-  await give(first, 1);
-  await place(second, 0);
-  await give(second, 3);
-  await place(first, 1);
-  await give(first, 5);
-  await place(second, 2);
-  await give(second, 7);
-  await place(first, 8);
-  await give(first, 9);
-  await place(second, 3);
-  await callQuarto(second, [0, 1, 2, 3]);
-  assertEqual((await resultOf(second)).reason, 'quarto', 'the second player won');
 
   await second.locator('[data-action="replay"]').click();
   await replayAt(second, 0);

@@ -5,8 +5,8 @@
 
 import {
   DARK, newPage, noticeShown, enter, moreOptions, createRoom, joinAsPlayer, waitGame, started, give, place,
-  callQuarto, resign, resultOf, assert, assertEqual, shot, axeBothThemes, fillRowZero, createTournament,
-  joinTournament, takenTo, scenario, run,
+  resign, resultOf, assert, assertEqual, shot, axeBothThemes, fillRowZero, createTournament,
+  joinTournament, takenTo, replayAt, playAnalysedGame, scenario, run,
 } from './harness.mjs';
 
 const PHONE = { width: 390, height: 844 };
@@ -169,33 +169,6 @@ scenario('the winner of a game the opponent leaves is told so, and the score sta
   assertEqual(await ann.locator('[data-role="moves"] li').count(), 0, 'a new game\'s moves');
 });
 
-/** The replay view's step. */
-async function replayAt(page, step) {
-  await page.locator(`[data-role="replay"][data-state="ready"][data-replay-step="${step}"]`).waitFor();
-}
-
-/** Plays the game of the analysis scenario: moves 7 and 9 change the result; 11 moves. */
-async function analysedGame() {
-  const [ana, ari] = await Promise.all([newPage('Ana', SCREENS[0]), newPage('Ari', SCREENS[0])]);
-  await Promise.all([enter(ana, 'Ana'), enter(ari, 'Ari')]);
-  const id = await createRoom(ana);
-  await joinAsPlayer(ari, id);
-  const { first, second } = await started(ana, ari);
-  await give(first, 1);
-  await place(second, 0);
-  await give(second, 3);
-  await place(first, 1);
-  await give(first, 5);
-  await place(second, 2);
-  await give(second, 7);
-  await place(first, 8);
-  await give(first, 9);
-  await place(second, 3);
-  await callQuarto(second, [0, 1, 2, 3]);
-  assertEqual((await resultOf(second)).reason, 'quarto', 'the second player won');
-  return { first, second };
-}
-
 /** Presses the control `hook` with the mouse `times` times where it was first found, and checks
  *  each time that the page did not scroll and the control stayed under the pointer. */
 async function pressInPlace(page, hook, times, what) {
@@ -213,7 +186,7 @@ async function pressInPlace(page, hook, times, what) {
 }
 
 scenario('the replay\'s controls stay under the pointer, and Show best move says where it went', async () => {
-  const { second } = await analysedGame();
+  const { second } = await playAnalysedGame(SCREENS[0]);
   await second.locator('[data-action="replay"]').click();
   await replayAt(second, 0);
   await second.locator('[data-role="analysis"][data-state="ready"]').waitFor({ timeout: 30000 });
@@ -271,7 +244,7 @@ async function coordinateProblems(page, boardSel) {
 }
 
 scenario('the board has its coordinates, A–D and 1–4 as the squares are named, in the game and the replay, not read aloud twice', async () => {
-  const { first, second } = await analysedGame();
+  const { first, second } = await playAnalysedGame(SCREENS[0]);
   for (const v of [SCREENS[0], PHONE]) {
     await first.setViewportSize(v);
     assertEqual(await coordinateProblems(first, '[data-role="board"]'), [], `the game at ${size(v)}`);

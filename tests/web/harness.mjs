@@ -359,6 +359,38 @@ export async function fillRowZero(first, second) {
   }, 'the first player to be giving after the 4th placement');
 }
 
+/** The replay view is at `step`. */
+export async function replayAt(page, step) {
+  await page.locator(`[data-role="replay"][data-state="ready"][data-replay-step="${step}"]`).waitFor();
+}
+
+/**
+ * Ana and Ari play, on pages of `viewport`, the game the analysis tests read: row 0 gets the dark
+ * 1, 3, 5; the second player then gives the dark 7, which wins on square 3 (move 7: a loss); the
+ * first places it on square 8 instead and gives the dark 9 (move 9: a win thrown away), which the
+ * second places on square 3 and calls. 11 moves. Returns {first, second} (the coin flip's order).
+ */
+export async function playAnalysedGame(viewport = undefined) {
+  const [ana, ari] = await Promise.all([newPage('Ana', viewport), newPage('Ari', viewport)]);
+  await Promise.all([enter(ana, 'Ana'), enter(ari, 'Ari')]);
+  const id = await createRoom(ana);
+  await joinAsPlayer(ari, id);
+  const { first, second } = await started(ana, ari);
+  await give(first, 1);
+  await place(second, 0);
+  await give(second, 3);
+  await place(first, 1);
+  await give(first, 5);
+  await place(second, 2);
+  await give(second, 7);
+  await place(first, 8);
+  await give(first, 9);
+  await place(second, 3);
+  await callQuarto(second, [0, 1, 2, 3]);
+  assertEqual((await resultOf(second)).reason, 'quarto', 'the second player won');
+  return { first, second };
+}
+
 // ---------------------------------------------------------------- tournament helpers ----
 
 /**
