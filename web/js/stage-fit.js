@@ -48,7 +48,12 @@ function fitPool(root) {
     play.classList.remove('pool-wide');
     return;
   }
+  // Trying 4 wide lays the page out twice: only when what decides it has changed (this runs on
+  // every tick of the clocks).
+  const inputs = `${window.innerHeight} ${play.clientWidth} ${side.getBoundingClientRect().top + window.scrollY} ${side.childElementCount}`;
+  if (play.dataset.poolFitFor === inputs) return;
   const fits = () => side.getBoundingClientRect().bottom + window.scrollY <= window.innerHeight - MARGIN;
   play.classList.remove('pool-wide');
   if (!fits()) play.classList.add('pool-wide');
+  play.dataset.poolFitFor = inputs;
 }
