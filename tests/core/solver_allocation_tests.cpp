@@ -1,4 +1,4 @@
-// The solver allocates nothing in its search beyond its table (issue 17): what a solve
+// The solver allocates nothing in its search beyond its table: what a solve
 // allocates is its root's (the list of moves, their scores), so positions with as many legal
 // moves cost as many allocations whether their search visits a few hundred nodes or tens of
 // thousands.

@@ -1,4 +1,4 @@
-// What one player, one connection or one address may hold or do (issue 15's hostile client):
+// What one player, one connection or one address may hold or do (against a hostile client):
 // the lobby comes in pages of bounded size, rooms and tournaments are capped per player and per
 // address, joining and leaving have a rate of their own, and req comes back as written.
 #include <set>
