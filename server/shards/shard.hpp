@@ -42,7 +42,6 @@ class client;
 
 class shard final : public net::event_loop::owner,
                     public net::ws_connection::flusher,
-                    public play::room_host,
                     public tournaments::tournament_host {
 public:
     // What one shard sends another.
@@ -194,7 +193,7 @@ public:
     void on_idle() override;
     void needs_flush(net::ws_connection& c) override { dirty_.push_back(&c); }
 
-    // ---- room_host and tournament_host ------------------------------------------------------
+    // ---- tournament_host (and room_host, which it extends) ------------------------------------
     instant now() const override { return state_.clock.to_instant(loop_.turn_time()); }
     std::int64_t unix_ms() const override { return play::server_clock::unix_ms(); }
     std::chrono::milliseconds abandon_after() const override { return state_.settings.abandon_after; }

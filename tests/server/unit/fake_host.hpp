@@ -29,7 +29,7 @@ namespace quarto::server::testing {
 
 using json = nlohmann::json;
 
-class fake_host final : public play::room_host, public tournaments::tournament_host {
+class fake_host final : public tournaments::tournament_host {
 public:
     // The wall clock (unix_ms) at instant 0 of the manual clock; both move together.
     static constexpr std::int64_t unix_at_zero = 1'795'000'000'000;
@@ -137,7 +137,7 @@ public:
     std::size_t questions_asked() const { return questions_asked_; }
     std::size_t questions_refused() const { return questions_refused_; }
 
-    // ---- room_host and tournament_host --------------------------------------------------------
+    // ---- tournament_host (and room_host, which it extends) ------------------------------------
     instant now() const override { return now_; }
     std::int64_t unix_ms() const override { return unix_at_zero + now_.time_since_epoch().count(); }
     void send(const play::client_ref& to, const net::frame_ptr& f) override;
