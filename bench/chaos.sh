@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The chaos soak (issue 15): a Release quarto-server on 127.0.0.1 (a free port, a fresh --db in a
+# The chaos soak: a Release quarto-server on 127.0.0.1 (a free port, a fresh --db in a
 # temporary directory, --log-level info, every other flag at its default), quarto-chaos against it
 # for DURATION seconds (bench/quarto-chaos/README.md), then SIGTERM to the server by its pid and a
 # scan of its log: every error or critical line must be one the soak provoked (the list below,

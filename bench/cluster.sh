@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What a cluster costs (issue 18), side by side in one run: one quarto-server on its SQLite file,
+# What a cluster costs, side by side in one run: one quarto-server on its SQLite file,
 # against two nodes on one Redis and one PostgreSQL behind HAProxy (deploy/cluster/haproxy.cfg),
 # whose round robin puts the two players of every room on different nodes, so that every move
 # crosses Redis twice (the mover's message to the room's node, the event back to the other
@@ -8,7 +8,7 @@
 # Redis + PostgreSQL + HAProxy), user and system, from /proc; and p99 action -> opponent as
 # quarto-load measures it. Redis and PostgreSQL are the tests' kind: scratch directories, Unix
 # sockets, PostgreSQL's defaults.
-#   bench/cluster.sh                  2 rounds: about 5 minutes
+#   bench/cluster.sh                  2 rounds: about 5 minutes (the report: build/bench/cluster.md)
 #   bench/cluster.sh --repeat 3 --out /tmp/cluster.md
 #   bench/cluster.sh --rooms '300 500 700' --think 100 --out /tmp/r.md    where the latency turns
 set -euo pipefail
@@ -20,7 +20,7 @@ source bench/servers.sh
 repeats=2
 room_counts=(1000)
 thinks=(0 100)
-out=$root/bench/RESULTS-cluster.md
+out=$root/build/bench/cluster.md
 while (($#)); do
     case $1 in
         --repeat) repeats=$2; shift ;;
@@ -32,6 +32,7 @@ while (($#)); do
     esac
     shift
 done
+mkdir -p "$(dirname "$out")"
 # shellcheck source=bench/scratch_services.sh
 source bench/scratch_services.sh
 ensure_servers cpp
@@ -207,4 +208,5 @@ done
     echo
     printf '%s\n' "${ratio_lines[@]}"
 } >"$out"
+echo "cluster.sh: wrote $out" >&2
 cat "$out"

@@ -10,9 +10,8 @@
 #   KEEP_CALLGRIND=FILE keeps the callgrind dump in FILE (for callgrind_annotate).
 #
 # The server runs on one shard (--threads 1); counting starts after 5 s of play and lasts 6 s. Rooms have
-# a 60 s move clock, as real games (quarto-load's default since issue 13; the history in
-# bench/README.md up to d5da24f was counted on untimed rooms, which re-arm no timer per move;
-# MOVE_MS=0 gives those).
+# a 60 s move clock, as real games (quarto-load's default); MOVE_MS=0 gives untimed rooms, which
+# re-arm no timer per move.
 # Prints: client messages, messages sent, instructions, instructions per client message.
 set -euo pipefail
 

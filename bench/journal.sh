@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# What the journal of live rooms costs (issue 14), measured side by side in one run:
+# What the journal of live rooms costs, measured side by side in one run:
 # quarto-server with --journal on and --journal off in turn, each round both, R = 1000 rooms
 # closed-loop and with 100 ms think time; then a restart with many live rooms (the journal on):
 # the load sets the rooms up and starts their games, the server is killed with SIGKILL and
 # started again on the same file, and the time until it listens is taken (with its own log of
 # the rooms restored).
 #   bench/journal.sh                       3 rounds, 10,000 rooms for the restart: about 6 min
+#                                          (the report: build/bench/journal.md)
 #   bench/journal.sh --repeat 5 --restart-rooms 2000 --out /tmp/journal.md
 #   bench/journal.sh --slow-sync-us 5000 --out /tmp/slow.md   every fsync of the server 5 ms
 #                                          slower (bench/slow_sync.cpp): a disk with no cache
@@ -17,7 +18,7 @@ source bench/servers.sh
 
 repeats=3
 restart_rooms=10000
-out=$root/bench/RESULTS-journal.md
+out=$root/build/bench/journal.md
 slow_sync_us=
 while (($#)); do
     case $1 in
@@ -25,11 +26,12 @@ while (($#)); do
         --restart-rooms) restart_rooms=$2; shift ;;
         --out) out=$2; shift ;;
         --slow-sync-us) slow_sync_us=$2; shift ;;
-        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
         *) echo "journal.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
 done
+mkdir -p "$(dirname "$out")"
 command -v jq >/dev/null || { echo "journal.sh: needs jq (deploy/deps.sh --bench)" >&2; exit 1; }
 ensure_servers cpp
 if [[ -n $slow_sync_us ]]; then

@@ -5,7 +5,7 @@
 // are deleted as in the server), each written, its window closed at once as an idle shard
 // closes it, and its acknowledgement awaited. Reports, per commit, the journal thread's CPU
 // (its run time from /proc/self/task/*/schedstat), the process's user and system CPU, and the
-// wall time (bench/RESULTS-journal.md).
+// wall time (bench/RESULTS.md, "The journal of live rooms").
 //   build/release/bin/journal_commits                 --entries 5 --commits 20000 --rooms 1000
 #include <sys/resource.h>
 #include <sys/time.h>

@@ -3,7 +3,7 @@
 //             [--table-mb M] (--out core/src/solver/book/FILE.inc | --plan)
 // Every position where level 5 must move with more than E empty squares, when it plays the
 // book's moves and the opponent anything, is solved exactly and its best move stored; E is
-// the most empty squares level 5's own search solves within its second (bench/RESULTS-solver.md).
+// the most empty squares level 5's own search solves within its second (bench/RESULTS.md).
 // Positions are counted once up to the symmetries. The first N attributes count. Of a
 // position's best moves the one stored leaves the opponent the fewest different replies where
 // those go into the book, and the search of one position leaves what it proved in the table for
@@ -16,7 +16,7 @@
 // side (one a core), then N more with all their outputs as --resume, and so on until a run
 // without --shard that resumes them all has nothing left to solve. --table-mb
 // sizes the solver's transposition table (default 256 MiB; 4 GiB solved a position with 15
-// empty squares no faster: bench/RESULTS-solver.md). --plan solves nothing and writes nothing:
+// empty squares no faster: bench/RESULTS.md). --plan solves nothing and writes nothing:
 // it prints how many positions the --resume books lead to and do not hold, by empty squares
 // and by part of --shard's N (what is left is at least those: solving them leads to more).
 #include <algorithm>
@@ -124,7 +124,7 @@ struct book_maker {
     // `p`'s moves, those that leave the opponent the fewest different replies first, where
     // those replies go into the book: of the moves of the best value the solver keeps the first,
     // so the book needs fewer positions after it (a third as many after some positions with 15
-    // empty squares: RESULTS-solver.md). Empty (the solver's own order) where they do not.
+    // empty squares: bench/RESULTS.md). Empty (the solver's own order) where they do not.
     std::vector<move> order_of(const position& p) const
     {
         std::vector<move> moves;
@@ -292,7 +292,7 @@ int main(int argc, char** argv)
     maker.s = std::make_unique<quarto::solver::solver>(static_cast<std::size_t>(table_mb) << 20);
     // The positions come one after another in each other's trees: what the search of one
     // proved about the next stays in the table by depth (20 % less time for a whole book with
-    // two attributes and the 2x2 squares, 4 % for the 13s of the four's; RESULTS-solver.md).
+    // two attributes and the 2x2 squares, 4 % for the 13s of the four's; bench/RESULTS.md).
     maker.s->keep_results_across_searches(true);
     maker.r = rules{squares, *attribute_set::from_bits(static_cast<std::uint8_t>((1u << attributes) - 1)),
                     false_claim_policy::reject};

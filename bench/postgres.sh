@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What PostgreSQL costs against the SQLite file (issue 18), side by side in one run:
+# What PostgreSQL costs against the SQLite file, side by side in one run:
 # quarto-server with --db FILE and --db postgresql://... in turn (the archive and the journal
 # both), each round both, R = 1000 rooms closed loop and with 100 ms think time. Per move:
 # the server's CPU (quarto-load --server-pid), PostgreSQL's CPU (every process of its cluster,
@@ -7,7 +7,7 @@
 # The cluster is made for the run in a scratch directory (Debian's initdb, as tests/postgres
 # does; as root it belongs to the postgres user), on a Unix socket only, with PostgreSQL's
 # defaults otherwise (fsync on): a database as an operator would run it, on the same 2 cores.
-#   bench/postgres.sh                 2 rounds: about 3 minutes
+#   bench/postgres.sh                 2 rounds: about 3 minutes (the report: build/bench/postgres.md)
 #   bench/postgres.sh --repeat 3 --out /tmp/postgres.md
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,7 +16,7 @@ cd "$root"
 source bench/servers.sh
 
 repeats=2
-out=$root/bench/RESULTS-postgres.md
+out=$root/build/bench/postgres.md
 while (($#)); do
     case $1 in
         --repeat) repeats=$2; shift ;;
@@ -26,6 +26,7 @@ while (($#)); do
     esac
     shift
 done
+mkdir -p "$(dirname "$out")"
 # shellcheck source=bench/scratch_services.sh
 source bench/scratch_services.sh
 need_tools postgres.sh jq
@@ -126,4 +127,5 @@ done
     echo
     printf '%s\n' "${ratio_lines[@]}"
 } >"$out"
+echo "postgres.sh: wrote $out" >&2
 cat "$out"

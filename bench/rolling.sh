@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A rolling restart under load (issue 18): three quarto-server nodes on one Redis and one
+# A rolling restart under load: three quarto-server nodes on one Redis and one
 # PostgreSQL behind HAProxy (deploy/cluster/haproxy.cfg), R rooms of quarto-load bots playing
 # through HAProxy (the two players of a room on different nodes) with a think time and
 # --resume; once the measured window is on, each node in turn is stopped with SIGTERM and
@@ -11,6 +11,7 @@
 # stopped node waited for its room (its game's pause), and the moves' latency over the window.
 # Redis and PostgreSQL are the tests' kind (scratch directories, Unix sockets).
 #   bench/rolling.sh                       1 round, 300 rooms: about 2 minutes
+#                                          (the report: build/bench/rolling.md)
 #   bench/rolling.sh --rooms 1000 --repeat 3 --out /tmp/rolling.md
 #   bench/rolling.sh --keep DIR            keep every log (nodes, HAProxy, quarto-load) in DIR
 #   QUARTO_LOG_LEVEL=debug bench/rolling.sh --keep DIR     the nodes' debug lines too
@@ -23,7 +24,7 @@ source bench/servers.sh
 
 repeats=1
 rooms=300
-out=$root/bench/RESULTS-rolling.md
+out=$root/build/bench/rolling.md
 keep=
 while (($#)); do
     case $1 in
@@ -31,11 +32,12 @@ while (($#)); do
         --rooms) rooms=$2; shift ;;
         --out) out=$2; shift ;;
         --keep) keep=$2; shift ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
         *) echo "rolling.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
 done
+mkdir -p "$(dirname "$out")"
 # shellcheck source=bench/scratch_services.sh
 source bench/scratch_services.sh
 ensure_servers cpp
@@ -144,5 +146,6 @@ done
     echo "  applied after all, the second is refused (\`not_your_turn\`, \`wrong_phase\`). Each"
     echo "  action carries a \`req\`: the bot tells these from a refusal of the action on its way. Nothing is lost."
 } >"$out"
+echo "rolling.sh: wrote $out" >&2
 cat "$out"
 exit "$failed"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The standard benchmark: quarto-server and the two baselines (bench/baselines: bare Node.js ws, Go
 # gorilla/websocket) side by side, each scenario run against each server in every round with the
-# same quarto-load command, a fresh server on 127.0.0.1 (free port) each time; writes
-# bench/RESULTS.md with the machine, the commands and the numbers.
+# same quarto-load command, a fresh server on 127.0.0.1 (free port) each time; writes a report
+# with the machine, the commands and the numbers to build/bench/run.md (bench/RESULTS.md keeps
+# today's figures).
 #
 #   bench/run.sh            the standard set, 3 rounds (about 16 minutes with all three servers)
 #   bench/run.sh --quick    small versions of each scenario, once (about 2 minutes), written to
@@ -40,12 +41,13 @@ while [[ $# -gt 0 ]]; do
         --out) out=$2; shift ;;
         --keep) keep=$2; shift ;;
         --repeat) repeats=$2; shift ;;
-        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
 done
-[[ -n $out ]] || { if ((quick)); then out=/tmp/quarto-bench-quick.md; else out=$root/bench/RESULTS.md; fi; }
+[[ -n $out ]] || { if ((quick)); then out=/tmp/quarto-bench-quick.md; else out=$root/build/bench/run.md; fi; }
+mkdir -p "$(dirname "$out")"
 [[ -n $repeats ]] || { if ((quick)); then repeats=1; else repeats=3; fi; }
 [[ $repeats =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --repeat needs a positive number" >&2; exit 2; }
 
@@ -221,7 +223,7 @@ if ((idle)); then
     for server in "${servers[@]}"; do idle_hold "$server" "$idle_rooms" 2; done
 fi
 
-# ---- against the targets of issue 13: ratios within each round, then the median of the rounds ----
+# ---- against the targets: ratios within each round, then the median of the rounds ----
 has() { [[ " ${servers[*]} " == *" $1 "* ]] && [[ " ${chosen[*]} " == *" $2 "* ]]; }
 fig() { jq "$3" "$work/$1.$2.$4.json"; } # NAME SERVER JQ ROUND
 # ratio_to_baseline NAME JQ: per round, quarto-server's figure over the lower of the baselines'.
@@ -264,7 +266,7 @@ if ((!quick)) && [[ " ${servers[*]} " == *" cpp "* ]]; then
     [[ -n ${idle_kib_per_conn[cpp]:-} ]] &&
         targets+=("- Idle: **${idle_kib_per_conn[cpp]} KiB** of quarto-server's RSS per held connection at ${idle_conns[cpp]} connections (target at most 8 KiB at 19,000).")
     targets+=("- Instructions per client message: not measured here; \`bench/instructions.sh\` (target at most 8,000).")
-    targets+=("- System calls per move: not measured here; \`bench/syscalls.sh\` (bench/README.md has the figures).")
+    targets+=("- System calls per move: not measured here; \`bench/syscalls.sh\` (bench/RESULTS.md has the figures).")
 fi
 
 load_after=$(cut -d" " -f1-3 /proc/loadavg)
@@ -331,7 +333,7 @@ for s in "${servers[@]}"; do server_command "$s" SCRATCH/NAME; server_lines+=(" 
         echo
     fi
     if ((${#targets[@]})); then
-        echo "## Against the targets of issue 13"
+        echo "## Against the targets"
         echo
         echo "Ratios are taken within each round (quarto-server against the lower of the two baselines' figures"
         echo "in that round), then the median of the rounds."

@@ -1,10 +1,10 @@
-// The solver's speed and strength (issue 17's targets), on positions from real-looking games:
+// The solver's speed and strength, against its targets, on positions from real-looking games:
 //   solver_bench check [N]        N positions of 8 empty squares per rule set against plain minimax
 //   solver_bench exact [N [E [A [squares]]]]  exact values of N positions per count of empty
 //                                 squares, 8..E (11); with A, only the lines (or the lines and
 //                                 2x2 squares) with the first A attributes counted
 //   solver_bench play [GAMES [A [squares]]] level 5 against itself from the empty board: time per move
-// Prints one line per measure; bench/RESULTS-solver.md records them with the machine.
+// Prints one line per measure; bench/RESULTS.md records them with the machine.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

@@ -371,7 +371,7 @@ std::variant<archive_store, open_error> archive_store::open(const std::string& p
     // two checkpoints, and a checkpoint copies it once: every 8,000 frames (about 32 MiB, half
     // the journal's max_log_bytes) instead of SQLite's 1,000 took this thread's CPU at 1000 rooms
     // down by a fifth at a closed loop and by a third at 100 ms think time
-    // (bench/RESULTS-journal.md).
+    // (bench/RESULTS.md, "The journal of live rooms").
     if (!db->exec(synchronous) || !db->exec("PRAGMA foreign_keys = ON") ||
         (sync == file_sync::by_journal && !db->exec("PRAGMA wal_autocheckpoint = 8000")))
         return fail("cannot configure");

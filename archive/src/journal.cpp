@@ -32,7 +32,7 @@ constexpr std::size_t default_backlog_limit = std::size_t{64} << 20;
 // writers go idle, but lasts its whole length: the server is busy enough that its moves wait
 // in queues anyway, and a commit costs the journal's thread about 50 µs however few entries it
 // holds. At 1,000 rooms a closed loop journals 23,000 to 36,000 entries a second on the
-// 2-core machine of bench/RESULTS-journal.md (where the full windows cut the CPU a move), and
+// 2-core machine of bench/RESULTS.md (where the full windows cut the CPU a move), and
 // 100 ms think time 10,000 to 14,500 (where closing early keeps the latency low).
 constexpr double heavy_entries_per_s = 18000;
 constexpr std::chrono::milliseconds rate_period{250};
@@ -111,7 +111,7 @@ struct journal::impl {
     bool anonymous_queued = false;
     // Only on SQLite: a PostgreSQL commit costs the database far more CPU, and committing as
     // soon as the writers idle made a cluster's CPU per move a quarter higher at 300 rooms and
-    // 100 ms think time (bench/RESULTS-journal.md). There every window lasts its whole length.
+    // 100 ms think time (bench/RESULTS.md, "The journal of live rooms"). There every window lasts its whole length.
     bool close_early = true; // set before the thread starts, never changed
     // The entries taken since rate_since; `heavy` once they came at heavy_entries_per_s or more
     // over the last rate_period. Set by the journal's thread; all three under the mutex (a

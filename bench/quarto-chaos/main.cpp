@@ -1,4 +1,4 @@
-// quarto-chaos: the chaos soak of issue 15. Thousands of misbehaving connections against a
+// quarto-chaos: the chaos soak. Thousands of misbehaving connections against a
 // running quarto-server for a bounded time while a few honest rooms play; at the end the honest
 // games must have gone right, the server must be alive, and its RSS back near its post-warm-up
 // level. bench/chaos.sh starts a server and runs this against it.

@@ -13,7 +13,7 @@ namespace quarto::server::analysis {
 inline constexpr int analysis_version = 3; // 2: positions say `callable`; 3: a faster solver
 
 // Positions with more empty squares than this are not solved within a game's budget: a value at
-// 13 empty squares takes 12 s or more here (bench/RESULTS-solver.md). They get a short
+// 13 empty squares takes 12 s or more here (bench/RESULTS.md). They get a short
 // look-ahead each, and the time goes to the positions that can be solved.
 inline constexpr int most_empty_solved = 12;
 inline constexpr std::chrono::milliseconds unsolvable_look_ahead{20};

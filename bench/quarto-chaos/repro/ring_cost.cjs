@@ -1,4 +1,4 @@
-// How much a room's kept events cost (bench/RESULTS-chaos.md): ROOMS untimed rooms (their
+// How much a room's kept events cost (bench/RESULTS.md, the chaos soak): ROOMS untimed rooms (their
 // creators stay), then CHURN connections join and leave them as spectators for SECONDS (each join
 // and leave is an event the room keeps for sync, up to 256). Compare the server's malloc_stats()
 // (gdb -p PID -batch -ex 'call (void)malloc_stats()', printed into its log) before and after:

@@ -1,4 +1,4 @@
-// A finding of the chaos soak (bench/RESULTS-chaos.md): two players start an untimed game in a
+// A finding of the chaos soak (bench/RESULTS.md): two players start an untimed game in a
 // public room, then both vanish (TCP reset, no leave). The room is never reclaimed: a room whose
 // game is in progress waits for its clocks, and an untimed game has none. This prints the
 // room's lobby status every 10 s. Against a server started with --room-idle-seconds 5:

@@ -191,7 +191,7 @@ struct solver::impl {
     // search()'s moves where the subtrees are large: every (square, kind of piece) listed, the
     // hinted one first, then those whose cut-offs were the deepest so far (the history
     // heuristic). A third fewer nodes at 12 and 13 empty squares than the square order
-    // (RESULTS-solver.md); below ordered_from the sorting costs more than it saves.
+    // (bench/RESULTS.md); below ordered_from the sorting costs more than it saves.
     void moves_by_history(const detail::node& s, std::uint8_t hand, int& alpha, int beta, int depth, std::uint8_t hint,
                           int& best, std::uint8_t& best_move)
     {

@@ -32,7 +32,7 @@ inline constexpr std::size_t max_games_per_commit = 256;
 // games a second, a commit (and its fsync) for every game would cost more than the games.
 // Lookups and tournament writes do not wait for it. Not longer with the journal either: 100 ms
 // cost the archive less CPU, but made the journal's p99 at 1000 rooms 10 ms instead of 6
-// (bench/RESULTS-journal.md).
+// (bench/RESULTS.md, "The journal of live rooms").
 inline constexpr std::chrono::milliseconds commit_window{20};
 // The archive thread's nice value (the event loops run at 0).
 inline constexpr int background_nice = 10;

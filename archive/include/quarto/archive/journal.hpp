@@ -41,7 +41,7 @@ inline constexpr std::size_t max_log_bytes = std::size_t{64} << 20;
 // How long the first batch waiting for a transaction lets others join it at most: each commit
 // costs about as much as the moves it holds, so under load (a shard never idle) commits every
 // turn nearly doubled the server's CPU per move. When the writers go idle sooner, nothing more
-// is coming: the window closes then (bench/RESULTS-journal.md).
+// is coming: the window closes then (bench/RESULTS.md, "The journal of live rooms").
 inline constexpr std::chrono::microseconds journal_commit_window{1000};
 
 class journal {

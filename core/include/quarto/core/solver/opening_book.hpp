@@ -2,7 +2,7 @@
 // position (up to the board symmetries and piece relabellings) level 5 can face there when it
 // plays the book's moves, whatever the opponent plays, with a move of the position's exact
 // value. Made by the project's own solver (bench/make_book.cpp); sizes and how long each rule
-// variant's book takes: bench/RESULTS-solver.md.
+// variant's book takes: bench/RESULTS.md, "The solver and the computer opponent".
 #pragma once
 
 #include <cstdint>
