@@ -36,8 +36,8 @@ build-debug: deps-test
 
 # One test more at once than there are cores (TEST_JOBS): at one a core the tests kept the cores
 # busy only 69 % of the time (they wait on sockets, clocks and timeouts), and one more took the
-# tests from 512 s to 428 s on 2 cores (bench/README.md, "Build time"). Each test must hold up
-# on a loaded machine anyway.
+# tests from 512 s to 428 s on 2 cores (bench/RESULTS.md, "The build and the tests"). Each test
+# must hold up on a loaded machine anyway.
 test: build-debug
 	cd build/debug && ctest --output-on-failure --timeout 300 -j $(TEST_JOBS)
 
