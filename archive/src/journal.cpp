@@ -111,7 +111,8 @@ struct journal::impl {
     bool anonymous_queued = false;
     // Only on SQLite: a PostgreSQL commit costs the database far more CPU, and committing as
     // soon as the writers idle made a cluster's CPU per move a quarter higher at 300 rooms and
-    // 100 ms think time (bench/RESULTS.md, "The journal of live rooms"). There every window lasts its whole length.
+    // 100 ms think time (bench/RESULTS.md, "The journal of live rooms"). There every window lasts
+    // its whole length.
     bool close_early = true; // set before the thread starts, never changed
     // The entries taken since rate_since; `heavy` once they came at heavy_entries_per_s or more
     // over the last rate_period. Set by the journal's thread; all three under the mutex (a

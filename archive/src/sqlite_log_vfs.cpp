@@ -1,8 +1,9 @@
 // SQLite writes a page to its write-ahead log in two calls (the frame's 24-byte header, then
 // the page), each a system call, and on the virtual machines the server is measured on a system
 // call costs about a microsecond: the journal's thread spent a fifth of its time in those writes
-// (bench/RESULTS.md, "The journal of live rooms"). This layer gathers a log's consecutive writes and writes them in
-// one call when the commit's last page comes, before anything else touches the log.
+// (bench/RESULTS.md, "The journal of live rooms"). This layer gathers a log's consecutive
+// writes and writes them in one call when the commit's last page comes, before anything else
+// touches the log.
 //
 // Why a commit is as safe as before: SQLite announces new frames to readers (in the log's
 // index) only after the commit frame's page has been written, and that write is where the

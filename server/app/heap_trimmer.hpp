@@ -1,7 +1,8 @@
 // What the server keeps of the memory it frees, and when it gives it back. glibc returns only the
 // free top of a heap on its own: after an attack or a busy evening, the pages of the connections
-// and rooms that have gone would stay resident for good (bench/RESULTS.md, the chaos soak). Every `period`
-// the front asks how much malloc's arenas hold free, and past `keep` it trims them all.
+// and rooms that have gone would stay resident for good (bench/RESULTS.md, the chaos soak).
+// Every `period` the front asks how much malloc's arenas hold free, and past `keep` it trims them
+// all.
 #pragma once
 
 #include <chrono>
