@@ -22,6 +22,7 @@ packages=(g++ cmake make pkg-config libboost1.81-dev nlohmann-json3-dev libspdlo
           libsqlite3-dev libssl-dev zlib1g-dev ca-certificates
           libpq-dev # the archive's PostgreSQL engine (--db postgresql://...)
           libhiredis-dev # a node's Redis (--redis)
+          libsystemd-dev # sd_listen_fds: socket activation
           systemd) # its systemd-socket-activate, for the socket-activation test
 tests=0
 browser=0

@@ -1,52 +1,23 @@
 #include "net/socket_activation.hpp"
 
-#include <charconv>
-#include <cstdlib>
-#include <string_view>
+#include <cstring>
 
-#include <fcntl.h>
 #include <sys/socket.h>
-#include <unistd.h>
+#include <systemd/sd-daemon.h>
 
 namespace quarto::server::net {
 
-namespace {
-constexpr int first_passed_fd = 3; // SD_LISTEN_FDS_START
-
-std::optional<long> number(const char* text)
-{
-    if (!text) return std::nullopt;
-    const std::string_view s{text};
-    long value = 0;
-    const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value);
-    if (error != std::errc{} || end != s.data() + s.size()) return std::nullopt;
-    return value;
-}
-
-int option(int fd, int name)
-{
-    int value = 0;
-    socklen_t size = sizeof value;
-    return ::getsockopt(fd, SOL_SOCKET, name, &value, &size) == 0 ? value : -1;
-}
-} // namespace
-
 activation inherited_listener()
 {
-    const auto pid = number(std::getenv("LISTEN_PID"));
-    const auto count = number(std::getenv("LISTEN_FDS"));
-    ::unsetenv("LISTEN_PID");
-    ::unsetenv("LISTEN_FDS");
-    ::unsetenv("LISTEN_FDNAMES");
-    if (!pid || *pid != ::getpid() || !count || *count == 0) return {};
-    if (*count != 1)
-        return {std::nullopt, "LISTEN_FDS=" + std::to_string(*count) + ": one listening socket is expected"};
-    const int fd = first_passed_fd;
-    if (option(fd, SO_TYPE) != SOCK_STREAM || option(fd, SO_ACCEPTCONN) != 1)
-        return {std::nullopt, "fd 3 is not a listening stream socket"};
-    const int domain = option(fd, SO_DOMAIN);
-    if (domain != AF_INET && domain != AF_INET6) return {std::nullopt, "fd 3 is not a TCP/IP socket"};
-    ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+    // Unsets LISTEN_PID, LISTEN_FDS and LISTEN_FDNAMES, checks LISTEN_PID against this process,
+    // and makes the sockets close-on-exec.
+    const int count = ::sd_listen_fds(1);
+    if (count < 0) return {std::nullopt, std::string{"LISTEN_FDS: "} + std::strerror(-count)};
+    if (count == 0) return {};
+    if (count != 1) return {std::nullopt, "LISTEN_FDS=" + std::to_string(count) + ": one listening socket is expected"};
+    const int fd = SD_LISTEN_FDS_START;
+    if (::sd_is_socket(fd, AF_UNSPEC, SOCK_STREAM, 1) <= 0) return {std::nullopt, "fd 3 is not a listening stream socket"};
+    if (::sd_is_socket_inet(fd, AF_UNSPEC, SOCK_STREAM, 1, 0) <= 0) return {std::nullopt, "fd 3 is not a TCP/IP socket"};
     return {fd, {}};
 }
 

@@ -1,7 +1,7 @@
-// systemd socket activation (sd_listen_fds(3), without linking libsystemd): a listening socket
-// handed to the process as fd 3, named by LISTEN_PID and LISTEN_FDS. systemd keeps its own
-// copy across restarts, so connections made while no server runs wait in its backlog for the
-// next one instead of being refused.
+// systemd socket activation (libsystemd's sd_listen_fds(3)): a listening socket handed to the
+// process as fd 3, named by LISTEN_PID and LISTEN_FDS. systemd keeps its own copy across
+// restarts, so connections made while no server runs wait in its backlog for the next one
+// instead of being refused.
 #pragma once
 
 #include <optional>
