@@ -6,19 +6,13 @@
 
 import { h } from './dom.js';
 import { clockLeft } from './room.js';
+import { load, save } from './storage.js';
 
 export const TITLE_MARK = '● Your move';
 const TITLE_PREFIX = /^● Your move(?: \(\d+ s\))? — /;
 const KEY_SOUND = 'quarto.sound';
 const KEY_NOTIFY = 'quarto.notify';
 const LOW_MS = 10000;
-
-function load(key) {
-  try { return localStorage.getItem(key); } catch { return null; }
-}
-function save(key, value) {
-  try { localStorage.setItem(key, value); } catch { /* private mode: not remembered */ }
-}
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 function icon(paths) {

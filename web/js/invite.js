@@ -13,7 +13,7 @@ import { h } from './dom.js';
 import { MAX_PLAYER_NAME_BYTES } from './limits.js';
 import { feedbackSlot, say } from './feedback.js';
 import { formatSeconds } from './words.js';
-import { roomKey } from './app.js';
+import { roomKey } from './room-store.js';
 import { RoomInfo } from './room-info.js';
 import { expectArrival } from './arrival.js';
 
@@ -115,7 +115,7 @@ export class InviteView {
 
   unmount() {
     this.info.stop();
-    if (this.app.inviting && this.app.inviting.key === this.key) this.app.inviting = null;
+    this.app.dropInvite(this.key);
   }
 
   /** A refused name, or a refused join: said under the button. A join refused because the room

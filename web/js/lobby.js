@@ -14,7 +14,7 @@ import { traitsFieldset, readSeconds } from './form-fields.js';
 import { feedbackSlot, say } from './feedback.js';
 import { TournamentForm, TournamentList } from './tournament-form.js';
 import { BOT_LEVELS, DEFAULT_BOT_LEVEL, rulesSummary } from './words.js';
-import { roomKey } from './app.js';
+import { roomKey } from './room-store.js';
 import { tournamentHref } from './tournaments.js';
 import { RoomInfo } from './room-info.js';
 import { invitation, rulesWords } from './invite.js';

@@ -2,7 +2,9 @@
 // #/game/ID[/STEP] the replay of a finished game, #/rules how to play) to a view, keeps the header's connection
 // line current, shows notices, polls the lobby and ticks the clocks.
 
-import { App, parseRoomId, roomKey, tournamentKey } from './app.js';
+import { App } from './app.js';
+import { parseRoomId, roomKey } from './room-store.js';
+import { tournamentKey } from './tournaments.js';
 import { NameView, LobbyView, DoorView, ConnectingView } from './lobby.js';
 import { InviteView } from './invite.js';
 import { h } from './dom.js';

@@ -51,8 +51,8 @@
 import { h, focusKey, restoreFocus } from './dom.js';
 import { feedbackLine, ERROR_MS, INFO_MS } from './feedback.js';
 import { BOT_LEVELS, DEFAULT_BOT_LEVEL, rulesSummary } from './words.js';
-import { roomKey, tournamentKey } from './app.js';
-import { tournamentHref } from './tournaments.js';
+import { roomKey } from './room-store.js';
+import { tournamentKey, tournamentHref } from './tournaments.js';
 import {
   FORMAT_WORDS, STATUS_WORDS, formatPoints, formatTiebreak, rounds, gamesPerPairing, totalRounds, isBye,
   pairingDone, crosstable, describeCell, scoreText, pairingOf, roundComplete, leaders, reasonWords, waitingRound, roundBefore,

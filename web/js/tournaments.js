@@ -2,6 +2,8 @@
 // one it follows, the lobby's list, the requests in flight, and which rooms are whose
 // tournament games (so a room can link back to its tournament and hide the rematch).
 
+import { loadList, saveList } from './storage.js';
+
 const KEY_ROOM_LINKS = 'quarto.tournamentRooms';
 const MAX_ROOM_LINKS = 200;
 
@@ -10,12 +12,7 @@ export const tournamentKey = (id) => String(id);
 export const tournamentHref = (id) => `#/tournament/${encodeURIComponent(String(id))}`;
 
 function loadLinks() {
-  try {
-    const list = JSON.parse(localStorage.getItem(KEY_ROOM_LINKS) || '[]');
-    return new Map(Array.isArray(list) ? list.filter((e) => Array.isArray(e) && e.length === 2) : []);
-  } catch {
-    return new Map();
-  }
+  return new Map(loadList(KEY_ROOM_LINKS).filter((e) => Array.isArray(e) && e.length === 2));
 }
 
 export class TournamentBook {
@@ -137,7 +134,7 @@ export class TournamentBook {
   saveLinks() {
     const entries = [...this.roomLinks.entries()].slice(-MAX_ROOM_LINKS);
     if (entries.length < this.roomLinks.size) this.roomLinks = new Map(entries);
-    try { localStorage.setItem(KEY_ROOM_LINKS, JSON.stringify(entries)); } catch { /* private mode */ }
+    saveList(KEY_ROOM_LINKS, entries);
   }
 }
 
