@@ -10,7 +10,7 @@
 
 import { MAX_PLAYER_NAME_BYTES, MAX_ROOM_NAME_BYTES, tooLong } from './limits.js';
 import { h, focusKey, restoreFocus } from './dom.js';
-import { traitsFieldset, readSeconds } from './form-fields.js';
+import { gameFields } from './form-fields.js';
 import { feedbackSlot, say } from './feedback.js';
 import { TournamentForm, TournamentList } from './tournament-form.js';
 import { BOT_LEVELS, DEFAULT_BOT_LEVEL, rulesSummary } from './words.js';
@@ -217,14 +217,10 @@ export class LobbyView {
   }
 
   buildForm() {
-    const num = (role, id, value, min, max, step) => h('input', { id, type: 'number', dataset: { role }, value, min, max, step, inputmode: 'decimal' });
     const roomName = h('input', { id: 'room-name', type: 'text', dataset: { role: 'room-name' }, maxlength: MAX_ROOM_NAME_BYTES, placeholder: `${this.app.me.name || 'My'}'s room` });
-    const move = num('move-seconds', 'move-seconds', '60', '0.1', '3600', 'any');
-    const claim = num('claim-seconds', 'claim-seconds', '10', '0.1', '600', 'any');
-    const squares = h('input', { id: 'opt-squares', type: 'checkbox', dataset: { role: 'squares' } });
-    const falseClaim = h('input', { id: 'opt-false-claim', type: 'checkbox', dataset: { role: 'false-claim' } });
+    const fields = gameFields({ untimed: 'no clock' });
+    const { traits, squares, falseClaim, move, claim } = fields;
     const priv = h('input', { id: 'opt-private', type: 'checkbox', dataset: { role: 'private' } });
-    const traits = traitsFieldset('attribute');
 
     // Presets: buttons that fill in the fields; each shows as pressed while the fields match it.
     const sameSet = (a, b) => a.length === b.length && a.every((x) => b.includes(x));
@@ -241,12 +237,7 @@ export class LobbyView {
     const more = h('details', { class: 'more-options', dataset: { role: 'more-options' } },
       h('summary', { dataset: { action: 'more-options' } }, h('span', { class: 'more-title' }, 'More options'), moreSummary));
     const showPresets = () => {
-      const moveSeconds = Number(move.value.trim());
-      const claimSeconds = Number(claim.value.trim());
-      moreSummary.textContent = rulesSummary(
-        { squares: squares.checked, attributes: traits.chosen(), false_claim: falseClaim.checked ? 'lose' : 'reject' },
-        { move_ms: move.value.trim() === '' ? null : Number.isFinite(moveSeconds) ? Math.round(moveSeconds * 1000) : undefined,
-          claim_ms: claim.value.trim() === '' ? 10000 : Number.isFinite(claimSeconds) ? Math.round(claimSeconds * 1000) : undefined });
+      moreSummary.textContent = rulesSummary(fields.rules(), fields.typedClock());
       for (const { p, button } of rulePresets) {
         const on = sameSet(traits.chosen(), p.traits) && squares.checked === p.squares && !falseClaim.checked;
         button.setAttribute('aria-pressed', String(on));
@@ -272,19 +263,10 @@ export class LobbyView {
         return;
       }
       if (name) options.name = name;
-      const chosen = traits.chosen();
-      if (chosen.length === 0) {
-        complain('Choose at least one trait that counts for a Quarto.');
-        return;
-      }
-      options.rules = { squares: squares.checked, attributes: chosen, false_claim: falseClaim.checked ? 'lose' : 'reject' };
-      const moveMs = readSeconds(complain, move, { min: 0.1, max: 3600, emptyMs: null,
-        message: 'The move clock must be between 0.1 and 3600 seconds (or empty for no clock).' });
-      if (moveMs === undefined) return;
-      const claimMs = readSeconds(complain, claim, { min: 0.1, max: 600, emptyMs: 10000,
-        message: 'The claim window must be between 0.1 and 600 seconds.' });
-      if (claimMs === undefined) return;
-      options.clock = { move_ms: moveMs, claim_ms: claimMs };
+      const game = fields.read(complain);
+      if (game === undefined) return;
+      options.rules = game.rules;
+      options.clock = game.clock;
       if (priv.checked) options.private = true;
       if (this.app.createRoom(options) !== null) expectArrival();
     };
@@ -309,9 +291,7 @@ export class LobbyView {
         h('div', {}, h('label', { for: 'move-seconds' }, 'Seconds per move'), move, h('small', { class: 'muted' }, 'Empty = no clock')),
         h('div', {}, h('label', { for: 'claim-seconds' }, 'Seconds to claim a missed Quarto'), claim)),
       traits.node,
-      h('fieldset', {}, h('legend', {}, 'Variants'),
-        h('label', { class: 'check' }, squares, ' 2×2 squares also count (advanced)'),
-        h('label', { class: 'check' }, falseClaim, ' A wrong Quarto call loses the game')));
+      fields.variants);
     showPresets();
     return form;
   }

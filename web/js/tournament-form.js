@@ -4,14 +4,13 @@
 // (their summaries name their tournament), rather than listed among the rooms.
 
 import { h } from './dom.js';
-import { traitsFieldset, readSeconds, readWhole } from './form-fields.js';
+import { gameFields, numberField, readWhole } from './form-fields.js';
 import { feedbackSlot, say } from './feedback.js';
 import { FORMAT_WORDS, STATUS_WORDS } from './tournament-table.js';
 import { tournamentHref } from './tournaments.js';
+import { MAX_TOURNAMENT_NAME_BYTES as MAX_NAME_BYTES, SWISS_ROUNDS, TOURNAMENT_PLAYERS, ROUND_PAUSE_SECONDS, tooLong } from './limits.js';
 
-import { MAX_TOURNAMENT_NAME_BYTES as MAX_NAME_BYTES, tooLong } from './limits.js';
 const LIST_LIMIT = 20;
-
 
 export class TournamentList {
   constructor(app) {
@@ -99,25 +98,20 @@ export class TournamentForm {
   }
 
   build() {
-    const num = (role, id, value, min, max, step, extra = {}) => h('input', { id, type: 'number', dataset: { role }, value, min, max, step, inputmode: 'decimal', ...extra });
     const name = h('input', { id: 't-name', type: 'text', dataset: { role: 'tournament-name' }, maxlength: MAX_NAME_BYTES,
       required: true, placeholder: 'e.g. Club night', autocomplete: 'off' });
     const format = h('select', { id: 't-format', dataset: { role: 'tournament-format' } },
       h('option', { value: 'round_robin' }, 'Round robin'),
       h('option', { value: 'swiss' }, 'Swiss'));
-    const rounds = num('tournament-rounds', 't-rounds', '', '1', '20', '1', { placeholder: 'automatic', 'aria-describedby': 't-rounds-hint' });
+    const rounds = numberField('tournament-rounds', 't-rounds', '', SWISS_ROUNDS, '1', { placeholder: 'automatic', 'aria-describedby': 't-rounds-hint' });
     const roundsHint = h('small', { id: 't-rounds-hint', class: 'muted' }, '');
     const games = h('select', { id: 't-games', dataset: { role: 'tournament-games' } },
       h('option', { value: '1' }, '1 game'),
       h('option', { value: '2' }, '2 games'));
-    const maxPlayers = num('tournament-max-players', 't-max-players', '16', '2', '64', '1');
-    const move = num('tournament-move-seconds', 't-move-seconds', '60', '0.1', '3600', 'any', { 'aria-describedby': 't-move-hint' });
-    const claim = num('tournament-claim-seconds', 't-claim-seconds', '10', '0.1', '600', 'any');
-    const squares = h('input', { id: 't-opt-squares', type: 'checkbox', dataset: { role: 'tournament-squares' } });
-    const falseClaim = h('input', { id: 't-opt-false-claim', type: 'checkbox', dataset: { role: 'tournament-false-claim' } });
-    const pause = num('round-pause', 't-round-pause', '20', '0', '600', '1', { 'aria-describedby': 't-pause-hint' });
+    const maxPlayers = numberField('tournament-max-players', 't-max-players', String(TOURNAMENT_PLAYERS.initial), TOURNAMENT_PLAYERS, '1');
+    const fields = gameFields({ rolePrefix: 'tournament-', idPrefix: 't-', untimed: 'untimed games', moveHint: 't-move-hint' });
+    const pause = numberField('round-pause', 't-round-pause', String(ROUND_PAUSE_SECONDS.initial), ROUND_PAUSE_SECONDS, '1', { 'aria-describedby': 't-pause-hint' });
     const startAt = h('input', { id: 't-start-at', type: 'datetime-local', dataset: { role: 'tournament-start-at' }, 'aria-describedby': 't-start-hint' });
-    const traits = traitsFieldset('tournament-attribute');
 
     const syncFormat = () => {
       const swiss = format.value === 'swiss';
@@ -147,29 +141,22 @@ export class TournamentForm {
       }
       const options = { name: title, format: format.value };
       if (format.value === 'swiss') {
-        const n = readWhole(complain, rounds, { min: 1, max: 20, empty: null, message: 'A Swiss tournament has 1 to 20 rounds (or leave it empty).' });
+        const n = readWhole(complain, rounds, { bounds: SWISS_ROUNDS, empty: null,
+          message: `A Swiss tournament has ${SWISS_ROUNDS.min} to ${SWISS_ROUNDS.max} rounds (or leave it empty).` });
         if (n === undefined) return;
         if (n !== null) options.rounds = n;
       }
       options.games_per_pairing = Number(games.value);
-      const most = readWhole(complain, maxPlayers, { min: 2, max: 64, empty: 16, message: 'The player limit must be a whole number from 2 to 64.' });
+      const most = readWhole(complain, maxPlayers, { bounds: TOURNAMENT_PLAYERS, empty: TOURNAMENT_PLAYERS.initial,
+        message: `The player limit must be a whole number from ${TOURNAMENT_PLAYERS.min} to ${TOURNAMENT_PLAYERS.max}.` });
       if (most === undefined) return;
       options.max_players = most;
-      const chosen = traits.chosen();
-      if (chosen.length === 0) {
-        complain('Choose at least one trait that counts for a Quarto.');
-        return;
-      }
-      options.rules = { squares: squares.checked, attributes: chosen, false_claim: falseClaim.checked ? 'lose' : 'reject' };
-      const moveMs = readSeconds(complain, move, { min: 0.1, max: 3600, emptyMs: null,
-        message: 'The move clock must be between 0.1 and 3600 seconds (or empty for untimed games).' });
-      if (moveMs === undefined) return;
-      const claimMs = readSeconds(complain, claim, { min: 0.1, max: 600, emptyMs: 10000,
-        message: 'The claim window must be between 0.1 and 600 seconds.' });
-      if (claimMs === undefined) return;
-      options.clock = { move_ms: moveMs, claim_ms: claimMs };
-      const pauseSeconds = readWhole(complain, pause, { min: 0, max: 600, empty: 20,
-        message: 'The pause between rounds must be a whole number of seconds from 0 to 600.' });
+      const game = fields.read(complain);
+      if (game === undefined) return;
+      options.rules = game.rules;
+      options.clock = game.clock;
+      const pauseSeconds = readWhole(complain, pause, { bounds: ROUND_PAUSE_SECONDS, empty: ROUND_PAUSE_SECONDS.initial,
+        message: `The pause between rounds must be a whole number of seconds from ${ROUND_PAUSE_SECONDS.min} to ${ROUND_PAUSE_SECONDS.max}.` });
       if (pauseSeconds === undefined) return;
       options.round_pause_seconds = pauseSeconds;
       if (startAt.value) {
@@ -202,15 +189,13 @@ export class TournamentForm {
           h('small', { class: 'muted' }, 'With 2, each player starts once')),
         h('div', {}, h('label', { for: 't-max-players' }, 'Most players'), maxPlayers)),
       h('div', { class: 'grid2' },
-        h('div', {}, h('label', { for: 't-move-seconds' }, 'Seconds per move'), move,
+        h('div', {}, h('label', { for: 't-move-seconds' }, 'Seconds per move'), fields.move,
           h('small', { id: 't-move-hint', class: 'muted' }, 'Empty = untimed (then no-shows never lose on time)')),
-        h('div', {}, h('label', { for: 't-claim-seconds' }, 'Seconds to claim a missed Quarto'), claim)),
+        h('div', {}, h('label', { for: 't-claim-seconds' }, 'Seconds to claim a missed Quarto'), fields.claim)),
       h('label', { for: 't-round-pause' }, 'Pause between rounds (seconds)'), pause,
       h('small', { id: 't-pause-hint', class: 'muted' }, 'Time to read the last result before the next round\'s clocks start (0: at once).'),
-      traits.node,
-      h('fieldset', {}, h('legend', {}, 'Variants'),
-        h('label', { class: 'check' }, squares, ' 2×2 squares also count (advanced)'),
-        h('label', { class: 'check' }, falseClaim, ' A wrong Quarto call loses the game')),
+      fields.traits.node,
+      fields.variants,
       h('label', { for: 't-start-at' }, 'Start time (optional)'), startAt,
       h('small', { id: 't-start-hint', class: 'muted' }, 'It starts by itself then, if at least 2 players have registered.'),
       this.slot = feedbackSlot(),
