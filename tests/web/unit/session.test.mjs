@@ -1,0 +1,127 @@
+// Who the tab is to the server (web/js/session.js), against PROTOCOL.md section 4: hello with
+// the token when there is one, else with the name; the welcome's token and name remembered;
+// names checked before they are sent; a rename only while connected; a restart said until the
+// server is back; and the server's clock read from pong at the middle of the round trip.
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { Session, nameProblem } from '../../../web/js/session.js';
+import { fakeHost, fakeStorage } from './fakes.mjs';
+
+test('a new tab with no name asks for one and says no hello', () => {
+  fakeStorage();
+  const host = fakeHost();
+  const session = new Session(host);
+  assert.equal(session.needsName, true);
+  session.opened();
+  assert.deepEqual(host.sent, []);
+});
+
+test('a name typed in says hello with it, once connected', () => {
+  const storage = fakeStorage();
+  const host = fakeHost();
+  const session = new Session(host);
+  session.setName('  Ann  ');
+  assert.equal(session.needsName, false);
+  assert.equal(storage.getItem('quarto.name'), 'Ann', 'trimmed, and remembered');
+  assert.deepEqual(host.ofType('hello'), [{ type: 'hello', name: 'Ann' }]);
+  assert.equal(host.sent[0].ctx.kind, 'hello');
+});
+
+test('a tab with a token resumes with it, and the welcome\'s identity is remembered', () => {
+  const storage = fakeStorage();
+  storage.setItem('quarto.token', '5f0c1d2e3a4b59687766554433221100');
+  storage.setItem('quarto.name', 'Ann');
+  const host = fakeHost();
+  const session = new Session(host);
+  assert.equal(session.needsName, false);
+  session.opened();
+  assert.deepEqual(host.ofType('hello'), [{ type: 'hello', token: '5f0c1d2e3a4b59687766554433221100' }]);
+  assert.equal(host.sent[0].ctx.kind, 'resume');
+  session.welcome({ type: 'welcome', player: 'pk3x9abqz', name: 'Annie', token: 'aa', protocol: 1 });
+  assert.equal(session.welcomed, true);
+  assert.equal(session.me.id, 'pk3x9abqz');
+  assert.equal(storage.getItem('quarto.name'), 'Annie');
+  assert.equal(storage.getItem('quarto.token'), 'aa');
+});
+
+test('a token the server no longer knows is forgotten; a refused name is asked again', () => {
+  const storage = fakeStorage();
+  storage.setItem('quarto.token', 'old');
+  storage.setItem('quarto.name', 'Ann');
+  const session = new Session(fakeHost());
+  session.forgetToken();
+  assert.equal(storage.getItem('quarto.token'), null);
+  assert.equal(session.needsName, false, 'the name is still there to say hello with');
+  session.helloRefused({ code: 'rate_limited' });
+  assert.equal(session.me.name, 'Ann', 'too fast is no reason to forget the name');
+  session.helloRefused({ code: 'bad_message' });
+  assert.equal(session.needsName, true);
+  assert.equal(storage.getItem('quarto.name'), null);
+});
+
+test('names are checked as the server checks them: not empty, at most 32 bytes', () => {
+  assert.equal(nameProblem('Ann'), null);
+  assert.ok(nameProblem(''));
+  assert.equal(nameProblem('x'.repeat(32)), null);
+  assert.match(nameProblem('é'.repeat(17)), /too long/);
+  fakeStorage();
+  const host = fakeHost();
+  const session = new Session(host);
+  session.setName('   ');
+  assert.equal(session.needsName, true);
+  assert.deepEqual(host.notices.map((n) => n.where), [{ form: 'name' }], 'said under the name');
+  assert.deepEqual(host.sent, []);
+});
+
+test('a rename is sent only while welcomed, and the same name sends nothing', () => {
+  fakeStorage();
+  const host = fakeHost();
+  const session = new Session(host);
+  session.setName('Ann');
+  host.sent.length = 0;
+  assert.equal(session.rename('Bob'), false, 'not connected yet');
+  assert.deepEqual(host.notices.at(-1).where, { form: 'rename' });
+  session.welcome({ player: 'p1', name: 'Ann', token: 't' });
+  assert.equal(session.rename('Ann'), true);
+  assert.deepEqual(host.sent, []);
+  assert.equal(session.rename(' Bob '), true);
+  assert.deepEqual(host.ofType('rename'), [{ type: 'rename', name: 'Bob' }]);
+  session.renamed({ type: 'renamed', name: 'Bob' });
+  assert.equal(session.me.name, 'Bob');
+  assert.match(host.announced.at(-1), /Bob/);
+});
+
+test('a server restart is said until the server is back, then that it is back', () => {
+  fakeStorage();
+  const host = fakeHost();
+  const session = new Session(host);
+  session.closed({ code: 1012, reason: 'server restarting' });
+  assert.equal(session.restarting, true);
+  assert.equal(host.notices[0].options.key, 'restart');
+  assert.equal(host.notices[0].options.untilEnded, true);
+  session.welcome({ player: 'p1', name: 'Ann', token: 't' });
+  assert.equal(session.restarting, false);
+  assert.deepEqual(host.ended, ['restart']);
+  assert.equal(host.notices.at(-1).kind, 'info');
+  session.closed({ code: 1006 });
+  assert.equal(session.restarting, false, 'a lost connection is no restart');
+  assert.equal(session.welcomed, false);
+});
+
+test('the server\'s clock: pong\'s time is read as of the middle of the round trip', () => {
+  fakeStorage();
+  const host = fakeHost();
+  const session = new Session(host);
+  session.ping();
+  assert.deepEqual(host.sent, [], 'no ping before the welcome');
+  session.welcome({ player: 'p1', name: 'Ann', token: 't' });
+  session.ping();
+  assert.deepEqual(host.ofType('ping'), [{ type: 'ping' }]);
+  session.pingSentAt = 1000;
+  session.pong({ type: 'pong', time_ms: 5100 }, 1200);
+  assert.equal(session.serverOffset, 4000, 'the server read 5100 at our 1100');
+  const before = Date.now();
+  const now = session.serverNow();
+  assert.ok(now >= before + 4000 && now <= Date.now() + 4000);
+});
