@@ -18,10 +18,10 @@ std::vector<quarto::archive::journal_entry> journal_of(const std::string& room, 
     play::change::summary summary;
     summary.name = "Board 1";
     summary.tournament = std::move(tournament);
-    play::change::take_seat seat;
-    seat.s = 0;
-    seat.player = {{"p12345678", "Ann"}, "hash"};
-    return {{room, 1, play::encode(summary), ""}, {room, 2, play::encode(seat), ""}};
+    play::change::take_seat taken;
+    taken.s = 0;
+    taken.player = {{"p12345678", "Ann"}, "hash"};
+    return {{room, 1, play::encode(summary), ""}, {room, 2, play::encode(taken), ""}};
 }
 
 // A room id that hashes to another shard than `tournament` among `shards`.
