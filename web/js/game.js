@@ -30,23 +30,12 @@ import { fitStage } from './stage-fit.js';
 import { claimPrompt, promptedSquares, ClaimWatch } from './claim-prompt.js';
 import { arrowKey, boardStop, poolStop, focusNextAction } from './game-keys.js';
 import { fitWords } from './fit-words.js';
+import { statusText, awayText } from './game-status.js';
 
 // A resignation (the Resign button, or leaving a game in progress) waits for its confirmation
 // as long as the player takes; its confirm button stays disabled for a moment, so that a double
 // click on Resign cannot resign on its own.
 const ARM_MS = 400;
-/** A seated player's presence in words: online, or gone with the time left to come back. */
-function awayText(room, seat, connected, me) {
-  if (connected) return 'online';
-  if (seat === me) return 'reconnecting…';
-  const p = room.players[seat];
-  if (p && p.left) return 'left';
-  const wait = room.claimVictoryIn(seat);
-  if (wait === null) return 'offline';
-  if (wait === 0) return p && p.neverCame ? 'not here' : 'left the game';
-  const secs = Math.ceil(wait / 1000);
-  return `left the game — ${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')} to come back`;
-}
 
 export class GameView {
   constructor(app, key) {
@@ -342,48 +331,13 @@ export class GameView {
 
   // ---- drawing ----
 
-  statusText(room) {
-    const me = room.you;
-    const opp = me === null ? null : 1 - me;
-    if (room.status === 'waiting') {
-      const gone = room.departed ? `${room.departed.name} left. ` : '';
-      return room.isPlayer ? `${gone}Waiting for ${gone ? 'a new' : 'an'} opponent — send them the link below.` : `${gone}Waiting for a second player to sit down.`;
-    }
-    if (room.status === 'finished') {
-      if (!room.isPlayer) return 'Game over.';
-      if (this.nextRound(room)) return 'Game over.';
-      const tlink = this.tournamentLink();
-      if (tlink && this.app.tournaments.get(tlink.tournament)?.status === 'finished') return 'Game over. That was the tournament\'s last game.';
-      if (tlink) return 'Game over. Your next tournament game opens by itself as soon as it is paired.';
-      if (room.rematch[me] && !room.rematch[opp]) return `Game over. Waiting for ${room.seatName(opp)} to accept the rematch.`;
-      if (room.rematch[opp] && !room.rematch[me]) return `Game over. ${room.seatName(opp)} wants a rematch!`;
-      return 'Game over. Play again with a rematch?';
-    }
-    if (this.selecting) {
-      const what = room.rules.squares ? 'line or 2×2 square' : 'line';
-      return `Quarto! Click the 4 squares of the ${what} (${this.selecting.length} of 4 chosen). Press Escape to cancel.`;
-    }
-    const mover = room.turn;
-    if (mover === null) return '';
-    if (!room.isPlayer) {
-      if (room.phase === 'place') return `${room.seatName(mover)} is placing a piece.`;
-      if (room.available.length === 0) return `${room.seatName(mover)} may call Quarto or pass.`;
-      return `${room.seatName(mover)} is choosing a piece to give.`;
-    }
-    if (mover === me) {
-      if (room.phase === 'place') return 'Your move: place the piece in hand on an empty square.';
-      if (room.available.length === 0) {
-        if (room.claim && room.claim.seat === me) return `The board is full. Call Quarto! if ${room.seatName(opp)} missed a line, or pass to end the game.`;
-        return 'The board is full: call Quarto! if you made a line, or pass.';
-      }
-      const placed = room.board.some((x) => x !== null);
-      return placed
-        ? `Your move: give ${room.seatName(opp)} a piece (click one below) — or call Quarto! if you made a line.`
-        : `Your move: give ${room.seatName(opp)} a piece — click one below.`;
-    }
-    if (room.phase === 'place') return `${room.seatName(opp)} is placing the piece you gave.`;
-    if (room.available.length === 0) return `${room.seatName(opp)} may call Quarto or pass.`;
-    return `${room.seatName(opp)} is choosing a piece to give you.`;
+  /** The line under the board (game-status.js), with what this view knows beside the room. */
+  statusLine(room) {
+    const tlink = this.tournamentLink();
+    return statusText(room, {
+      selecting: this.selecting, nextRound: !!this.nextRound(room), tournamentGame: !!tlink,
+      tournamentOver: !!tlink && this.app.tournaments.get(tlink.tournament)?.status === 'finished',
+    });
   }
 
   build(room) {
@@ -461,7 +415,7 @@ export class GameView {
       stage.appendChild(h('p', { class: 'pairing', dataset: { role: 'pairing' } }, pairingText(tlink, room, tournament)));
     }
 
-    stage.appendChild(h('p', { class: 'status', dataset: { role: 'status' }, 'aria-live': 'polite' }, this.statusText(room)));
+    stage.appendChild(h('p', { class: 'status', dataset: { role: 'status' }, 'aria-live': 'polite' }, this.statusLine(room)));
     // The result; also while the room waits for a new opponent after one left.
     if (room.result && (room.status === 'finished' || room.departed)) {
       const r = room.result;
