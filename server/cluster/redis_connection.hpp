@@ -79,7 +79,6 @@ private:
     void interest_changed();
     // The context is gone (freed by hiredis, or by us): forget it, say so, try again later.
     void lost(const std::string& why);
-    void retry_later();
     void check_stall();
     void drop(const std::string& why);
 

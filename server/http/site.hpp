@@ -1,6 +1,7 @@
 // What the HTTP side needs of the rest of the server: the settings it serves by, the documents
-// of the API, the archive and the analysis, and where a WebSocket goes once its handshake is done. The shard
-// that accepted the connection implements it.
+// of the API, the archive and the analysis, and where a WebSocket goes once its handshake is
+// done. The app implements it, on the front thread that serves HTTP, and deals each WebSocket
+// to a shard.
 #pragma once
 
 #include <functional>

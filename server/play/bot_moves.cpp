@@ -1,5 +1,7 @@
 #include "play/bot_moves.hpp"
 
+#include <string_view>
+
 namespace quarto::server::play {
 
 namespace {
@@ -7,8 +9,6 @@ constexpr std::string_view bot_id_prefix = "bot-";
 } // namespace
 
 std::string bot_player_id(int level) { return std::string{bot_id_prefix} + std::to_string(level); }
-
-bool is_bot_player_id(std::string_view id) { return id.starts_with(bot_id_prefix); }
 
 solver::move end_of_board_move(const game& g, bool sees)
 {

@@ -5,7 +5,6 @@
 
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "quarto/core/game.hpp"
@@ -18,7 +17,6 @@ namespace quarto::server::play {
 // person can ever have one; the archive keeps it as the player's id, its name is
 // solver::bot_name(level).
 std::string bot_player_id(int level);
-bool is_bot_player_id(std::string_view id);
 
 // The decision at the end of the board (the 16th piece placed), where the solver has no
 // position to search: call or claim the last placement when it completes a pattern and the

@@ -46,7 +46,6 @@ public:
     const std::shared_ptr<const play::player_record>& player() const { return player_; }
     bool in(const play::place& p) const { return std::find(places_.begin(), places_.end(), p) != places_.end(); }
     net::ws_connection& connection() { return connection_; }
-    bool has_places() const { return !places_.empty(); }
     const std::vector<play::place>& places() const { return places_; }
     // Frames are queued that wait for the shard's next flush of watchers.
     bool waiting_watcher_flush = false;

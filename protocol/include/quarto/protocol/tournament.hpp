@@ -1,7 +1,7 @@
 // A tournament as typed values: its settings, entrants, rounds, pairings and game results. The
-// server keeps one of these per tournament and changes it on the tournament's strand; the
-// protocol turns it into the `tournament` snapshot and into the archive's stored form (the
-// same document plus what only the server may see, see encode_tournament.hpp).
+// server keeps one of these per tournament, changed only by the thread of the shard that holds
+// the tournament; the protocol turns it into the `tournament` snapshot and into the archive's
+// stored form (the same document plus what only the server may see, see encode_tournament.hpp).
 #pragma once
 
 #include <array>
