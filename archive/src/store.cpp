@@ -1,7 +1,7 @@
 #include "quarto/archive/store.hpp"
 
-#include "quarto/archive/archive_store.hpp"
 #include "quarto/archive/postgres_store.hpp"
+#include "quarto/archive/sqlite_store.hpp"
 
 namespace quarto::archive {
 
@@ -18,9 +18,9 @@ std::variant<std::unique_ptr<store>, open_error> open_store(const std::string& w
         if (auto* error = std::get_if<open_error>(&opened)) return std::move(*error);
         return std::unique_ptr<store>{std::move(std::get<std::unique_ptr<postgres_store>>(opened))};
     }
-    auto opened = archive_store::open(where, sync);
+    auto opened = sqlite_store::open(where, sync);
     if (auto* error = std::get_if<open_error>(&opened)) return std::move(*error);
-    return std::unique_ptr<store>{std::make_unique<archive_store>(std::move(std::get<archive_store>(opened)))};
+    return std::unique_ptr<store>{std::make_unique<sqlite_store>(std::move(std::get<sqlite_store>(opened)))};
 }
 
 } // namespace quarto::archive

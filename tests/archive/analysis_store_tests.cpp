@@ -17,7 +17,7 @@ namespace {
 void write_v4_file(const std::string& path)
 {
     {
-        archive_store store = open_sqlite(path);
+        sqlite_store store = open_sqlite(path);
         REQUIRE(store.save_game(quarto_game("v4-game")));
     }
     sql_exec(path, "DROP TABLE game_analysis; ALTER TABLE journal DROP COLUMN node; ALTER TABLE journal_cuts DROP COLUMN node; "
@@ -32,7 +32,7 @@ TEST_CASE("an analysis is read back by game id as it was stored, and a second on
 {
     scratch_dir dir;
     const std::string path = dir.file("quarto.db");
-    archive_store store = open_sqlite(path);
+    sqlite_store store = open_sqlite(path);
     REQUIRE(store.save_game(quarto_game("g1")));
 
     const auto none = store.find_analysis("g1");
@@ -88,7 +88,7 @@ TEST_CASE("a version 4 file opens at the current version with its games, and an 
     write_v4_file(path);
     REQUIRE(sql_text(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'game_analysis'") == "0");
 
-    archive_store store = open_sqlite(path);
+    sqlite_store store = open_sqlite(path);
     CHECK(store.version() == schema_version);
     CHECK(store.find_game("v4-game").value == quarto_game("v4-game"));
     CHECK(sql_text(path, "SELECT count(*) FROM game_analysis") == "0");
@@ -106,7 +106,7 @@ TEST_CASE("a version 4 file whose step to version 5 cannot finish is left as it 
     // An operator's own table of that name: the step's CREATE TABLE fails on it.
     sql_exec(path, "CREATE TABLE game_analysis (note TEXT)");
 
-    auto opened = archive_store::open(path);
+    auto opened = sqlite_store::open(path);
     REQUIRE(std::holds_alternative<open_error>(opened));
     const std::string message = std::get<open_error>(opened).message;
     CHECK_MESSAGE(message.find("version 5") != std::string::npos, message);

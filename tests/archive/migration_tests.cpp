@@ -52,7 +52,7 @@ TEST_CASE("a version 1 file opens at the current version with every game and mov
     write_v1_file(path);
     REQUIRE(sql_text(path, "SELECT count(*) FROM game_moves") == "55"); // 9 + 3 + 34 + 0 + 9
 
-    archive_store store = open_sqlite(path);
+    sqlite_store store = open_sqlite(path);
     CHECK(store.version() == schema_version);
     const std::vector<game_record> expected = v1_games();
     for (const game_record& g : expected) {
@@ -87,7 +87,7 @@ TEST_CASE("a version 1 file opens at the current version with every game and mov
     SUBCASE("the moves column holds exactly what the current code writes for the same games")
     {
         const std::string fresh = dir.file("fresh.db");
-        archive_store written = open_sqlite(fresh);
+        sqlite_store written = open_sqlite(fresh);
         REQUIRE(written.save_games(expected) == std::vector<bool>(expected.size(), true));
         const std::string all_moves = "SELECT group_concat(id || '=' || moves, ' ') FROM (SELECT * FROM games ORDER BY seq)";
         CHECK(sql_text(path, all_moves) == sql_text(fresh, all_moves));
@@ -96,7 +96,7 @@ TEST_CASE("a version 1 file opens at the current version with every game and mov
     {
         REQUIRE(store.save_game(quarto_game("v2-first", "Bo", "Dee")));
         CHECK(sql_text(path, "SELECT seq FROM games WHERE id = 'v2-first'") == "6");
-        archive_store again = open_sqlite(path);
+        sqlite_store again = open_sqlite(path);
         CHECK(again.version() == schema_version);
         CHECK(ids_of(again.games_of_player("Bo", 50).value) ==
               std::vector<std::string>{"v2-first", "v1-second", "v1-timeout", "v1-quarto"});
@@ -112,7 +112,7 @@ TEST_CASE("a migration that cannot finish leaves the version 1 file as it was, a
     // An operator's view on game_moves: the table cannot go while the view needs it.
     sql_exec(path, "CREATE VIEW moves_per_game AS SELECT game_seq, count(*) AS moves FROM game_moves GROUP BY game_seq");
 
-    auto opened = archive_store::open(path);
+    auto opened = sqlite_store::open(path);
     REQUIRE(std::holds_alternative<open_error>(opened));
     const std::string message = std::get<open_error>(opened).message;
     CHECK(message.find("version 2") != std::string::npos);
@@ -124,7 +124,7 @@ TEST_CASE("a migration that cannot finish leaves the version 1 file as it was, a
 
     // Once the view is gone, the same file migrates.
     sql_exec(path, "DROP VIEW moves_per_game");
-    archive_store store = open_sqlite(path);
+    sqlite_store store = open_sqlite(path);
     for (const game_record& g : v1_games()) CHECK(*store.find_game(g.id).value == g);
 }
 
@@ -135,7 +135,7 @@ TEST_CASE("a version 1 move the v1 code could not read still fails its own game 
     write_v1_file(path);
     sql_exec(path, "UPDATE game_moves SET kind = 'jump' WHERE game_seq = 3 AND n = 5"); // v1-draw
 
-    archive_store store = open_sqlite(path);
+    sqlite_store store = open_sqlite(path);
     CHECK(store.find_game("v1-draw").failed);
     CHECK(store.games_of_player("Dee", 10).failed);
     const std::vector<game_record> expected = v1_games();
@@ -185,7 +185,7 @@ TEST_CASE("a version 2 file keeps its tournaments, with each token replaced by i
     for (const auto& [name, token] : tokens) REQUIRE(before.find(token) != std::string::npos);
 
     {
-        archive_store store = open_sqlite(path);
+        sqlite_store store = open_sqlite(path);
         CHECK(store.version() == schema_version);
         const auto loaded = store.load_tournaments();
         REQUIRE_FALSE(loaded.failed);

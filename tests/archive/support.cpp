@@ -108,11 +108,11 @@ archive::game_record timed_out_game(const std::string& id)
     return archive::make_game_record(std::move(origin), g);
 }
 
-archive::archive_store open_sqlite(const std::string& path)
+archive::sqlite_store open_sqlite(const std::string& path)
 {
-    auto opened = archive::archive_store::open(path);
+    auto opened = archive::sqlite_store::open(path);
     if (const auto* e = std::get_if<archive::open_error>(&opened)) FAIL("open " << path << ": " << e->message);
-    return std::move(std::get<archive::archive_store>(opened));
+    return std::move(std::get<archive::sqlite_store>(opened));
 }
 
 std::string sql_text(const std::string& path, const std::string& sql)

@@ -8,8 +8,8 @@
 
 #include <doctest/doctest.h>
 
-#include "quarto/archive/archive_store.hpp"
 #include "quarto/archive/game_record.hpp"
+#include "quarto/archive/sqlite_store.hpp"
 
 namespace archive_tests {
 
@@ -39,7 +39,7 @@ quarto::archive::game_record drawn_game(const std::string& id);
 // A record of a real game that seat 0 loses on time before its first give (no moves).
 quarto::archive::game_record timed_out_game(const std::string& id);
 
-quarto::archive::archive_store open_sqlite(const std::string& path);
+quarto::archive::sqlite_store open_sqlite(const std::string& path);
 
 // The first column of the first row of `sql` run on the file at `path` through SQLite itself,
 // as text ("" when there is no row).

@@ -27,8 +27,8 @@
 #include <variant>
 #include <vector>
 
-#include "quarto/archive/archive_store.hpp"
 #include "quarto/archive/journal_batch.hpp"
+#include "quarto/archive/sqlite_store.hpp"
 
 namespace quarto::archive {
 

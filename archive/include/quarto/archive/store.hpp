@@ -1,5 +1,5 @@
 // What the archive keeps, whatever keeps it: finished games, the tournaments' stored state and
-// games' analyses, behind one interface with two engines: an SQLite file (archive_store, the
+// games' analyses, behind one interface with two engines: an SQLite file (sqlite_store, the
 // default) and a PostgreSQL database (postgres_store). Each is used synchronously from one
 // thread (game_archive's); `open_store` picks the engine from what --db names.
 #pragma once

@@ -1,4 +1,4 @@
-// archive_store on a real file: open and create, schema version and migration guard, a game
+// sqlite_store on a real file: open and create, schema version and migration guard, a game
 // and its moves back exactly as stored, batches of games in one transaction, per-player
 // listings, a row that cannot be read, tournaments, reopen.
 #include <fstream>
@@ -15,7 +15,7 @@ TEST_CASE("open creates the directory and the file, in WAL mode, at the current 
     const std::string path = dir.file("nested/deeper/quarto.db");
     REQUIRE_FALSE(std::filesystem::exists(dir.path() / "nested"));
     {
-        archive_store store = open_sqlite(path);
+        sqlite_store store = open_sqlite(path);
         CHECK(store.version() == schema_version);
         CHECK(store.path() == path);
     }
@@ -29,7 +29,7 @@ TEST_CASE("open creates the directory and the file, in WAL mode, at the current 
 TEST_CASE("a game is read back exactly as it was stored, moves in order")
 {
     scratch_dir dir;
-    archive_store store = open_sqlite(dir.file("quarto.db"));
+    sqlite_store store = open_sqlite(dir.file("quarto.db"));
     const game_record played = quarto_game("g1", "Ann", "Bo", 1);
     REQUIRE(played.moves.size() == 9);
     REQUIRE(store.save_game(played));
@@ -77,7 +77,7 @@ TEST_CASE("a game whose moves column cannot be read fails the lookups that meet 
 {
     scratch_dir dir;
     const std::string path = dir.file("quarto.db");
-    archive_store store = open_sqlite(path);
+    sqlite_store store = open_sqlite(path);
     REQUIRE(store.save_game(quarto_game("bad", "Ann", "Bo")));
     REQUIRE(store.save_game(quarto_game("good", "Ann", "Cy")));
     std::string broken;
@@ -109,7 +109,7 @@ TEST_CASE("a game whose moves column cannot be read fails the lookups that meet 
 TEST_CASE("a second game under a taken id is refused and the first one kept whole")
 {
     scratch_dir dir;
-    archive_store store = open_sqlite(dir.file("quarto.db"));
+    sqlite_store store = open_sqlite(dir.file("quarto.db"));
     const game_record first = quarto_game("same");
     REQUIRE(store.save_game(first));
     CHECK_FALSE(store.save_game(resigned_game("same")));
@@ -122,7 +122,7 @@ TEST_CASE("a batch is one transaction in which a game that cannot be stored is u
 {
     scratch_dir dir;
     const std::string path = dir.file("quarto.db");
-    archive_store store = open_sqlite(path);
+    sqlite_store store = open_sqlite(path);
     const game_record taken = quarto_game("taken");
     REQUIRE(store.save_game(taken));
     REQUIRE(store.commits() == 1);
@@ -149,7 +149,7 @@ TEST_CASE("a game that fails halfway through its writing leaves no row behind, a
 {
     scratch_dir dir;
     const std::string path = dir.file("quarto.db");
-    archive_store store = open_sqlite(path);
+    sqlite_store store = open_sqlite(path);
     // Game 'half' is refused after its games row, moves and all, and a row of another table are
     // written.
     sql_exec(path, "CREATE TABLE audit (id TEXT); "
@@ -168,7 +168,7 @@ TEST_CASE("a batch that SQLite rolls back as a whole, or that cannot commit, sto
 {
     scratch_dir dir;
     const std::string path = dir.file("quarto.db");
-    archive_store store = open_sqlite(path);
+    sqlite_store store = open_sqlite(path);
     REQUIRE(store.save_game(quarto_game("before")));
     const std::vector<game_record> good{quarto_game("ok1"), quarto_game("ok2")};
 
@@ -206,19 +206,19 @@ TEST_CASE("files the server cannot use are refused with a reason")
         const std::string path = dir.file("notes.txt");
         std::ofstream{path} << "These are not the bytes of a SQLite database, and there are enough of them to be "
                                "sure that SQLite reads a header and rejects it.\n";
-        auto opened = archive_store::open(path);
+        auto opened = sqlite_store::open(path);
         REQUIRE(std::holds_alternative<open_error>(opened));
         CHECK(std::get<open_error>(opened).message.find(path) != std::string::npos);
     }
     SUBCASE("a directory that cannot be made (a file is in the way)")
     {
         std::ofstream{dir.file("plain")} << "x";
-        auto opened = archive_store::open(dir.file("plain/quarto.db"));
+        auto opened = sqlite_store::open(dir.file("plain/quarto.db"));
         REQUIRE(std::holds_alternative<open_error>(opened));
         CHECK(std::get<open_error>(opened).message.find("directory") != std::string::npos);
     }
     SUBCASE("an empty path")
     {
-        CHECK(std::holds_alternative<open_error>(archive_store::open("")));
+        CHECK(std::holds_alternative<open_error>(sqlite_store::open("")));
     }
 }

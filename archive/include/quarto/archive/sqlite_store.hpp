@@ -11,16 +11,16 @@
 
 namespace quarto::archive {
 
-class archive_store final : public store {
+class sqlite_store final : public store {
 public:
     // Creates the parent directory and the file when missing, switches to WAL, and brings the
     // schema to `schema_version`.
-    static std::variant<archive_store, open_error> open(const std::string& path,
-                                                        file_sync sync = file_sync::each_commit);
+    static std::variant<sqlite_store, open_error> open(const std::string& path,
+                                                       file_sync sync = file_sync::each_commit);
 
-    ~archive_store() override;
-    archive_store(archive_store&&) noexcept;
-    archive_store& operator=(archive_store&&) noexcept;
+    ~sqlite_store() override;
+    sqlite_store(sqlite_store&&) noexcept;
+    sqlite_store& operator=(sqlite_store&&) noexcept;
 
     const std::string& path() const;
     const std::string& location() const override { return path(); }
@@ -44,7 +44,7 @@ public:
 
 private:
     struct impl;
-    explicit archive_store(std::unique_ptr<impl> i);
+    explicit sqlite_store(std::unique_ptr<impl> i);
     std::unique_ptr<impl> impl_;
 };
 

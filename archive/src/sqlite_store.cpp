@@ -1,4 +1,4 @@
-#include "quarto/archive/archive_store.hpp"
+#include "quarto/archive/sqlite_store.hpp"
 
 #include <algorithm>
 #include <array>
@@ -245,7 +245,7 @@ std::int64_t now_ms()
 
 } // namespace
 
-struct archive_store::impl {
+struct sqlite_store::impl {
     std::string path;
     sqlite::database db; // declared before the statements: they are finalized first
     statement insert_game, select_game, select_by_player;
@@ -329,12 +329,12 @@ struct archive_store::impl {
     }
 };
 
-archive_store::archive_store(std::unique_ptr<impl> i) : impl_{std::move(i)} {}
-archive_store::~archive_store() = default;
-archive_store::archive_store(archive_store&&) noexcept = default;
-archive_store& archive_store::operator=(archive_store&&) noexcept = default;
+sqlite_store::sqlite_store(std::unique_ptr<impl> i) : impl_{std::move(i)} {}
+sqlite_store::~sqlite_store() = default;
+sqlite_store::sqlite_store(sqlite_store&&) noexcept = default;
+sqlite_store& sqlite_store::operator=(sqlite_store&&) noexcept = default;
 
-std::variant<archive_store, open_error> archive_store::open(const std::string& path, file_sync sync)
+std::variant<sqlite_store, open_error> sqlite_store::open(const std::string& path, file_sync sync)
 {
     if (path.empty()) return open_error{"no database path given"};
     const std::filesystem::path file{path};
@@ -423,26 +423,26 @@ std::variant<archive_store, open_error> archive_store::open(const std::string& p
     auto savepoint = sqlite::savepoint_statements::prepare(i->db, "game");
     if (!savepoint) return open_error{"cannot prepare a savepoint on " + path + ": " + i->db.last_error()};
     i->game_savepoint = std::move(*savepoint);
-    return archive_store{std::move(i)};
+    return sqlite_store{std::move(i)};
 }
 
-const std::string& archive_store::path() const
+const std::string& sqlite_store::path() const
 {
     return impl_->path;
 }
 
-std::uint64_t archive_store::commits() const
+std::uint64_t sqlite_store::commits() const
 {
     return impl_->commits.load(std::memory_order_relaxed);
 }
 
-int archive_store::version()
+int sqlite_store::version()
 {
     const auto text = impl_->db.query_text("PRAGMA user_version");
     return text ? std::stoi(*text) : -1;
 }
 
-std::vector<bool> archive_store::save_games(std::span<const game_record> records)
+std::vector<bool> sqlite_store::save_games(std::span<const game_record> records)
 {
     impl& m = *impl_;
     const auto none_stored = [&] { return std::vector<bool>(records.size(), false); };
@@ -484,7 +484,7 @@ std::vector<bool> archive_store::save_games(std::span<const game_record> records
     return stored;
 }
 
-archive_result<std::optional<game_record>> archive_store::find_game(std::string_view id)
+archive_result<std::optional<game_record>> sqlite_store::find_game(std::string_view id)
 {
     sqlite::in_use s{impl_->select_game};
     s->bind(1, id);
@@ -494,14 +494,14 @@ archive_result<std::optional<game_record>> archive_store::find_game(std::string_
     return {std::move(found.value.front()), false};
 }
 
-archive_result<std::vector<game_record>> archive_store::games_of_player(std::string_view name, int limit)
+archive_result<std::vector<game_record>> sqlite_store::games_of_player(std::string_view name, int limit)
 {
     sqlite::in_use s{impl_->select_by_player};
     s->bind(1, name).bind(2, std::clamp(limit, 1, max_games_per_query));
     return impl_->read_games(*s);
 }
 
-bool archive_store::save_tournament(const stored_tournament& t)
+bool sqlite_store::save_tournament(const stored_tournament& t)
 {
     sqlite::in_use s{impl_->upsert_tournament};
     s->bind(1, t.id).bind(2, t.name).bind(3, t.status).bind(4, t.state).bind(5, now_ms());
@@ -513,7 +513,7 @@ bool archive_store::save_tournament(const stored_tournament& t)
     return false;
 }
 
-bool archive_store::delete_tournament(std::string_view id)
+bool sqlite_store::delete_tournament(std::string_view id)
 {
     sqlite::in_use s{impl_->delete_tournament};
     s->bind(1, id);
@@ -525,7 +525,7 @@ bool archive_store::delete_tournament(std::string_view id)
     return false;
 }
 
-archive_result<std::vector<stored_tournament>> archive_store::load_tournaments()
+archive_result<std::vector<stored_tournament>> sqlite_store::load_tournaments()
 {
     sqlite::in_use s{impl_->select_tournaments};
     archive_result<std::vector<stored_tournament>> out;
@@ -540,7 +540,7 @@ archive_result<std::vector<stored_tournament>> archive_store::load_tournaments()
     }
 }
 
-archive_result<std::optional<stored_tournament>> archive_store::find_tournament(std::string_view id)
+archive_result<std::optional<stored_tournament>> sqlite_store::find_tournament(std::string_view id)
 {
     sqlite::in_use s{impl_->select_tournament};
     s->bind(1, id);
@@ -553,7 +553,7 @@ archive_result<std::optional<stored_tournament>> archive_store::find_tournament(
     return {{}, true};
 }
 
-bool archive_store::save_analysis(const stored_analysis& a)
+bool sqlite_store::save_analysis(const stored_analysis& a)
 {
     sqlite::in_use s{impl_->upsert_analysis};
     s->bind(1, a.game).bind(2, std::int64_t{a.version}).bind(3, std::int64_t{a.exact ? 1 : 0}).bind(4, a.document);
@@ -566,7 +566,7 @@ bool archive_store::save_analysis(const stored_analysis& a)
     return false;
 }
 
-archive_result<std::optional<stored_analysis>> archive_store::find_analysis(std::string_view game)
+archive_result<std::optional<stored_analysis>> sqlite_store::find_analysis(std::string_view game)
 {
     sqlite::in_use s{impl_->select_analysis};
     s->bind(1, game);
