@@ -4,7 +4,7 @@
 # server's user and system CPU per move, both latencies (read and at arrival), and no error. Then
 # 2 rooms with think times of 20 ± 10 ms, and a jitter larger than the think time refused with a
 # reason.
-# Usage: smoke.sh QUARTO_SERVER QUARTO_LOAD
+# Usage: load_smoke.sh QUARTO_SERVER QUARTO_LOAD
 set -euo pipefail
 server_bin=$1
 load_bin=$2
