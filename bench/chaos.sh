@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The chaos soak: a Release quarto-server on 127.0.0.1 (a free port, a fresh --db in a
 # temporary directory, --log-level info, every other flag at its default), quarto-chaos against it
-# for DURATION seconds (bench/quarto-chaos/README.md), then SIGTERM to the server by its pid and a
+# for DURATION seconds (tools/chaos/README.md), then SIGTERM to the server by its pid and a
 # scan of its log: every error or critical line must be one the soak provoked (the list below,
 # each with its reason); any other fails the run and is printed.
 #   bench/chaos.sh                          600 s, 2000 attackers, 8 honest rooms

@@ -316,7 +316,7 @@ TEST_CASE("solver: the table keeps an earlier search's deep results across searc
 
 TEST_CASE("solver: searches one after another in each other's trees, the table kept, give a fresh solver's values")
 {
-    // As bench/make_book solves them: a position, then each position its best move and a
+    // As tools/make_book solves them: a position, then each position its best move and a
     // reply lead to, with results kept across the searches in one small table.
     std::mt19937 random{20261129};
     solver_t kept{std::size_t{1} << 20};

@@ -13,7 +13,7 @@ namespace quarto::solver {
 
 namespace {
 
-// bench/make_book writes these files, one per variant, each sorted; variants in order here.
+// tools/make_book writes these files, one per variant, each sorted; variants in order here.
 // The first entry is no position's (every rule set counts 1 to 4 attributes: variant 0 is
 // none), so that the array has one even before any book is made.
 constexpr book_entry entries[] = {

@@ -1,8 +1,8 @@
 // Level 5's moves early in a game, where its search cannot prove one within its time: each
 // position (up to the board symmetries and piece relabellings) level 5 can face there when it
 // plays the book's moves, whatever the opponent plays, with a move of the position's exact
-// value. Made by the project's own solver (bench/make_book.cpp); sizes and how long each rule
-// variant's book takes: bench/RESULTS.md, "The solver and the computer opponent".
+// value. Made by the project's own solver (tools/make_book/make_book.cpp); sizes and how long
+// each rule variant's book takes: bench/RESULTS.md, "The solver and the computer opponent".
 #pragma once
 
 #include <cstdint>
@@ -32,7 +32,7 @@ std::uint8_t book_variant(const rules& r);
 // and no Quarto to call or claim; nullopt when the book has none.
 std::optional<move> book_move(const rules& r, const position& p);
 
-// `m` played in `p` as the book stores it (for bench/make_book): precondition, p has a hand and
+// `m` played in `p` as the book stores it (for tools/make_book): precondition, p has a hand and
 // m is legal, or empty for the key alone.
 book_entry book_entry_of(const rules& r, const position& p, const move& m);
 

@@ -56,7 +56,7 @@ public:
     // As solve, with the root's moves tried in `order`: every legal move of `p`, each once. Of
     // the moves of the best value the first in `order` is returned (by an exact search: under a
     // budget each deeper search tries the last one's best first), for a caller that prefers
-    // some best moves to others (bench/make_book: those that leave the fewest different replies).
+    // some best moves to others (tools/make_book: those that leave the fewest different replies).
     result solve_in_order(const rules& r, const position& p, std::span<const move> order, const limits& l = {});
     // Every legal move and its value; the same budget is shared by all of them.
     std::vector<move_value> evaluate_moves(const rules& r, const position& p, const limits& l = {});
@@ -69,7 +69,7 @@ public:
     // Off by default: each search's results give way to the next search's in the table, as
     // suits positions with little in common (a bot's moves in many rooms). On, results keep
     // their places by depth across searches: for exact searches of positions one after another
-    // in each other's trees (bench/make_book: the positions that follow one it has just solved).
+    // in each other's trees (tools/make_book: the positions that follow one it has just solved).
     void keep_results_across_searches(bool keep);
 
 private:

@@ -2,7 +2,7 @@
 // public room, then both vanish (TCP reset, no leave). The room is never reclaimed: a room whose
 // game is in progress waits for its clocks, and an untimed game has none. This prints the
 // room's lobby status every 10 s. Against a server started with --room-idle-seconds 5:
-//   node bench/quarto-chaos/repro/untimed_abandoned.cjs ws://127.0.0.1:PORT/ws 60
+//   node tools/chaos/repro/untimed_abandoned.cjs ws://127.0.0.1:PORT/ws 60
 // Needs Debian's node-ws (deploy/deps.sh --bench).
 const WebSocket = require('/usr/share/nodejs/ws');
 const http = require('http');

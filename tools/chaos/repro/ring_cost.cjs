@@ -2,7 +2,7 @@
 // creators stay), then CHURN connections join and leave them as spectators for SECONDS (each join
 // and leave is an event the room keeps for sync, up to 256). Compare the server's malloc_stats()
 // (gdb -p PID -batch -ex 'call (void)malloc_stats()', printed into its log) before and after:
-//   node bench/quarto-chaos/repro/ring_cost.cjs ws://127.0.0.1:PORT/ws 20 100 60
+//   node tools/chaos/repro/ring_cost.cjs ws://127.0.0.1:PORT/ws 20 100 60
 const WebSocket = require('/usr/share/nodejs/ws');
 const [url, rooms, churn, seconds] = [process.argv[2], +process.argv[3], +process.argv[4], +process.argv[5]];
 const open = () => new Promise((ok) => { const ws = new WebSocket(url); ws.on('open', () => ok(ws)); });

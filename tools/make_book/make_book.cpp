@@ -154,7 +154,7 @@ struct book_maker {
         }
         const int attributes = std::popcount(r.attributes.bits());
         std::fprintf(f, "// Level 5's opening book: %s, %d attribute%s counted; %zu positions with more than %d empty\n"
-                        "// squares%s%s%s. Made by bench/make_book --attributes %d%s --live-from %d in %.0f s.\n",
+                        "// squares%s%s%s. Made by tools/make_book --attributes %d%s --live-from %d in %.0f s.\n",
                      r.squares ? "lines and 2x2 squares" : "lines", attributes, attributes == 1 ? "" : "s", book.size(),
                      live_from, missing ? " (not all of them: " : "", missing ? missing : "", missing ? ")" : "", attributes,
                      r.squares ? " --squares" : "", live_from, resumed_seconds + seconds);
