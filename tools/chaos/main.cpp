@@ -14,38 +14,6 @@ namespace chaos = quarto::chaos;
 
 namespace {
 
-struct target {
-    chaos::tcp::endpoint endpoint;
-    std::string host_header;
-    std::string path;
-};
-
-target parse_url(const std::string& url)
-{
-    const std::string scheme = "ws://";
-    auto fail = [&](const char* why) {
-        std::cerr << "quarto-chaos: --url " << url << ": " << why << "\n";
-        std::exit(2);
-    };
-    if (url.rfind(scheme, 0) != 0) fail("must start with ws://");
-    const auto rest = url.substr(scheme.size());
-    const auto slash = rest.find('/');
-    const auto authority = rest.substr(0, slash);
-    const auto colon = authority.rfind(':');
-    if (colon == std::string::npos) fail("needs a port");
-    chaos::error_code ec;
-    const auto ip = chaos::net::ip::make_address(authority.substr(0, colon), ec);
-    if (ec) fail("the host must be an IP address");
-    int port = 0;
-    try {
-        port = std::stoi(authority.substr(colon + 1));
-    } catch (const std::exception&) {
-        fail("bad port");
-    }
-    if (port < 1 || port > 65535) fail("bad port");
-    return {{ip, static_cast<unsigned short>(port)}, authority, slash == std::string::npos ? "/" : rest.substr(slash)};
-}
-
 // Thousands of sockets: take every file descriptor the hard limit allows.
 void raise_open_file_limit()
 {
@@ -62,7 +30,7 @@ void raise_open_file_limit()
 int main(int argc, char** argv)
 {
     const chaos::options opts = chaos::parse_options(argc, argv);
-    const target where = parse_url(opts.url);
+    const quarto::tools::ws_target& where = opts.server;
     raise_open_file_limit();
 
     pid_t pid = opts.server_pid;

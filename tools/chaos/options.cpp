@@ -1,9 +1,5 @@
 #include "options.hpp"
 
-#include <cstdlib>
-#include <iostream>
-#include <stdexcept>
-
 namespace quarto::chaos {
 
 namespace {
@@ -37,45 +33,16 @@ Exit status: 0 all is well; 1 an honest game went wrong, the server died or its 
 back; 2 a bad command line.
 )";
 
-[[noreturn]] void bad(const std::string& what)
-{
-    std::cerr << "quarto-chaos: " << what << "\n\n" << usage;
-    std::exit(2);
-}
-
-double number(const std::string& name, const std::string& value, double low, double high)
-{
-    try {
-        std::size_t used = 0;
-        const double v = std::stod(value, &used);
-        if (used != value.size() || !(v >= low && v <= high)) throw std::invalid_argument{name};
-        return v;
-    } catch (const std::exception&) {
-        bad("--" + name + " " + value + ": expected a number in " + std::to_string(low) + ".." + std::to_string(high));
-    }
-}
-
 } // namespace
 
 options parse_options(int argc, char** argv)
 {
+    const tools::command_line line{"quarto-chaos", usage};
+    const auto number = [&](const std::string& name, const std::string& value, double low, double high) {
+        return line.number(name, value, low, high);
+    };
     options o;
-    for (int i = 1; i < argc; ++i) {
-        std::string arg = argv[i];
-        if (arg == "--help" || arg == "-h") {
-            std::cout << usage;
-            std::exit(0);
-        }
-        std::string value;
-        if (const auto eq = arg.find('='); eq != std::string::npos) {
-            value = arg.substr(eq + 1);
-            arg.resize(eq);
-        } else if (i + 1 < argc) {
-            value = argv[++i];
-        } else {
-            bad(arg + " needs a value");
-        }
-        const std::string name = arg.rfind("--", 0) == 0 ? arg.substr(2) : arg;
+    line.parse(argc, argv, {}, [&](const std::string& name, const std::string& value) {
         if (name == "url") o.url = value;
         else if (name == "duration") o.duration_s = number(name, value, 1, 1e6);
         else if (name == "warmup") o.warmup_s = number(name, value, 5, 1e6);
@@ -98,9 +65,11 @@ options parse_options(int argc, char** argv)
         else if (name == "attack-source") o.attack_source = value;
         else if (name == "honest-source") o.honest_source = value;
         else if (name == "pair-source") o.pair_source = value;
-        else bad("unknown option " + arg);
-    }
-    if (o.warmup_s + 5 > o.duration_s) bad("--warmup must end at least 5 s before --duration");
+        else return false;
+        return true;
+    });
+    if (o.warmup_s + 5 > o.duration_s) line.bad("--warmup must end at least 5 s before --duration");
+    o.server = line.url(o.url);
     return o;
 }
 

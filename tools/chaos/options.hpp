@@ -6,10 +6,13 @@
 #include <cstdint>
 #include <string>
 
+#include "command_line.hpp"
+
 namespace quarto::chaos {
 
 struct options {
     std::string url = "ws://127.0.0.1:8080/ws";
+    tools::ws_target server; // read from url
     double duration_s = 600; // the attack, warm-up included
     double warmup_s = 60;    // then the RSS reference is taken
     double settle_s = 15;    // after the attackers have gone, before the end RSS
@@ -32,7 +35,7 @@ struct options {
     std::string pair_source = "127.0.0.3";
 };
 
-// Exits with status 2 and the usage on a bad command line, 0 on --help.
+// Exits with status 2 and the usage on a bad command line (a bad --url too), 0 on --help.
 options parse_options(int argc, char** argv);
 
 } // namespace quarto::chaos

@@ -15,17 +15,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "command_line.hpp"
 #include "load_client.hpp"
 #include "proc_stats.hpp"
 
 namespace load = quarto::load;
 using load::net::ip::address;
-using load::tcp;
 
 namespace {
 
 struct options {
     std::string url = "ws://127.0.0.1:8080/ws";
+    quarto::tools::ws_target server; // read from url
     int rooms = 10;
     int spectators = 0;
     double duration_s = 10;
@@ -75,25 +76,7 @@ const char* usage = R"(usage: quarto-load [options]
   --help                  this text
 )";
 
-[[noreturn]] void bad(const std::string& what)
-{
-    std::cerr << "quarto-load: " << what << "\n\n" << usage;
-    std::exit(2);
-}
-
-double number(const std::string& name, const std::string& value, double low, double high)
-{
-    try {
-        std::size_t used = 0;
-        const double v = std::stod(value, &used);
-        if (used != value.size() || !(v >= low && v <= high)) throw std::invalid_argument{name};
-        return v;
-    } catch (const std::exception&) {
-        bad("--" + name + " " + value + ": expected a number in " + std::to_string(low) + ".." + std::to_string(high));
-    }
-}
-
-std::vector<address> parse_sources(const std::string& list)
+std::vector<address> parse_sources(const quarto::tools::command_line& line, const std::string& list)
 {
     std::vector<address> out;
     std::stringstream items{list};
@@ -103,48 +86,31 @@ std::vector<address> parse_sources(const std::string& list)
         const auto dash = item.find('-');
         if (dash == std::string::npos) {
             out.push_back(load::net::ip::make_address(item, ec));
-            if (ec) bad("--source-addresses: " + item + " is not an IP address");
+            if (ec) line.bad("--source-addresses: " + item + " is not an IP address");
             continue;
         }
         const auto first = load::net::ip::make_address_v4(item.substr(0, dash), ec);
-        if (ec) bad("--source-addresses: bad range " + item);
+        if (ec) line.bad("--source-addresses: bad range " + item);
         const auto last = load::net::ip::make_address_v4(item.substr(dash + 1), ec);
         if (ec || last.to_uint() < first.to_uint() || last.to_uint() - first.to_uint() > 255)
-            bad("--source-addresses: bad range " + item);
+            line.bad("--source-addresses: bad range " + item);
         for (auto a = first.to_uint(); a <= last.to_uint(); ++a) out.push_back(load::net::ip::address_v4{a});
     }
-    if (out.empty()) bad("--source-addresses: empty list");
+    if (out.empty()) line.bad("--source-addresses: empty list");
     return out;
 }
 
 options parse(int argc, char** argv)
 {
+    const quarto::tools::command_line line{"quarto-load", usage};
+    const auto number = [&](const std::string& name, const std::string& value, double low, double high) {
+        return line.number(name, value, low, high);
+    };
     options o;
-    for (int i = 1; i < argc; ++i) {
-        std::string arg = argv[i];
-        if (arg == "--help" || arg == "-h") {
-            std::cout << usage;
-            std::exit(0);
-        }
-        if (arg == "--idle") {
-            o.idle = true;
-            continue;
-        }
-        if (arg == "--resume") {
-            o.resume = true;
-            continue;
-        }
-        std::string value;
-        if (const auto eq = arg.find('='); eq != std::string::npos) {
-            value = arg.substr(eq + 1);
-            arg.resize(eq);
-        } else if (i + 1 < argc) {
-            value = argv[++i];
-        } else {
-            bad(arg + " needs a value");
-        }
-        const std::string name = arg.rfind("--", 0) == 0 ? arg.substr(2) : arg;
-        if (name == "url") o.url = value;
+    line.parse(argc, argv, {"idle", "resume"}, [&](const std::string& name, const std::string& value) {
+        if (name == "idle") o.idle = true;
+        else if (name == "resume") o.resume = true;
+        else if (name == "url") o.url = value;
         else if (name == "rooms") o.rooms = static_cast<int>(number(name, value, 1, 1e6));
         else if (name == "spectators") o.spectators = static_cast<int>(number(name, value, 0, 1000));
         else if (name == "duration") o.duration_s = number(name, value, 0.1, 1e6);
@@ -159,40 +125,17 @@ options parse(int argc, char** argv)
         else if (name == "server-pid") o.server_pid = static_cast<pid_t>(number(name, value, 1, 1e9));
         else if (name == "json") o.json_path = value;
         else if (name == "threads") o.threads = static_cast<int>(number(name, value, 1, 64));
-        else if (name == "source-addresses") o.sources = parse_sources(value);
+        else if (name == "source-addresses") o.sources = parse_sources(line, value);
         else if (name == "seed") o.seed = static_cast<std::uint64_t>(number(name, value, 0, 1e15));
         else if (name == "connect-timeout") o.connect_timeout_s = number(name, value, 1, 1e6);
         else if (name == "resume-timeout") o.resume_timeout_s = number(name, value, 0.1, 1e6);
-        else bad("unknown option " + arg);
-    }
+        else return false;
+        return true;
+    });
     if (o.think_jitter_ms > o.think_ms)
-        bad("--think-jitter-ms " + std::to_string(o.think_jitter_ms) + " is more than --think-ms " + std::to_string(o.think_ms));
+        line.bad("--think-jitter-ms " + std::to_string(o.think_jitter_ms) + " is more than --think-ms " + std::to_string(o.think_ms));
+    o.server = line.url(o.url);
     return o;
-}
-
-struct target {
-    tcp::endpoint endpoint;
-    std::string host_header;
-    std::string path;
-};
-
-target parse_url(const std::string& url)
-{
-    const std::string scheme = "ws://";
-    if (url.rfind(scheme, 0) != 0) bad("--url must start with ws://");
-    const auto rest = url.substr(scheme.size());
-    const auto slash = rest.find('/');
-    const auto authority = rest.substr(0, slash);
-    const std::string path = slash == std::string::npos ? "/" : rest.substr(slash);
-    const auto colon = authority.rfind(':');
-    if (colon == std::string::npos) bad("--url needs a port");
-    std::string host = authority.substr(0, colon);
-    if (host.size() > 1 && host.front() == '[') host = host.substr(1, host.size() - 2);
-    boost::system::error_code ec;
-    const auto ip = load::net::ip::make_address(host, ec);
-    if (ec) bad("--url: the host must be an IP address");
-    const auto port = static_cast<unsigned short>(number("url port", authority.substr(colon + 1), 1, 65535));
-    return {tcp::endpoint{ip, port}, authority, path};
 }
 
 void raise_open_file_limit()
@@ -236,7 +179,7 @@ std::string micros(std::uint64_t ns) { return fixed(static_cast<double>(ns) / 10
 int main(int argc, char** argv)
 {
     const options opts = parse(argc, argv);
-    const target where = parse_url(opts.url);
+    const quarto::tools::ws_target& where = opts.server;
     raise_open_file_limit();
 
     pid_t server_pid = opts.server_pid;
