@@ -142,6 +142,10 @@ bool room::relink(const std::string& tournament, tournament_link::result_callbac
 void room::handle(const client_ref& from, const player_record& p, const protocol::room_action& action, const json& req)
 {
     if (closed_) return send_error(from, error_code::no_such_room, "That room has closed.", req);
+    const auto* joining = std::get_if<protocol::join>(&action);
+    const bool may_start_a_game = (joining && !joining->as_spectator) || std::holds_alternative<protocol::rematch>(action);
+    if (may_start_a_game && host_.new_games_paused())
+        return send_error(from, error_code::unavailable, new_games_paused_message, req);
     std::visit(
         [&](const auto& a) {
             using action_type = std::decay_t<decltype(a)>;

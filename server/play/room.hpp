@@ -22,6 +22,11 @@
 
 namespace quarto::server::play {
 
+// The refusal (`unavailable`) of whatever would start a game while room_host::new_games_paused.
+inline constexpr std::string_view new_games_paused_message =
+    "No new game can start right now: the server cannot store games (its database is out of reach). "
+    "Please try again in a moment.";
+
 // A tournament's game: the tournament seats both players, the game starts at once (a player
 // who never shows up loses on time), there is no rematch, and the result goes back.
 struct tournament_link {

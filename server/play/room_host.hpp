@@ -73,6 +73,9 @@ public:
     // `below_n` (archive::journal_batch::all_entries: every one). Once a room has journaled a
     // change, what it sends waits for the entry's commit.
     virtual bool journaling() const { return false; }
+    // While the journal cannot keep up (its database out of reach, half its backlog used), no new
+    // game starts, so that the games in progress keep what is left of it.
+    virtual bool new_games_paused() const { return false; }
     virtual void journal_append(const protocol::room_id& room, std::int64_t n, const room_change& change,
                                 std::string_view event)
     {

@@ -356,48 +356,6 @@ void client::on_lobby(protocol::lobby_message& m, const json& req)
                m);
 }
 
-void client::on_room(const protocol::room_message& m, const json& req, std::string_view text)
-{
-    if (std::holds_alternative<protocol::join>(m.action) && !may_enter_room(m.room, req)) return;
-    const auto owner = home_.state().shard_of_room(m.room);
-    if (owner == home_.index()) return home_.room_request(local_room(m.room), self_, *player_, m, req, text);
-    const bool subscribing = std::holds_alternative<protocol::join>(m.action) || std::holds_alternative<protocol::sync>(m.action);
-    if (subscribing && places_.empty() && resume_marks_left_ == 0 && home_.state().settings.shard_migration)
-        return move_to(owner, text, false);
-    home_.forward(owner, [ref = self_, player = player_, m, req, text = std::string{text}](shard& s) {
-        s.room_request(s.find_room(m.room), ref, *player, m, req, text);
-    });
-}
-
-play::room* client::local_room(const protocol::room_id& id)
-{
-    // The room of the client's last message, again: kept while the shard has dropped no room.
-    if (cached_room_ && cached_epoch_ == home_.rooms_epoch() && cached_room_->id() == id) return cached_room_;
-    cached_room_ = home_.find_room(id);
-    cached_epoch_ = home_.rooms_epoch();
-    return cached_room_;
-}
-
-void client::on_tournament(const protocol::tournament_message& m, const json& req, std::string_view text)
-{
-    if (std::holds_alternative<protocol::join_tournament>(m.action)) {
-        const auto mine = home_.players().tournaments_of(player_->info.id);
-        if (mine.size() >= home_.state().settings.max_rooms_per_player &&
-            std::find(mine.begin(), mine.end(), m.tournament) == mine.end())
-            return reply_error(error_code::too_many_tournaments,
-                               "You are in as many tournaments as one player may be; withdraw from one first.", req);
-    }
-    const auto owner = home_.state().shard_of_tournament(m.tournament);
-    if (owner == home_.index()) return home_.tournament_request(home_.find_tournament(m.tournament), self_, *player_, m, req, text);
-    const bool subscribing = std::holds_alternative<protocol::join_tournament>(m.action) ||
-                             std::holds_alternative<protocol::watch_tournament>(m.action);
-    if (subscribing && places_.empty() && resume_marks_left_ == 0 && home_.state().settings.shard_migration)
-        return move_to(owner, text, false);
-    home_.forward(owner, [ref = self_, player = player_, m, req, text = std::string{text}](shard& s) {
-        s.tournament_request(s.find_tournament(m.tournament), ref, *player, m, req, text);
-    });
-}
-
 bool client::admit_membership_change(const protocol::client_message& m, const json& req)
 {
     bool changes = false;

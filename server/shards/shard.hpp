@@ -138,9 +138,8 @@ public:
     // so that those holding the player's rooms and tournaments give them back.
     void announce_back(const play::client_ref& c, const play::player_record& p);
     tournaments::tournament* find_tournament(const protocol::tournament_id& id);
-    // While the journal cannot keep up (its database out of reach, half its backlog used), no
-    // new game starts here, so that the games in progress keep what is left of it: true (and
-    // `from` answered `unavailable`) when one would.
+    // A new room would start a game (room_host::new_games_paused): true, and `from` answered
+    // `unavailable`, while new games are paused.
     bool new_games_refused(const play::client_ref& from, const nlohmann::json& req);
     // A client's message for a tournament of this shard. When there is none here: on a node of a
     // cluster, the message (`text`) goes to the node that holds it; otherwise no_such_tournament.
@@ -207,6 +206,7 @@ public:
     void archive_game(const protocol::room_id& room, archive::game_record record) override;
     void archive_game_if_missing(const protocol::room_id& room, archive::game_record record) override;
     bool journaling() const override { return state_.journal != nullptr; }
+    bool new_games_paused() const override;
     void journal_append(const protocol::room_id& room, std::int64_t n, const play::room_change& change,
                         std::string_view event) override;
     void journal_cut(const protocol::room_id& room, std::int64_t below_n) override;

@@ -120,21 +120,6 @@ void shard::announce_back(const play::client_ref& c, const play::player_record& 
     state_.cluster->to_all(std::move(back));
 }
 
-void shard::tournament_request(tournaments::tournament* t, const play::client_ref& from, const play::player_record& p,
-                               const protocol::tournament_message& m, const nlohmann::json& req, std::string_view text,
-                               bool ask_cluster)
-{
-    if (t) return t->handle(from, p, m.action, req);
-    if (state_.cluster && !is_remote(from) && ask_cluster)
-        return to_owner(from, {play::place::kind::tournament, m.tournament},
-                        {cluster::relay_record::kind::message, state_.cluster->id(), {from.shard, from.slot, from.generation},
-                         true, m.tournament, player_json(p), std::string{text}},
-                        req);
-    counters_.error(protocol::error_code::no_such_tournament);
-    send(from, net::make_frame(protocol::error_reply(protocol::error_code::no_such_tournament,
-                                                     protocol::default_message(protocol::error_code::no_such_tournament), req)));
-}
-
 void shard::to_owner(const play::client_ref& from, const play::place& where, cluster::relay_record r, const nlohmann::json& req)
 {
     std::string records;

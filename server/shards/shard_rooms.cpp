@@ -57,39 +57,13 @@ tournaments::tournament* shard::find_tournament(const protocol::tournament_id& i
     return it == tournaments_.end() ? nullptr : it->second.get();
 }
 
-void shard::room_request(play::room* r, const play::client_ref& from, const play::player_record& p,
-                         const protocol::room_message& m, const nlohmann::json& req, std::string_view text, bool ask_cluster)
-{
-    if (!r && state_.cluster && !is_remote(from) && ask_cluster) {
-        spdlog::debug("room {}: not on shard {} for a client's message: asking Redis where it is", m.room, index_);
-        cluster::relay_record record{cluster::relay_record::kind::message, state_.cluster->id(),
-                                     {from.shard, from.slot, from.generation}, false, m.room, player_json(p),
-                                     std::string{text}};
-        return to_owner(from, {play::place::kind::room, m.room}, std::move(record), req);
-    }
-    if (!r) {
-        counters_.error(protocol::error_code::no_such_room);
-        return send(from, net::make_frame(protocol::error_reply(
-                              protocol::error_code::no_such_room,
-                              protocol::default_message(protocol::error_code::no_such_room), req)));
-    }
-    const auto* joining = std::get_if<protocol::join>(&m.action);
-    const bool may_start_a_game = (joining && !joining->as_spectator) || std::holds_alternative<protocol::rematch>(m.action);
-    if (may_start_a_game && new_games_refused(from, req)) return;
-    const auto started = std::chrono::steady_clock::now();
-    r->handle(from, p, m.action, req);
-    counters_.room_handling.record(std::chrono::steady_clock::now() - started);
-}
+bool shard::new_games_paused() const { return state_.journal && state_.journal->backlogged(); }
 
 bool shard::new_games_refused(const play::client_ref& from, const nlohmann::json& req)
 {
-    if (!state_.journal || !state_.journal->backlogged()) return false;
+    if (!new_games_paused()) return false;
     counters_.error(protocol::error_code::unavailable);
-    send(from, net::make_frame(protocol::error_reply(
-                   protocol::error_code::unavailable,
-                   "No new game can start right now: the server cannot store games (its database is out of reach). "
-                   "Please try again in a moment.",
-                   req)));
+    send(from, net::make_frame(protocol::error_reply(protocol::error_code::unavailable, play::new_games_paused_message, req)));
     return true;
 }
 
