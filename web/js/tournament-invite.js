@@ -20,7 +20,8 @@ import { feedbackSlot, say } from './feedback.js';
 import { RoomInfo } from './room-info.js';
 import { tournamentKey } from './tournaments.js';
 import { STATUS_WORDS } from './tournament-table.js';
-import { TournamentView, settingsText, summaryText } from './tournament.js';
+import { TournamentView } from './tournament.js';
+import { settingsText, summaryText } from './tournament-words.js';
 import { expectArrival } from './arrival.js';
 
 const quoted = (name) => `“${name}”`;
