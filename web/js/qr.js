@@ -3,6 +3,13 @@
 // invite link with room to spare. No DOM and no dependency, so the same file runs in the browser
 // (qr-svg.js draws what it returns) and under Node (tests/web/qr.test.mjs checks it against the
 // specification's own numbers).
+//
+// Not a packaged library: Debian 12's one for browsers (node-qrcode-generator) is a 57 KB classic
+// script that sets a global, which the server would have to serve from /usr/share/javascript
+// beside web/ and the container image install apart from what the binary links, and Nayuki's
+// libqrcodegen would have the server draw the client's pictures at a new HTTP route, with a new
+// build dependency and a request per invitation. Neither is clearly better than this file: the
+// standard it follows does not change, and tests/web/qr.test.mjs decodes its output with zbarimg.
 
 // ---- GF(256) over x^8 + x^4 + x^3 + x^2 + 1 (0x11D), the field of QR's Reed-Solomon code ----
 
