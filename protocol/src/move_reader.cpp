@@ -2,87 +2,21 @@
 
 #include <cstdint>
 
+#include "quarto/protocol/json_cursor.hpp"
+
 namespace quarto::protocol::detail {
 namespace {
-
-class cursor {
-public:
-    explicit cursor(std::string_view text) : p_{text.data()}, end_{text.data() + text.size()} {}
-
-    void skip_space()
-    {
-        while (p_ != end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\n' || *p_ == '\r')) ++p_;
-    }
-    bool eat(char c)
-    {
-        skip_space();
-        if (p_ == end_ || *p_ != c) return false;
-        ++p_;
-        return true;
-    }
-    bool at_end()
-    {
-        skip_space();
-        return p_ == end_;
-    }
-    char peek()
-    {
-        skip_space();
-        return p_ == end_ ? '\0' : *p_;
-    }
-    // A string of printable ASCII without escapes, its opening quote next.
-    bool string(std::string_view& out)
-    {
-        if (!eat('"')) return false;
-        const char* start = p_;
-        for (;; ++p_) {
-            if (p_ == end_) return false;
-            const char c = *p_;
-            if (c == '"') break;
-            // Printable ASCII is 0x20..0x7e: one unsigned comparison, and the backslash.
-            if (static_cast<unsigned char>(c - 0x20) > 0x5e || c == '\\') return false;
-        }
-        out = {start, static_cast<std::size_t>(p_ - start)};
-        ++p_;
-        return true;
-    }
-    // A non-negative integer of at most 18 digits, no leading zero, no fraction or exponent.
-    bool integer(std::uint64_t& out)
-    {
-        skip_space();
-        if (p_ == end_ || *p_ < '0' || *p_ > '9') return false;
-        const char* start = p_;
-        std::uint64_t n = 0;
-        while (p_ != end_ && *p_ >= '0' && *p_ <= '9') n = n * 10 + static_cast<std::uint64_t>(*p_++ - '0');
-        const auto digits = p_ - start;
-        if (digits > 18 || (*start == '0' && digits > 1)) return false;
-        if (p_ != end_ && (*p_ == '.' || *p_ == 'e' || *p_ == 'E')) return false;
-        out = n;
-        return true;
-    }
-    bool literal(std::string_view word)
-    {
-        skip_space();
-        if (static_cast<std::size_t>(end_ - p_) < word.size() || std::string_view{p_, word.size()} != word) return false;
-        p_ += word.size();
-        return true;
-    }
-
-private:
-    const char* p_;
-    const char* end_;
-};
 
 enum member : unsigned { type_member = 1, room_member = 2, number_member = 4, req_member = 8, line_member = 16 };
 
 // A Quarto call's line: 4 distinct squares, as a mask.
-bool read_line(cursor& in, square_mask& mask)
+bool read_line(json_cursor& in, square_mask& mask)
 {
     if (!in.eat('[')) return false;
     mask = 0;
     for (int i = 0; i < 4; ++i) {
         std::uint64_t s = 0;
-        if ((i > 0 && !in.eat(',')) || !in.integer(s) || s > 15 || (mask & bit(static_cast<square>(s)))) return false;
+        if ((i > 0 && !in.eat(',')) || !in.plain_integer(s) || s > 15 || (mask & bit(static_cast<square>(s)))) return false;
         mask = static_cast<square_mask>(mask | bit(static_cast<square>(s)));
     }
     return in.eat(']');
@@ -92,7 +26,7 @@ bool read_line(cursor& in, square_mask& mask)
 
 bool read_plain_move(std::string_view text, parsed_message& out)
 {
-    cursor in{text};
+    json_cursor in{text};
     if (!in.eat('{')) return false;
     unsigned seen = 0;
     std::string_view type, room, number_key;
@@ -101,18 +35,18 @@ bool read_plain_move(std::string_view text, parsed_message& out)
     nlohmann::json req;
     do {
         std::string_view key;
-        if (!in.string(key) || !in.eat(':')) return false;
+        if (!in.plain_string(key) || !in.eat(':')) return false;
         unsigned which;
         if (key == "type") {
             which = type_member;
-            if (!in.string(type)) return false;
+            if (!in.plain_string(type)) return false;
         } else if (key == "room") {
             which = room_member;
-            if (!in.string(room)) return false;
+            if (!in.plain_string(room)) return false;
         } else if (key == "piece" || key == "square") {
             which = number_member;
             number_key = key;
-            if (!in.integer(number) || number > 15) return false;
+            if (!in.plain_integer(number) || number > 15) return false;
         } else if (key == "line") {
             which = line_member;
             if (!read_line(in, line)) return false;
@@ -124,10 +58,10 @@ bool read_plain_move(std::string_view text, parsed_message& out)
             // consumed its digits (tests/fuzz/findings/move_reader-1).
             const char first = in.peek();
             if (first == '"') {
-                if (!in.string(req_text)) return false;
+                if (!in.plain_string(req_text)) return false;
                 req = req_text;
             } else if (first >= '0' && first <= '9') {
-                if (!in.integer(req_number)) return false;
+                if (!in.plain_integer(req_number)) return false;
                 req = req_number;
             } else if (!in.literal("null")) {
                 return false;
