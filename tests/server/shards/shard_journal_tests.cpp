@@ -153,7 +153,7 @@ TEST_CASE("shard journal gate: held batches go out in the order of their turns, 
     CHECK(t.receiver().next("placed")["square"] == 5);
 }
 
-TEST_CASE("shard journal gate: a batch the journal could not write lets its events go out, counted; the next commit writes it too")
+TEST_CASE("shard journal gate: a batch the journal could not write lets its events go out, counted, and the next commit writes it too")
 {
     scratch_dir dir;
     journaled_game t{dir.file()};
