@@ -48,6 +48,12 @@ int main(int argc, char** argv)
         return 1;
     }
     settings.web_root = web_root.string();
+    // The invitation's QR code is drawn by Debian's node-qrcode-generator, served from
+    // --javascript-root. Without it the client still shows the link: a warning, not a stop.
+    if (!std::filesystem::is_regular_file(settings.javascript_root + "/qrcode-generator/qrcode.js", fs_error))
+        spdlog::warn("no qrcode-generator/qrcode.js under --javascript-root {} (Debian's node-qrcode-generator): "
+                     "invitations show their link without a QR code",
+                     settings.javascript_root);
 
     try {
         return app{settings}.run();

@@ -27,7 +27,7 @@ app::app(config settings)
     : state_{std::move(settings)},
       started_ms_{play::server_clock::unix_ms()},
       http_settings_{state_.settings.web_root, state_.settings.allowed_origins, state_.settings.trust_proxy},
-      files_{state_.settings.web_root}
+      files_{state_.settings.web_root, state_.settings.javascript_root}
 {
     for (unsigned i = 0; i < state_.settings.threads; ++i)
         state_.shards.push_back(std::make_unique<shards::shard>(static_cast<std::uint16_t>(i), state_));

@@ -103,6 +103,9 @@ flag_result apply(config& c, const std::string& flag, const std::string& value, 
         // An empty root would make every path a path from the filesystem's root.
         if (value.empty()) return bad("a directory is required");
         c.web_root = value;
+    } else if (flag == "--javascript-root") {
+        if (value.empty()) return bad("a directory is required");
+        c.javascript_root = value;
     } else if (flag == "--log-level") {
         const auto level = spdlog::level::from_str(value);
         if (level == spdlog::level::off && value != "off") return bad("a log level is required");
@@ -223,6 +226,8 @@ std::string usage_text()
                                half the event loops, 1 to 4)
   --web-root DIR               the browser client's files, an existing directory
                                (default )" + web_root + R"()
+  --javascript-root DIR        the browser libraries served at /javascript/ (default
+                               /usr/share/javascript, where Debian installs them)
   --log-level LEVEL            trace, debug, info, warn, error, critical, off (default info)
   --max-message-bytes N        largest WebSocket message accepted (default 4096)
   --rate-limit N               messages per second per connection (default 20)

@@ -24,6 +24,9 @@ struct config {
     unsigned threads = 0; // 0: one per core
     unsigned bot_threads = 0; // the computer opponents' searches; 0: half the shards, 1 to 4
     std::string web_root;
+    // Debian's libraries for browsers (its javascript-common's /javascript/): the client's QR
+    // encoder is node-qrcode-generator's qrcode-generator/qrcode.js.
+    std::string javascript_root = "/usr/share/javascript";
     spdlog::level::level_enum log_level = spdlog::level::info;
     std::size_t max_message_bytes = 4096;
     double rate_limit = 20;   // messages per second per connection

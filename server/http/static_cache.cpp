@@ -42,6 +42,8 @@ std::string etag_of(std::string_view bytes)
 
 bool is_page(std::string_view content_type) { return content_type.starts_with("text/html"); }
 
+constexpr std::string_view javascript_prefix = "/javascript/";
+
 std::shared_ptr<static_file> make_file(std::string content_type, std::string bytes)
 {
     auto file = std::make_shared<static_file>();
@@ -57,9 +59,18 @@ std::shared_ptr<static_file> make_file(std::string content_type, std::string byt
 
 } // namespace
 
+std::optional<std::string> static_cache::path_of(std::string_view target) const
+{
+    if (target.starts_with(javascript_prefix)) {
+        if (javascript_root_.empty()) return std::nullopt;
+        return static_path(javascript_root_, target.substr(javascript_prefix.size() - 1));
+    }
+    return static_path(root_, target);
+}
+
 std::shared_ptr<const static_file> static_cache::find(std::string_view target)
 {
-    const auto path = static_path(root_, target);
+    const auto path = path_of(target);
     if (!path) return nullptr;
     std::error_code ec;
     if (!std::filesystem::is_regular_file(*path, ec)) return nullptr;
@@ -92,7 +103,7 @@ static_answer static_cache::serve(std::string_view target)
         return {std::move(file), versioned->version == version()};
     }
     auto file = find(target);
-    if (!file || !is_page(file->content_type)) return {std::move(file), false};
+    if (!file || !is_page(file->content_type) || target.starts_with(javascript_prefix)) return {std::move(file), false};
     return {versioned_page(target, std::move(file)), false};
 }
 

@@ -4,11 +4,16 @@
 // addresses may be kept for a year. A file is read again when its size or modification time
 // changes on disk (a deploy, a developer's edit), and the version with it; the cache holds at
 // most what the web root holds. Any thread may ask (a mutex or two; files are few).
+//
+// Targets under /javascript/ are served from a second root, Debian's libraries for browsers
+// (/usr/share/javascript, as its javascript-common serves them): their files are not the
+// client's, so they are no part of its version and are revalidated rather than kept a year.
 #pragma once
 
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -31,7 +36,11 @@ struct static_answer {
 
 class static_cache {
 public:
-    explicit static_cache(std::string web_root) : root_{std::move(web_root)} {}
+    // An empty `javascript_root`: nothing is served under /javascript/.
+    explicit static_cache(std::string web_root, std::string javascript_root = {})
+        : root_{std::move(web_root)}, javascript_root_{std::move(javascript_root)}
+    {
+    }
 
     // The file the request target names (its query and fragment ignored; "/" and "dir/" name
     // index.html), or null when there is none to serve: missing, not a regular file, or a path
@@ -66,10 +75,12 @@ private:
         std::shared_ptr<const static_file> source; // the file as find() had it
         std::shared_ptr<const static_file> file;   // with versioned addresses
     };
+    std::optional<std::string> path_of(std::string_view target) const;
     std::shared_ptr<const static_file> load(const std::string& path);
     std::shared_ptr<const static_file> versioned_page(std::string_view target, std::shared_ptr<const static_file> source);
 
     const std::string root_;
+    const std::string javascript_root_;
     std::mutex mutex_;
     std::unordered_map<std::string, entry> files_;
 

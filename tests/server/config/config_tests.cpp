@@ -97,6 +97,9 @@ TEST_CASE("config: values that would leave the server serving or answering nothi
     // An empty root would make every path one from the filesystem's root.
     CHECK(error_of({"--web-root", ""}) == "--web-root: a directory is required, got ''");
     CHECK(error_of({"--web-root="}) == "--web-root: a directory is required, got ''");
+    CHECK(error_of({"--javascript-root", ""}) == "--javascript-root: a directory is required, got ''");
+    CHECK(parsed({"--javascript-root", "/opt/js"}).javascript_root == "/opt/js");
+    CHECK(parsed({"--port", "9000"}).javascript_root == "/usr/share/javascript");
     // A bucket of less than one message refuses every message.
     CHECK(error_of({"--rate-burst", "0.5"}) == "--rate-burst: a number of messages >= 1 is required, got '0.5'");
     CHECK(parsed({"--rate-burst", "1"}).rate_burst == 1);

@@ -314,3 +314,44 @@ TEST_CASE("static files: the client's page names every file under one version, i
     CHECK(icon.body.find("<svg") != std::string::npos);
     CHECK(body.find("data:") == std::string::npos);
 }
+
+TEST_CASE("static files: Debian's browser libraries under /javascript/, from --javascript-root, apart from the client's version")
+{
+    web_root root;
+    root.write("index.html", "<!doctype html><script type=\"module\" src=\"js/main.js\"></script>");
+    root.write("js/main.js", script(1));
+    web_root libraries; // stands for /usr/share/javascript
+    fs::create_directories(libraries.dir / "qrcode-generator");
+    libraries.write("qrcode-generator/qrcode.js", "var qrcode = function () {};\n" + script(3));
+    libraries.write("page.html", "<!doctype html><script src=\"js/main.js\"></script>");
+    server_process server{{"--web-root", root.dir.string(), "--javascript-root", libraries.dir.string()}};
+
+    const std::string v = version_in(http_get(server.port(), "/").body);
+    const auto library = http_get(server.port(), "/javascript/qrcode-generator/qrcode.js", {{"Accept-Encoding", "gzip"}});
+    REQUIRE(library.status == 200);
+    CHECK(library.header("Content-Type").starts_with("text/javascript"));
+    CHECK(library.header("Cache-Control") == "no-cache"); // Debian's file: revalidated, not kept a year
+    CHECK(library.header("Content-Encoding") == "gzip");
+    CHECK(gunzip(library.body) == "var qrcode = function () {};\n" + script(3));
+    CHECK(http_get(server.port(), "/javascript/qrcode-generator/qrcode.js", {{"If-None-Match", library.header("ETag")}}).status ==
+          304);
+    // A page there is served as it is, its addresses not rewritten under the client's version.
+    CHECK(http_get(server.port(), "/javascript/page.html").body == "<!doctype html><script src=\"js/main.js\"></script>");
+    // Nothing leaves that root, and it is no part of the web root's version.
+    CHECK(http_get(server.port(), "/javascript/../index.html").status == 404);
+    CHECK(http_get(server.port(), "/javascript/qrcode-generator/missing.js").status == 404);
+    libraries.write("qrcode-generator/qrcode.js", "var qrcode = null;\n");
+    CHECK(http_get(server.port(), "/javascript/qrcode-generator/qrcode.js").body == "var qrcode = null;\n");
+    CHECK(version_in(http_get(server.port(), "/").body) == v);
+}
+
+TEST_CASE("static files: without the QR library under --javascript-root the server says so at start, and serves on")
+{
+    web_root libraries;
+    server_process server{{"--javascript-root", libraries.dir.string()}};
+    CHECK(http_get(server.port(), "/").status == 200);
+    CHECK(http_get(server.port(), "/javascript/qrcode-generator/qrcode.js").status == 404);
+    CHECK_MESSAGE(server.log().find("no qrcode-generator/qrcode.js under --javascript-root " + libraries.dir.string()) !=
+                      std::string::npos,
+                  server.log());
+}
