@@ -101,7 +101,7 @@ void write_game(json_writer& w, const room_view& room, const game& g)
     write_board(w, g.board());
     w.key("available");
     write_available(w, g.available());
-    w.key("phase").value(room.status == room_status::waiting ? std::string_view{"waiting"} : wire_phase(g.phase()));
+    w.key("phase").value(room.status == model::room_status::waiting ? std::string_view{"waiting"} : wire_phase(g.phase()));
     w.key("turn");
     if (over) w.null();
     else w.value(g.turn());
@@ -135,7 +135,7 @@ json_writer start_event(std::string& out, std::string_view type, const event_sta
     return w;
 }
 
-std::string membership_event(std::string_view type, const event_stamp& stamp, const player_info& p,
+std::string membership_event(std::string_view type, const event_stamp& stamp, const model::player_info& p,
                              bool as_spectator, std::optional<seat> s)
 {
     std::string out;
@@ -149,16 +149,6 @@ std::string membership_event(std::string_view type, const event_stamp& stamp, co
 }
 
 } // namespace
-
-std::string_view to_string(room_status s)
-{
-    switch (s) {
-    case room_status::waiting: return "waiting";
-    case room_status::playing: return "playing";
-    case room_status::finished: return "finished";
-    }
-    return "waiting";
-}
 
 json encode_rules(const rules& r)
 {
@@ -184,7 +174,7 @@ json encode_moves(std::span<const move_record> moves)
     return parsed([&](json_text& t) { fields::write_moves(t, moves); });
 }
 
-std::string welcome(const player_info& p, const std::string& token, const json& req, const resume_list* resuming)
+std::string welcome(const model::player_info& p, const std::string& token, const json& req, const resume_list* resuming)
 {
     std::string out;
     json_writer w = start(out, "welcome");
@@ -209,7 +199,7 @@ std::string resumed_all()
     return out;
 }
 
-std::string renamed(const player_info& p, const json& req)
+std::string renamed(const model::player_info& p, const json& req)
 {
     std::string out;
     json_writer w = start(out, "renamed");
@@ -233,7 +223,7 @@ std::string error_reply(error_code code, std::string_view message, const json& r
     return finish(out, w, req);
 }
 
-std::string room_created(const room_id& id, const json& req)
+std::string room_created(const model::room_id& id, const json& req)
 {
     std::string out;
     json_writer w = start(out, "room_created");
@@ -255,7 +245,7 @@ std::string rooms_list(std::span<const std::string> summaries, std::size_t total
     return finish(out, w, req);
 }
 
-std::string synced(const room_id& id, std::uint64_t seq, const json& req)
+std::string synced(const model::room_id& id, std::uint64_t seq, const json& req)
 {
     std::string out;
     json_writer w = start(out, "synced");
@@ -263,7 +253,7 @@ std::string synced(const room_id& id, std::uint64_t seq, const json& req)
     return finish(out, w, req);
 }
 
-std::string room_closed(const room_id& id)
+std::string room_closed(const model::room_id& id)
 {
     std::string out;
     json_writer w = start(out, "room_closed");
@@ -293,7 +283,7 @@ std::string room_summary(const room_view& room, bool is_private)
         ++seated;
         away = !s->connected;
     }
-    w.key("host_away").value(room.status == room_status::waiting && seated == 1 && away);
+    w.key("host_away").value(room.status == model::room_status::waiting && seated == 1 && away);
     w.end_object();
     return out;
 }
@@ -334,17 +324,17 @@ std::string room_snapshot(const room_view& room, std::optional<seat> you, const 
     return finish(out, w, req);
 }
 
-std::string joined_event(const event_stamp& stamp, const player_info& p, bool as_spectator, std::optional<seat> at)
+std::string joined_event(const event_stamp& stamp, const model::player_info& p, bool as_spectator, std::optional<seat> at)
 {
     return membership_event("joined", stamp, p, as_spectator, at);
 }
 
-std::string left_event(const event_stamp& stamp, const player_info& p, bool as_spectator, std::optional<seat> from)
+std::string left_event(const event_stamp& stamp, const model::player_info& p, bool as_spectator, std::optional<seat> from)
 {
     return membership_event("left", stamp, p, as_spectator, from);
 }
 
-std::string connection_event(const event_stamp& stamp, const player_info& p, bool connected,
+std::string connection_event(const event_stamp& stamp, const model::player_info& p, bool connected,
                              std::optional<std::int64_t> claim_victory_in_ms)
 {
     std::string out;
@@ -356,7 +346,7 @@ std::string connection_event(const event_stamp& stamp, const player_info& p, boo
     return out;
 }
 
-std::string player_renamed_event(const event_stamp& stamp, const player_info& p, std::optional<seat> at)
+std::string player_renamed_event(const event_stamp& stamp, const model::player_info& p, std::optional<seat> at)
 {
     std::string out;
     json_writer w = start_event(out, "player_renamed", stamp);

@@ -6,7 +6,7 @@
 namespace quarto::protocol {
 namespace {
 
-const std::string& player_id(const tournament_record& t, int index)
+const std::string& player_id(const model::tournament_record& t, int index)
 {
     return t.players.at(static_cast<std::size_t>(index)).id;
 }
@@ -18,7 +18,7 @@ json points_json(int half_points)
 
 } // namespace
 
-json tournament_settings_json(const tournament_settings& s)
+json tournament_settings_json(const model::tournament_settings& s)
 {
     return {{"rounds", s.rounds},
             {"games_per_pairing", s.games_per_pairing},
@@ -31,7 +31,7 @@ json tournament_settings_json(const tournament_settings& s)
 
 namespace {
 
-json result_json(const tournament_record& t, const tournament_pairing& p, const tournament_game& g)
+json result_json(const model::tournament_record& t, const model::tournament_pairing& p, const model::tournament_game& g)
 {
     const int players[2] = {p.first, p.second.value_or(p.first)};
     return {{"room", g.room.empty() ? json(nullptr) : json(g.room)},
@@ -41,18 +41,18 @@ json result_json(const tournament_record& t, const tournament_pairing& p, const 
             {"reason", g.reason}};
 }
 
-json pairing_json(const tournament_record& t, const tournament_pairing& p)
+json pairing_json(const model::tournament_record& t, const model::tournament_pairing& p)
 {
     json rooms = json::array();
     json results = json::array();
-    for (const tournament_game& g : p.games) {
+    for (const model::tournament_game& g : p.games) {
         if (!g.room.empty()) rooms.push_back(g.room);
         if (g.finished) results.push_back(result_json(t, p, g));
     }
     const int games = t.settings.games_per_pairing;
     json score = nullptr;
-    if (pairing_complete(p, games)) {
-        const auto half = pairing_half_points(p, games);
+    if (model::pairing_complete(p, games)) {
+        const auto half = model::pairing_half_points(p, games);
         score = {points_json(half[0]), points_json(half[1])};
     }
     return {{"room", rooms.empty() ? json(nullptr) : rooms.back()},
@@ -62,10 +62,10 @@ json pairing_json(const tournament_record& t, const tournament_pairing& p)
             {"score", std::move(score)}};
 }
 
-json standing_json(const tournament_record& t, const tournament::standing& s)
+json standing_json(const model::tournament_record& t, const tournament::standing& s)
 {
     json tiebreaks = {{"sonneborn_berger", s.sonneborn_berger}};
-    if (t.settings.format == tournament_format::swiss) tiebreaks["buchholz"] = s.buchholz;
+    if (t.settings.format == model::tournament_format::swiss) tiebreaks["buchholz"] = s.buchholz;
     const auto& entrant = t.players.at(static_cast<std::size_t>(s.player));
     return {{"rank", s.rank},
             {"player", entrant.id},
@@ -76,12 +76,12 @@ json standing_json(const tournament_record& t, const tournament::standing& s)
 
 } // namespace
 
-std::string tournament_created(const tournament_id& id, const json& req)
+std::string tournament_created(const model::tournament_id& id, const json& req)
 {
     return with_req(json{{"type", "tournament_created"}, {"tournament", id}}.dump(), req);
 }
 
-std::string tournament_closed(const tournament_id& id)
+std::string tournament_closed(const model::tournament_id& id)
 {
     return json{{"type", "tournament_closed"}, {"tournament", id}}.dump();
 }
@@ -95,7 +95,7 @@ std::string tournaments_list(std::span<const json> summaries, std::size_t total,
                     req);
 }
 
-json tournament_summary(const tournament_record& t)
+json tournament_summary(const model::tournament_record& t)
 {
     int active = 0;
     for (const auto& p : t.players) active += p.active ? 1 : 0;
@@ -106,7 +106,7 @@ json tournament_summary(const tournament_record& t)
             {"players", active}};
 }
 
-std::string tournament_snapshot(const tournament_record& t, std::uint64_t seq,
+std::string tournament_snapshot(const model::tournament_record& t, std::uint64_t seq,
                                 std::span<const tournament::standing> standings, const json& req)
 {
     json players = json::array();
@@ -115,9 +115,9 @@ std::string tournament_snapshot(const tournament_record& t, std::uint64_t seq,
         if (p.bot) players.back()["bot"] = p.bot->level;
     }
     json rounds = json::array();
-    for (const tournament_round& r : t.rounds) {
+    for (const model::tournament_round& r : t.rounds) {
         json pairings = json::array();
-        for (const tournament_pairing& p : r.pairings) pairings.push_back(pairing_json(t, p));
+        for (const model::tournament_pairing& p : r.pairings) pairings.push_back(pairing_json(t, p));
         rounds.push_back({{"round", r.number},
                           {"starts_at_ms", r.starts_at_ms ? json(*r.starts_at_ms) : json(nullptr)},
                           {"pairings", std::move(pairings)}});
@@ -139,14 +139,14 @@ std::string tournament_snapshot(const tournament_record& t, std::uint64_t seq,
     return with_req(snapshot.dump(), req);
 }
 
-json tournament_pairing_event(const tournament_record& t, int round, const std::string& room,
+json tournament_pairing_event(const model::tournament_record& t, int round, const std::string& room,
                               const std::string& opponent, int game_number, bool you_start)
 {
     return {{"type", "tournament_pairing"}, {"tournament", t.id},  {"round", round},       {"room", room},
             {"opponent", opponent},          {"game", game_number}, {"you_start", you_start}};
 }
 
-json tournament_round_event(const tournament_record& t, const tournament_round& round, const std::string* opponent)
+json tournament_round_event(const model::tournament_record& t, const model::tournament_round& round, const std::string* opponent)
 {
     return {{"type", "tournament_round"},
             {"tournament", t.id},

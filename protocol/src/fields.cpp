@@ -102,12 +102,12 @@ void write_moves(json_text& t, std::span<const move_record> moves)
     t.put(']');
 }
 
-void write_player(json_text& t, const player_info& p)
+void write_player(json_text& t, const model::player_info& p)
 {
     t.lit("{\"id\":").str(p.id).lit(",\"name\":").str(p.name).put('}');
 }
 
-void write_score(json_text& t, const room_score& s)
+void write_score(json_text& t, const model::room_score& s)
 {
     t.lit("{\"wins\":[").number(s.wins[0]).put(',').number(s.wins[1]).lit("],\"draws\":").number(s.draws).put('}');
 }

@@ -19,7 +19,7 @@ json_text start_event(std::string& out, const char (&type_and_room)[N], const ev
 } // namespace
 
 void game_started_event(std::string& out, const event_stamp& stamp, const game& g,
-                        const std::array<player_info, 2>& players, instant now)
+                        const std::array<model::player_info, 2>& players, instant now)
 {
     json_text t = start_event(out, "{\"type\":\"game_started\",\"room\":", stamp);
     t.lit(",\"first\":").number(g.first()).lit(",\"players\":[");
@@ -32,7 +32,7 @@ void game_started_event(std::string& out, const event_stamp& stamp, const game& 
 }
 
 void game_over_event(std::string& out, const event_stamp& stamp, const game& g, std::string_view game_id, instant now,
-                     const room_score* score)
+                     const model::room_score* score)
 {
     json_text t = start_event(out, "{\"type\":\"game_over\",\"room\":", stamp);
     t.lit(",\"game\":").str(game_id).put(',');
@@ -81,7 +81,7 @@ void passed_event(std::string& out, const event_stamp& stamp, const game& g, sea
     t.put('}');
 }
 
-void resumed_event(std::string& out, const event_stamp& stamp, room_status status, const game* g, instant now)
+void resumed_event(std::string& out, const event_stamp& stamp, model::room_status status, const game* g, instant now)
 {
     json_text t = start_event(out, "{\"type\":\"resumed\",\"room\":", stamp);
     t.lit(",\"status\":").str(to_string(status)).lit(",\"clock\":");

@@ -76,7 +76,7 @@ bool read_plain_move(std::string_view text, parsed_message& out)
     if (!(seen & type_member) || !(seen & room_member) || room.empty() || room.size() > 64) return false;
 
     const auto move = [&](room_action action) {
-        out.message.emplace<room_message>(room_message{room_id{room}, std::move(action)});
+        out.message.emplace<room_message>(room_message{model::room_id{room}, std::move(action)});
         out.req = std::move(req);
         return true;
     };

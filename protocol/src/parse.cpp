@@ -63,7 +63,7 @@ bool bool_field(const json& value, std::string_view key)
     return value.get<bool>();
 }
 
-room_id room_field(const json& object)
+model::room_id room_field(const json& object)
 {
     std::string id = string_field(require(object, "room"), "room");
     if (id.empty() || id.size() > 64) throw field_error{"\"room\" must be a room id"};
@@ -158,15 +158,15 @@ client_message read_hello(const json& m)
 
 // {"bot": LEVEL, "delay_ms": N}: the only opponent a room can be created with, and the
 // computer a director enters in a tournament.
-bot_opponent opponent_field(const json& value)
+model::bot_opponent opponent_field(const json& value)
 {
     if (!value.is_object()) throw field_error{"\"opponent\" must be an object such as {\"bot\": 3}"};
-    bot_opponent b;
+    model::bot_opponent b;
     const json* level = find(value, "bot");
     if (!level || level->is_null()) throw field_error{"\"opponent\" needs \"bot\", a level from 1 to 5"};
     b.level = static_cast<int>(integer_in(*level, "opponent.bot", solver::min_bot_level, solver::max_bot_level));
     if (const json* delay = find(value, "delay_ms"); delay && !delay->is_null())
-        b.delay_ms = integer_in(*delay, "opponent.delay_ms", 0, max_bot_delay_ms);
+        b.delay_ms = integer_in(*delay, "opponent.delay_ms", 0, model::max_bot_delay_ms);
     return b;
 }
 
@@ -223,25 +223,25 @@ const json* optional_field(const json& object, std::string_view key)
 
 client_message read_create_tournament(const json& m)
 {
-    tournament_settings t;
-    t.name = name_field(require(m, "name"), "name", false, max_tournament_name_length);
+    model::tournament_settings t;
+    t.name = name_field(require(m, "name"), "name", false, model::max_tournament_name_length);
     const std::string format = string_field(require(m, "format"), "format");
-    if (format == "round_robin") t.format = tournament_format::round_robin;
-    else if (format == "swiss") t.format = tournament_format::swiss;
+    if (format == "round_robin") t.format = model::tournament_format::round_robin;
+    else if (format == "swiss") t.format = model::tournament_format::swiss;
     else throw field_error{"\"format\" must be \"round_robin\" or \"swiss\""};
     // A round robin has as many rounds as its field needs: "rounds" is for Swiss only.
-    if (const json* rounds = optional_field(m, "rounds"); rounds && t.format == tournament_format::swiss)
-        t.rounds = static_cast<int>(integer_in(*rounds, "rounds", 1, max_swiss_rounds));
+    if (const json* rounds = optional_field(m, "rounds"); rounds && t.format == model::tournament_format::swiss)
+        t.rounds = static_cast<int>(integer_in(*rounds, "rounds", 1, model::max_swiss_rounds));
     if (const json* games = optional_field(m, "games_per_pairing"))
         t.games_per_pairing = static_cast<int>(integer_in(*games, "games_per_pairing", 1, 2));
     if (const json* r = optional_field(m, "rules")) t.game_rules = rules_field(*r);
-    if (const json* clock = optional_field(m, "clock")) t.clock = clock_field(*clock, tournament_clock);
+    if (const json* clock = optional_field(m, "clock")) t.clock = clock_field(*clock, model::tournament_clock);
     if (const json* most = optional_field(m, "max_players"))
-        t.max_players = static_cast<int>(integer_in(*most, "max_players", min_tournament_players, max_tournament_players));
+        t.max_players = static_cast<int>(integer_in(*most, "max_players", model::min_tournament_players, model::max_tournament_players));
     if (const json* start = optional_field(m, "start_at_ms"))
         t.start_at_ms = integer_in(*start, "start_at_ms", 0, INT64_MAX);
     if (const json* pause = optional_field(m, "round_pause_seconds"))
-        t.round_pause_seconds = static_cast<int>(integer_in(*pause, "round_pause_seconds", 0, max_round_pause_seconds));
+        t.round_pause_seconds = static_cast<int>(integer_in(*pause, "round_pause_seconds", 0, model::max_round_pause_seconds));
     return lobby_message{create_tournament{std::move(t)}};
 }
 

@@ -12,7 +12,7 @@ namespace quarto::protocol {
 
 using json = nlohmann::json;
 
-json stored_tournament(const tournament_record& t)
+json stored_tournament(const model::tournament_record& t)
 {
     json players = json::array();
     for (const auto& p : t.players) {
@@ -20,11 +20,11 @@ json stored_tournament(const tournament_record& t)
         if (p.bot) players.back()["bot"] = {{"level", p.bot->level}, {"delay_ms", p.bot->delay_ms}};
     }
     json rounds = json::array();
-    for (const tournament_round& r : t.rounds) {
+    for (const model::tournament_round& r : t.rounds) {
         json pairings = json::array();
-        for (const tournament_pairing& p : r.pairings) {
+        for (const model::tournament_pairing& p : r.pairings) {
             json games = json::array();
-            for (const tournament_game& g : p.games)
+            for (const model::tournament_game& g : p.games)
                 games.push_back({{"room", g.room},
                                  {"game", g.game},
                                  {"first", g.first},
@@ -88,57 +88,57 @@ std::string id_text(const json& value, const char* what)
 }
 
 // An entrant's "bot", when it is the computer; a file from before computers has none.
-std::optional<bot_opponent> stored_bot(const json& entrant)
+std::optional<model::bot_opponent> stored_bot(const json& entrant)
 {
     const auto it = entrant.find("bot");
     if (it == entrant.end() || it->is_null()) return std::nullopt;
     const std::int64_t delay = whole(it->at("delay_ms"), "bot delay");
-    if (delay < 0 || delay > max_bot_delay_ms) throw std::out_of_range{"bot delay"};
-    return bot_opponent{within(it->at("level"), solver::min_bot_level, solver::max_bot_level, "bot level"), delay};
+    if (delay < 0 || delay > model::max_bot_delay_ms) throw std::out_of_range{"bot delay"};
+    return model::bot_opponent{within(it->at("level"), solver::min_bot_level, solver::max_bot_level, "bot level"), delay};
 }
 
-tournament_format format_named(const std::string& name)
+model::tournament_format format_named(const std::string& name)
 {
-    if (name == "round_robin") return tournament_format::round_robin;
-    if (name == "swiss") return tournament_format::swiss;
+    if (name == "round_robin") return model::tournament_format::round_robin;
+    if (name == "swiss") return model::tournament_format::swiss;
     throw std::invalid_argument{"format"};
 }
 
-tournament_status status_named(const std::string& name)
+model::tournament_status status_named(const std::string& name)
 {
-    for (auto s : {tournament_status::registering, tournament_status::running, tournament_status::paused,
-                   tournament_status::finished})
+    for (auto s : {model::tournament_status::registering, model::tournament_status::running, model::tournament_status::paused,
+                   model::tournament_status::finished})
         if (to_string(s) == name) return s;
     throw std::invalid_argument{"status"};
 }
 
-tournament_settings read_settings(const json& s)
+model::tournament_settings read_settings(const json& s)
 {
-    tournament_settings out;
+    model::tournament_settings out;
     out.name = s.at("name").get<std::string>();
     out.format = format_named(s.at("format").get<std::string>());
-    out.rounds = within(s.at("rounds"), 0, max_tournament_players, "rounds");
+    out.rounds = within(s.at("rounds"), 0, model::max_tournament_players, "rounds");
     out.games_per_pairing = within(s.at("games_per_pairing"), 1, 2, "games_per_pairing");
     auto r = read_rules(s.at("rules"));
-    auto c = read_clock_settings(s.at("clock"), tournament_clock);
+    auto c = read_clock_settings(s.at("clock"), model::tournament_clock);
     if (!r || !c) throw std::invalid_argument{"rules or clock"};
     out.game_rules = *r;
     out.clock = *c;
-    out.max_players = within(s.at("max_players"), min_tournament_players, max_tournament_players, "max_players");
+    out.max_players = within(s.at("max_players"), model::min_tournament_players, model::max_tournament_players, "max_players");
     if (const auto& start = s.at("start_at_ms"); !start.is_null()) {
         out.start_at_ms = whole(start, "start_at_ms");
         if (*out.start_at_ms < 0) throw std::out_of_range{"start_at_ms"};
     }
     // Stored before rounds paused: the default.
     if (const auto pause = s.find("round_pause_seconds"); pause != s.end())
-        out.round_pause_seconds = within(*pause, 0, max_round_pause_seconds, "round_pause_seconds");
+        out.round_pause_seconds = within(*pause, 0, model::max_round_pause_seconds, "round_pause_seconds");
     return out;
 }
 
 // A round waiting for its start time: only the last, and none of its games started (a forfeit
 // of a removed player is scored at once, without a room). Set, or absent (stored before rounds
 // paused) or null.
-std::optional<std::int64_t> waiting_start(const json& round, bool last, const tournament_round& read)
+std::optional<std::int64_t> waiting_start(const json& round, bool last, const model::tournament_round& read)
 {
     const auto at = round.find("starts_at_ms");
     if (at == round.end() || at->is_null()) return std::nullopt;
@@ -152,11 +152,11 @@ std::optional<std::int64_t> waiting_start(const json& round, bool last, const to
 
 } // namespace
 
-std::optional<tournament_record> read_stored_tournament(const json& stored)
+std::optional<model::tournament_record> read_stored_tournament(const json& stored)
 {
     try {
         if (whole(stored.at("version"), "version") != 1) return std::nullopt;
-        tournament_record t;
+        model::tournament_record t;
         t.id = id_text(stored.at("id"), "id");
         t.settings = read_settings(stored.at("settings"));
         t.director = id_text(stored.at("director"), "director");
@@ -167,15 +167,15 @@ std::optional<tournament_record> read_stored_tournament(const json& stored)
             t.players.push_back({id_text(p.at("id"), "player id"), p.at("name").get<std::string>(), p.at("active").get<bool>(),
                                  stored_bot(p)});
         const auto player_count = static_cast<int>(t.players.size());
-        if (player_count > max_tournament_players) throw std::out_of_range{"players"};
+        if (player_count > model::max_tournament_players) throw std::out_of_range{"players"};
         const auto check_index = [&](const json& i) { return within(i, 0, player_count - 1, "player index"); };
         const json& rounds = stored.at("rounds");
         for (const json& r : rounds) {
             const int number = static_cast<int>(t.rounds.size()) + 1; // rounds are 1, 2, … in order
-            tournament_round round{within(r.at("round"), number, number, "round"), {}, std::nullopt};
+            model::tournament_round round{within(r.at("round"), number, number, "round"), {}, std::nullopt};
             for (const json& p : r.at("pairings")) {
                 const auto& second = p.at("second");
-                tournament_pairing pairing{check_index(p.at("first")),
+                model::tournament_pairing pairing{check_index(p.at("first")),
                                            second.is_null() ? std::nullopt : std::optional<int>{check_index(second)},
                                            {}};
                 const json& games = p.at("games");

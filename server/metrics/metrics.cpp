@@ -123,7 +123,7 @@ std::string prometheus_text(std::span<const shard_counters* const> shards, const
 
     header(out, "quarto_rooms", "gauge", "Rooms by status.");
     for (std::size_t i = 0; i < 3; ++i)
-        line(out, "quarto_rooms", "status=\"" + std::string{protocol::to_string(static_cast<protocol::room_status>(i))} + "\"",
+        line(out, "quarto_rooms", "status=\"" + std::string{model::to_string(static_cast<model::room_status>(i))} + "\"",
              total(shards, &s::rooms, i));
 
     header(out, "quarto_games_started_total", "counter", "Games started.");

@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "quarto/core/game.hpp"
-#include "quarto/protocol/encode.hpp"
+#include "quarto/model/room.hpp"
 #include "quarto/protocol/error_code.hpp"
 
 namespace quarto::server::metrics {
@@ -59,7 +59,7 @@ struct alignas(64) shard_counters {
     std::array<counter, error_codes> errors{};
     counter games_started{0};
     std::array<counter, end_reasons> games_finished{};
-    std::array<gauge, 3> rooms{}; // by protocol::room_status
+    std::array<gauge, 3> rooms{}; // by model::room_status
     counter migrations_in{0};      // connections moved onto this shard
     counter batches_out{0};        // batches of messages sent to other shards
     counter journal_batches{0};    // batches of room changes written to the journal
@@ -68,7 +68,7 @@ struct alignas(64) shard_counters {
     latency_histogram room_handling;    // a room's part of it
 
     void error(protocol::error_code code) { bump(errors[static_cast<std::size_t>(code)]); }
-    void room_status_changed(std::optional<protocol::room_status> from, std::optional<protocol::room_status> to)
+    void room_status_changed(std::optional<model::room_status> from, std::optional<model::room_status> to)
     {
         if (from) move(rooms[static_cast<std::size_t>(*from)], -1);
         if (to) move(rooms[static_cast<std::size_t>(*to)], 1);

@@ -9,9 +9,9 @@ namespace {
 int status_rank(const lobby_state& s)
 {
     switch (s.status) {
-    case protocol::room_status::waiting: return s.host_away() ? 2 : 0;
-    case protocol::room_status::playing: return 1;
-    case protocol::room_status::finished: return 3;
+    case model::room_status::waiting: return s.host_away() ? 2 : 0;
+    case model::room_status::playing: return 1;
+    case model::room_status::finished: return 3;
     }
     return 4;
 }
@@ -19,14 +19,14 @@ int status_rank(const lobby_state& s)
 // Shown in the lobby: public, and not a free seat opposite the computer.
 bool listed(const lobby_listing& l, const lobby_state& s)
 {
-    return !l.is_private && !(l.computer && s.status == protocol::room_status::waiting);
+    return !l.is_private && !(l.computer && s.status == model::room_status::waiting);
 }
 
 } // namespace
 
 bool lobby_state::host_away() const
 {
-    if (status != protocol::room_status::waiting) return false;
+    if (status != model::room_status::waiting) return false;
     int seated = 0;
     bool away = false;
     for (std::size_t s = 0; s < 2; ++s) {
@@ -45,7 +45,7 @@ void lobby_board::add(lobby_listing listing, lobby_state state)
     rooms_.insert_or_assign(std::move(id), entry{std::move(listing), std::move(state), now, {}});
 }
 
-void lobby_board::update(const protocol::room_id& id, const lobby_state& state)
+void lobby_board::update(const model::room_id& id, const lobby_state& state)
 {
     std::lock_guard lock{mutex_};
     const auto it = rooms_.find(id);
@@ -54,7 +54,7 @@ void lobby_board::update(const protocol::room_id& id, const lobby_state& state)
     it->second.summary.clear();
 }
 
-void lobby_board::remove(const protocol::room_id& id)
+void lobby_board::remove(const model::room_id& id)
 {
     std::lock_guard lock{mutex_};
     rooms_.erase(id);
@@ -71,9 +71,9 @@ void lobby_board::public_places(std::vector<place_in_list>& out, std::size_t boa
 const std::string& lobby_board::entry::summary_text() const
 {
     if (summary.empty()) {
-        std::array<std::optional<protocol::seat_info>, 2> seats;
+        std::array<std::optional<model::seat_info>, 2> seats;
         for (std::size_t s = 0; s < 2; ++s)
-            if (state.seats[s]) seats[s] = protocol::seat_info{*state.seats[s], state.connected[s], std::nullopt};
+            if (state.seats[s]) seats[s] = model::seat_info{*state.seats[s], state.connected[s], std::nullopt};
         const protocol::room_view v{listing.id,    0,       listing.name, listing.game_rules,
                                     listing.clock, state.status, seats, state.spectators,
                                     nullptr,       {},      {},           listing.tournament};
@@ -82,7 +82,7 @@ const std::string& lobby_board::entry::summary_text() const
     return summary;
 }
 
-std::string lobby_board::public_summary(const protocol::room_id& id) const
+std::string lobby_board::public_summary(const model::room_id& id) const
 {
     std::lock_guard lock{mutex_};
     const auto it = rooms_.find(id);
@@ -90,7 +90,7 @@ std::string lobby_board::public_summary(const protocol::room_id& id) const
     return it->second.summary_text();
 }
 
-std::string lobby_board::summary(const protocol::room_id& id) const
+std::string lobby_board::summary(const model::room_id& id) const
 {
     std::lock_guard lock{mutex_};
     const auto it = rooms_.find(id);
@@ -103,7 +103,7 @@ std::size_t lobby_board::size() const
     return rooms_.size();
 }
 
-std::optional<lobby_board::published> lobby_board::publication(const protocol::room_id& id) const
+std::optional<lobby_board::published> lobby_board::publication(const model::room_id& id) const
 {
     std::lock_guard lock{mutex_};
     const auto it = rooms_.find(id);
@@ -114,7 +114,7 @@ std::optional<lobby_board::published> lobby_board::publication(const protocol::r
 
 void remote_lobby::replace(std::vector<room> rooms)
 {
-    std::unordered_map<protocol::room_id, room> by_id;
+    std::unordered_map<model::room_id, room> by_id;
     by_id.reserve(rooms.size());
     for (auto& r : rooms) {
         auto id = r.id;
@@ -131,7 +131,7 @@ void remote_lobby::public_places(std::vector<lobby_board::place_in_list>& out, s
         if (r.listed) out.push_back({r.status_rank, r.added, id, board});
 }
 
-std::string remote_lobby::summary(const protocol::room_id& id) const
+std::string remote_lobby::summary(const model::room_id& id) const
 {
     std::lock_guard lock{mutex_};
     const auto it = rooms_.find(id);

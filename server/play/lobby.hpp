@@ -21,8 +21,8 @@ namespace quarto::server::play {
 
 // What the lobby shows of a room that changes.
 struct lobby_state {
-    protocol::room_status status = protocol::room_status::waiting;
-    std::array<std::optional<protocol::player_info>, 2> seats;
+    model::room_status status = model::room_status::waiting;
+    std::array<std::optional<model::player_info>, 2> seats;
     int spectators = 0;
     // Whether each seat's player has a connection to the room (the computer always has one).
     std::array<bool, 2> connected{true, true};
@@ -34,7 +34,7 @@ struct lobby_state {
 
 // What does not change.
 struct lobby_listing {
-    protocol::room_id id;
+    model::room_id id;
     std::string name;
     rules game_rules;
     clock_settings clock;
@@ -53,7 +53,7 @@ public:
     struct place_in_list {
         int status_rank;
         std::chrono::steady_clock::time_point added;
-        protocol::room_id id;
+        model::room_id id;
         std::size_t board; // which of the boards paged together holds it
         bool operator<(const place_in_list& o) const
         {
@@ -64,15 +64,15 @@ public:
     };
 
     void add(lobby_listing listing, lobby_state state);
-    void update(const protocol::room_id& id, const lobby_state& state);
-    void remove(const protocol::room_id& id);
+    void update(const model::room_id& id, const lobby_state& state);
+    void remove(const model::room_id& id);
     // Appends the places of the public rooms, marked as board `board`.
     void public_places(std::vector<place_in_list>& out, std::size_t board) const;
     // The summary (protocol::room_summary) of a public room; empty if it has gone meanwhile.
-    std::string public_summary(const protocol::room_id& id) const;
+    std::string public_summary(const model::room_id& id) const;
     // The summary of any room, private ones too (whoever has a room's id may join it, so may
     // see what they would join); empty if there is no such room here.
-    std::string summary(const protocol::room_id& id) const;
+    std::string summary(const model::room_id& id) const;
     std::size_t size() const;
 
     // What other nodes of a cluster are told of a room: its place in the lobby's order, whether
@@ -83,7 +83,7 @@ public:
         bool listed; // public, and not a free seat opposite the computer
         std::string summary;
     };
-    std::optional<published> publication(const protocol::room_id& id) const;
+    std::optional<published> publication(const model::room_id& id) const;
 
 private:
     struct entry {
@@ -94,7 +94,7 @@ private:
         const std::string& summary_text() const;
     };
     mutable std::mutex mutex_;
-    std::unordered_map<protocol::room_id, entry> rooms_;
+    std::unordered_map<model::room_id, entry> rooms_;
 };
 
 // The rooms of the other nodes of a cluster, as they published them (lobby_board::publication),
@@ -102,7 +102,7 @@ private:
 class remote_lobby {
 public:
     struct room {
-        protocol::room_id id;
+        model::room_id id;
         int status_rank = 0;
         std::chrono::steady_clock::time_point added; // on this node's clock
         bool listed = false;
@@ -111,12 +111,12 @@ public:
     void replace(std::vector<room> rooms);
     void public_places(std::vector<lobby_board::place_in_list>& out, std::size_t board) const;
     // Any room's summary, private ones too; empty when unknown.
-    std::string summary(const protocol::room_id& id) const;
+    std::string summary(const model::room_id& id) const;
     std::size_t size() const;
 
 private:
     mutable std::mutex mutex_;
-    std::unordered_map<protocol::room_id, room> rooms_;
+    std::unordered_map<model::room_id, room> rooms_;
 };
 
 // The `rooms` message for one page of the public rooms of every board (every shard's), and of

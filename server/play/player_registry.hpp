@@ -23,7 +23,7 @@
 namespace quarto::server::play {
 
 struct player_record {
-    protocol::player_info info;
+    model::player_info info;
     std::string token_hash;
 };
 

@@ -12,9 +12,9 @@
 namespace quarto::server::play {
 
 using protocol::error_code;
-using protocol::room_status;
+using model::room_status;
 
-room::room(room_host& host, protocol::room_id id, room_settings settings)
+room::room(room_host& host, model::room_id id, room_settings settings)
     : host_{host},
       id_{std::move(id)},
       settings_{std::move(settings)},
@@ -278,7 +278,7 @@ void room::resend_snapshots(const std::function<bool(const client_ref&)>& to)
         if (to(s.client)) send_snapshot(s.client, s.player_id, nullptr);
 }
 
-void room::rename(const protocol::player_info& renamed)
+void room::rename(const model::player_info& renamed)
 {
     if (closed_) return;
     if (const auto s = seat_of(renamed.id)) {
@@ -319,16 +319,16 @@ void room::publish(std::string event, const room_change& change, const client_re
     publish(net::make_frame(event), change, except);
 }
 
-std::array<std::optional<protocol::seat_info>, 2> room::seat_view() const
+std::array<std::optional<model::seat_info>, 2> room::seat_view() const
 {
-    std::array<std::optional<protocol::seat_info>, 2> view;
+    std::array<std::optional<model::seat_info>, 2> view;
     for (seat s = 0; s < 2; ++s)
         if (seats_[s])
-            view[s] = protocol::seat_info{*seats_[s], bot_in(s) || has_connection(seats_[s]->id), claim_victory_in_ms(s)};
+            view[s] = model::seat_info{*seats_[s], bot_in(s) || has_connection(seats_[s]->id), claim_victory_in_ms(s)};
     return view;
 }
 
-protocol::room_view room::view(const std::array<std::optional<protocol::seat_info>, 2>& seats) const
+protocol::room_view room::view(const std::array<std::optional<model::seat_info>, 2>& seats) const
 {
     return {id_,
             seq_,

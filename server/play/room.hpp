@@ -46,7 +46,7 @@ struct room_settings {
     std::optional<tournament_link> tournament;
     // The computer plays in `bot_seat`: seat 1 in a room created against it (the creator has
     // seat 0), either seat in a tournament's game; none: the seats are people's.
-    std::optional<protocol::bot_opponent> bot;
+    std::optional<model::bot_opponent> bot;
     // Held while the room is open: its place under the cap on rooms per address.
     std::shared_ptr<void> creator_quota;
     seat bot_seat = 1; // see bot
@@ -59,16 +59,16 @@ public:
     // Recent events kept for `sync`; older requests get a snapshot instead.
     static constexpr std::size_t ring_capacity = 256;
 
-    room(room_host& host, protocol::room_id id, room_settings settings);
+    room(room_host& host, model::room_id id, room_settings settings);
     // A room brought back from its journal entries (in order), as it stood at the last one,
     // its game's clocks as they were then; then everyone gets `resumed`. Null, with `problem`
     // said, for entries this code cannot replay.
-    static std::unique_ptr<room> restore(room_host& host, protocol::room_id id,
+    static std::unique_ptr<room> restore(room_host& host, model::room_id id,
                                          std::span<const archive::journal_entry> entries, std::string& problem);
     room(const room&) = delete;
     room& operator=(const room&) = delete;
 
-    const protocol::room_id& id() const { return id_; }
+    const model::room_id& id() const { return id_; }
     // The tournament whose game this is, if any.
     const tournament_link* tournament() const { return settings_.tournament ? &*settings_.tournament : nullptr; }
     bool is_private() const { return settings_.is_private; }
@@ -100,7 +100,7 @@ public:
     // The connection has closed.
     void detach(const client_ref& c);
     // A player in the room took a new name: everyone is told (player_renamed), the seat keeps it.
-    void rename(const protocol::player_info& renamed);
+    void rename(const model::player_info& renamed);
     // Closes the room when it is empty, or finished or deserted for `idle`: everyone subscribed
     // gets room_closed. A game both players have left for `idle` first ends, lost by `abandoned`
     // by whoever left first. True when it has closed (the host then drops it).
@@ -198,31 +198,31 @@ private:
     void bot_resume();
     // Runs `task` at the end of this turn, unless the room has been dropped by then.
     void defer_while_open(std::function<void()> task);
-    std::array<std::optional<protocol::seat_info>, 2> seat_view() const;
+    std::array<std::optional<model::seat_info>, 2> seat_view() const;
     // What the protocol shows of this room; `seats` (from seat_view) must outlive the result.
-    protocol::room_view view(const std::array<std::optional<protocol::seat_info>, 2>& seats) const;
+    protocol::room_view view(const std::array<std::optional<model::seat_info>, 2>& seats) const;
     // Tells the lobby what it shows may have changed.
     void lobby_changed();
-    void set_status(protocol::room_status s);
+    void set_status(model::room_status s);
     void touch() { last_activity_ = host_.now(); }
 
     room_host& host_;
-    const protocol::room_id id_;
+    const model::room_id id_;
     const room_settings settings_;
     std::unique_ptr<alarm> deadline_; // the game's next deadline (move clock or claim window)
 
-    std::array<std::optional<protocol::player_info>, 2> seats_;
+    std::array<std::optional<model::player_info>, 2> seats_;
     std::array<std::optional<instant>, 2> away_since_; // a seated player with no connection, since
     std::array<bool, 2> absent_at_start_{}; // had no connection when the game started, and still has none
-    std::vector<protocol::player_info> spectators_;
+    std::vector<model::player_info> spectators_;
     std::vector<subscriber> subscribers_;
     std::optional<game> game_;
     std::string game_id_;                               // the archive id of game_, fresh per game
-    std::array<protocol::player_info, 2> game_players_; // who sat down when game_ started
+    std::array<model::player_info, 2> game_players_; // who sat down when game_ started
     std::int64_t game_started_unix_ms_ = 0;
-    protocol::room_status status_ = protocol::room_status::waiting;
+    model::room_status status_ = model::room_status::waiting;
     std::array<bool, 2> rematch_wanted_{};
-    protocol::room_score score_; // since the two seated players sat down together
+    model::room_score score_; // since the two seated players sat down together
     std::uint64_t seq_ = 0;
     std::array<net::frame_ptr, ring_capacity> recent_; // event n at recent_[n % ring_capacity]
     std::uint64_t ring_start_ = 1; // no event before it is kept (a restored room's start)

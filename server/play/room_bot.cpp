@@ -23,8 +23,8 @@ constexpr milliseconds retry_after{100};
 } // namespace
 
 struct room::bot_turn {
-    protocol::bot_opponent opponent;
-    protocol::player_info player;
+    model::bot_opponent opponent;
+    model::player_info player;
     std::mt19937_64 random{random_word()};
     std::unique_ptr<alarm> wake; // one job at a time: play the answer (the delay is over), or ask again (the pool was full)
 
@@ -91,14 +91,14 @@ void room::seat_bot()
 
 void room::bot_resume()
 {
-    if (seats_[0] && seats_[1] && status_ == protocol::room_status::waiting) start_game();
+    if (seats_[0] && seats_[1] && status_ == model::room_status::waiting) start_game();
     else bot_poke();
 }
 
 void room::bot_accepts_rematch()
 {
     const seat s = settings_.bot_seat;
-    if (!bot_in(s) || rematch_wanted_[s] || status_ != protocol::room_status::finished) return;
+    if (!bot_in(s) || rematch_wanted_[s] || status_ != model::room_status::finished) return;
     rematch_wanted_[s] = true;
     std::string event;
     protocol::rematch_requested_event(event, next_stamp(), s);
@@ -110,7 +110,7 @@ void room::bot_poke()
     if (!bot_ || bot_acting_) return;
     bot_turn& b = *bot_;
     const seat s = settings_.bot_seat;
-    if (closed_ || status_ != protocol::room_status::playing || !bot_in(s) || game_->turn() != s) {
+    if (closed_ || status_ != model::room_status::playing || !bot_in(s) || game_->turn() != s) {
         if (b.active) b.forget();
         return;
     }
@@ -207,7 +207,7 @@ void room::bot_wake()
 void room::bot_play()
 {
     bot_turn& b = *bot_;
-    if (!b.active || !b.answer || status_ != protocol::room_status::playing) return;
+    if (!b.active || !b.answer || status_ != model::room_status::playing) return;
     const instant now = host_.now();
     const std::int64_t t = *game_time();
     if (game_->expire(now) == time_event::game_over) return game_finished(change::time_passed{t});
@@ -221,7 +221,7 @@ void room::bot_play()
     b.forget();
     bot_acting_ = true;
     for (const auto& action : actions_for(*game_, m))
-        if (!act(nullptr, settings_.bot_seat, action, nullptr) || status_ != protocol::room_status::playing) break;
+        if (!act(nullptr, settings_.bot_seat, action, nullptr) || status_ != model::room_status::playing) break;
     bot_acting_ = false;
     bot_poke();
 }

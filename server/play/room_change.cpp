@@ -128,9 +128,9 @@ std::optional<change::summary> read_summary(std::string_view text)
         }
         if (const auto b = j.find("bot"); b != j.end()) {
             const auto level = integer_in(b->at("level"), solver::min_bot_level, solver::max_bot_level);
-            const auto delay = integer_in(b->at("delay_ms"), 0, protocol::max_bot_delay_ms);
+            const auto delay = integer_in(b->at("delay_ms"), 0, model::max_bot_delay_ms);
             if (!level || !delay) return std::nullopt;
-            s.bot = protocol::bot_opponent{static_cast<int>(*level), *delay};
+            s.bot = model::bot_opponent{static_cast<int>(*level), *delay};
             if (const auto at = b->find("seat"); at != b->end()) { // journals before tournaments' computers: seat 1
                 const auto bot_seat = integer_in(*at, 0, 1);
                 if (!bot_seat) return std::nullopt;

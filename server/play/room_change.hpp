@@ -34,7 +34,7 @@
 namespace quarto::server::play {
 
 struct seated_player {
-    protocol::player_info info;
+    model::player_info info;
     std::string token_hash;
     friend bool operator==(const seated_player&, const seated_player&) = default;
 };
@@ -49,8 +49,8 @@ struct summary {
     std::uint64_t seq = 0; // the room's last event seq before this entry
     std::optional<std::string> tournament;
     std::optional<seat> tournament_first; // a tournament game's starter; nullopt: the coin decides
-    protocol::room_score score;           // the seated pair's games so far
-    std::optional<protocol::bot_opponent> bot; // the computer, if it plays here
+    model::room_score score;           // the seated pair's games so far
+    std::optional<model::bot_opponent> bot; // the computer, if it plays here
     seat bot_seat = 1;                         // and its seat
     friend bool operator==(const summary&, const summary&) = default;
 };

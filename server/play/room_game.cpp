@@ -11,7 +11,7 @@
 namespace quarto::server::play {
 
 using protocol::error_code;
-using protocol::room_status;
+using model::room_status;
 
 namespace {
 

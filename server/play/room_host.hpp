@@ -61,10 +61,10 @@ public:
     // Stores a finished game of `room` (on the archive's own thread). A cut of the room's
     // journal made meanwhile waits until the archive has the game: the journal is what brings
     // the game back, should the process die before the archive's commit.
-    virtual void archive_game(const protocol::room_id& room, archive::game_record record) = 0;
+    virtual void archive_game(const model::room_id& room, archive::game_record record) = 0;
     // The same for a game restored finished: stored unless the archive has it already (the
     // process may have died between the game's end and its archive commit).
-    virtual void archive_game_if_missing(const protocol::room_id& room, archive::game_record record)
+    virtual void archive_game_if_missing(const model::room_id& room, archive::game_record record)
     {
         archive_game(room, std::move(record));
     }
@@ -76,14 +76,14 @@ public:
     // While the journal cannot keep up (its database out of reach, half its backlog used), no new
     // game starts, so that the games in progress keep what is left of it.
     virtual bool new_games_paused() const { return false; }
-    virtual void journal_append(const protocol::room_id& room, std::int64_t n, const room_change& change,
+    virtual void journal_append(const model::room_id& room, std::int64_t n, const room_change& change,
                                 std::string_view event)
     {
         (void)room, (void)n, (void)change, (void)event;
     }
-    virtual void journal_cut(const protocol::room_id& room, std::int64_t below_n) { (void)room, (void)below_n; }
+    virtual void journal_cut(const model::room_id& room, std::int64_t below_n) { (void)room, (void)below_n; }
     // What the lobby shows of the room has changed.
-    virtual void lobby_changed(const protocol::room_id& room, const lobby_state& state) = 0;
+    virtual void lobby_changed(const model::room_id& room, const lobby_state& state) = 0;
 
     virtual player_registry& players() = 0;
     virtual metrics::shard_counters& counters() = 0;

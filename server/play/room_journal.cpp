@@ -11,7 +11,7 @@
 namespace quarto::server::play {
 
 using protocol::error_code;
-using protocol::room_status;
+using model::room_status;
 
 std::optional<std::int64_t> room::game_time() const
 {
@@ -43,7 +43,7 @@ void room::journal_summary()
     host_.journal_cut(id_, journal_n_);
 }
 
-std::unique_ptr<room> room::restore(room_host& host, protocol::room_id id,
+std::unique_ptr<room> room::restore(room_host& host, model::room_id id,
                                     std::span<const archive::journal_entry> entries, std::string& problem)
 {
     std::vector<room_change> changes;

@@ -333,7 +333,7 @@ void client::on_lobby(protocol::lobby_message& m, const json& req)
                    [&](protocol::create_tournament& c) {
                        // A start time is a timer on this loop: centuries ahead would overflow it.
                        if (c.settings.start_at_ms &&
-                           *c.settings.start_at_ms > home_.unix_ms() + protocol::max_tournament_start_ahead_ms)
+                           *c.settings.start_at_ms > home_.unix_ms() + model::max_tournament_start_ahead_ms)
                            return reply_error(error_code::bad_message,
                                               "start_at_ms: at most a year from now (unix time in ms).", req);
                        auto& state = home_.state();
@@ -400,7 +400,7 @@ bool client::admit_join_rate(const json& req)
     return false;
 }
 
-bool client::may_enter_room(const protocol::room_id& id, const json& req)
+bool client::may_enter_room(const model::room_id& id, const json& req)
 {
     const std::size_t cap = home_.state().settings.max_rooms_per_player;
     auto& players = home_.players();

@@ -82,7 +82,7 @@ private:
     // then resumed_all.
     void resume_places();
     // The room `id` of this shard, or null.
-    play::room* local_room(const protocol::room_id& id);
+    play::room* local_room(const model::room_id& id);
     // Moves this client to `target`, `text` to be handled there first.
     void move_to(std::uint16_t target, std::string_view text, bool resume);
 
@@ -91,7 +91,7 @@ private:
     bool admit_membership_change(const protocol::client_message& m, const json& req);
     bool admit_join_rate(const json& req);
     // The caps on what one player or address holds: false (answered) when over one.
-    bool may_enter_room(const protocol::room_id& id, const json& req);
+    bool may_enter_room(const model::room_id& id, const json& req);
 
     void reply(std::string text);
     void reply_error(protocol::error_code code, std::string_view message, const json& req);

@@ -32,7 +32,7 @@ void client::on_room(const protocol::room_message& m, const json& req, std::stri
     });
 }
 
-play::room* client::local_room(const protocol::room_id& id)
+play::room* client::local_room(const model::room_id& id)
 {
     // The room of the client's last message, again: kept while the shard has dropped no room.
     if (cached_room_ && cached_epoch_ == home_.rooms_epoch() && cached_room_->id() == id) return cached_room_;

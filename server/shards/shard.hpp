@@ -106,8 +106,8 @@ public:
     }
     client* find_client(const play::client_ref& ref);
 
-    play::room* find_room(const protocol::room_id& id) override;
-    std::vector<play::room*> rooms_of_tournament(const protocol::tournament_id& tournament) override;
+    play::room* find_room(const model::room_id& id) override;
+    std::vector<play::room*> rooms_of_tournament(const model::tournament_id& tournament) override;
     // Changes whenever a room of this shard is dropped: a room pointer kept from an earlier turn
     // is valid while it has not changed.
     std::uint64_t rooms_epoch() const { return rooms_epoch_; }
@@ -123,7 +123,7 @@ public:
     void remote_record(const cluster::relay_record& r);
     // A player's connection `c` is back in room `id` (resume on hello, or the room moved to
     // another node): its snapshot, from this shard's room or (`ask_owner`) through the room's node.
-    void resume_in(const protocol::room_id& id, const play::client_ref& c, const play::player_record& p,
+    void resume_in(const model::room_id& id, const play::client_ref& c, const play::player_record& p,
                    bool ask_owner = true);
     // After resume_in and resume_tournament_in for some places of this shard: a mark for `c`
     // that reaches it behind every frame those sent it (held with them while the journal
@@ -137,7 +137,7 @@ public:
     // On a cluster: the player of `c` said hello with their token; every node is told (`back`),
     // so that those holding the player's rooms and tournaments give them back.
     void announce_back(const play::client_ref& c, const play::player_record& p);
-    tournaments::tournament* find_tournament(const protocol::tournament_id& id);
+    tournaments::tournament* find_tournament(const model::tournament_id& id);
     // A new room would start a game (room_host::new_games_paused): true, and `from` answered
     // `unavailable`, while new games are paused.
     bool new_games_refused(const play::client_ref& from, const nlohmann::json& req);
@@ -148,28 +148,28 @@ public:
                             bool ask_cluster = true);
     // A player's connection `c` is back in tournament `id`: subscribed again, with its snapshot,
     // from this shard's tournament or through the tournament's node.
-    void resume_tournament_in(const protocol::tournament_id& id, const play::client_ref& c, const play::player_record& p,
+    void resume_tournament_in(const model::tournament_id& id, const play::client_ref& c, const play::player_record& p,
                               bool ask_owner = true);
     // A new room on this shard, its creator seated and subscribed.
     play::room& create_room(play::room_settings settings, const play::client_ref& creator, const play::player_record& p);
     // A room of this shard brought back from its journal (startup, before the loops run).
     // False when the entries cannot be replayed (logged; the room is lost, the server goes on).
-    bool restore_room(const protocol::room_id& id, std::span<const archive::journal_entry> entries);
+    bool restore_room(const model::room_id& id, std::span<const archive::journal_entry> entries);
     // Startup: writes what restoring the rooms journaled (their `resumed` events).
     void write_journal() { seal_journal_batch(); }
     // A new tournament on this shard (not yet opened: its creator's reply goes first), holding
     // `quota` (its places under the caps on tournaments) until it is over.
-    tournaments::tournament& create_tournament(protocol::tournament_settings settings, const play::player_record& director,
+    tournaments::tournament& create_tournament(model::tournament_settings settings, const play::player_record& director,
                                                std::shared_ptr<void> quota);
     // A tournament loaded from the archive (startup, before the loops run).
-    void load_tournament(protocol::tournament_record record);
+    void load_tournament(model::tournament_record record);
     // A tournament of a node that died, on this shard's thread after its rooms: this node's now,
     // and the clients of every node that were in it get it again from here.
-    void adopt_tournament(protocol::tournament_record record);
+    void adopt_tournament(model::tournament_record record);
     // The `rooms` message: a page of the public rooms of every shard.
     std::string rooms_page(const protocol::page_request& page, const nlohmann::json& req) const;
     // One room's summary, public or private, whichever shard holds it; empty when unknown.
-    std::string room_summary(const protocol::room_id& id) const;
+    std::string room_summary(const model::room_id& id) const;
 
     // A client of this shard is in `where` (or no longer), as its owner said.
     void client_subscribed(const play::client_ref& c, const play::place& where);
@@ -203,19 +203,19 @@ public:
     std::unique_ptr<play::alarm> make_alarm(std::function<void()> on_time) override;
     void defer(std::function<void()> t) override { deferred_.push_back(std::move(t)); }
     bool think(const bots::think_request& request, std::function<void(const solver::move&)> answer) override;
-    void archive_game(const protocol::room_id& room, archive::game_record record) override;
-    void archive_game_if_missing(const protocol::room_id& room, archive::game_record record) override;
+    void archive_game(const model::room_id& room, archive::game_record record) override;
+    void archive_game_if_missing(const model::room_id& room, archive::game_record record) override;
     bool journaling() const override { return state_.journal != nullptr; }
     bool new_games_paused() const override;
-    void journal_append(const protocol::room_id& room, std::int64_t n, const play::room_change& change,
+    void journal_append(const model::room_id& room, std::int64_t n, const play::room_change& change,
                         std::string_view event) override;
-    void journal_cut(const protocol::room_id& room, std::int64_t below_n) override;
-    void lobby_changed(const protocol::room_id& room, const play::lobby_state& state) override;
+    void journal_cut(const model::room_id& room, std::int64_t below_n) override;
+    void lobby_changed(const model::room_id& room, const play::lobby_state& state) override;
     play::player_registry& players() override { return state_.players; }
     metrics::shard_counters& counters() override { return counters_; }
     play::room& open_game_room(play::room_settings settings, const play::player_record& first_seat,
                                const play::player_record& second_seat) override;
-    void store(const protocol::tournament_id& id, std::string name, std::string status, std::string state,
+    void store(const model::tournament_id& id, std::string name, std::string status, std::string state,
                std::function<void()> stored) override;
 
 private:
@@ -231,7 +231,7 @@ private:
     void relay(const std::string& node, const cluster::relay_record& r);
     void send_relayed();
     // Tells the other nodes what the lobby shows of a room of this shard (a few times a game).
-    void publish_lobby(const protocol::room_id& id);
+    void publish_lobby(const model::room_id& id);
     using place_kind = cluster::node::place_kind;
     // A local client's message, detach or resume for a room or tournament held by another node.
     void to_owner(const play::client_ref& from, const play::place& where, cluster::relay_record r, const nlohmann::json& req);
@@ -247,7 +247,7 @@ private:
     void ask_owner_to_resume(const play::place& where, const play::client_ref& c, const play::player_record& p);
     // Tells the other nodes what the list of tournaments shows of one of this shard's, and its
     // snapshot (after each change).
-    void publish_tournament(const protocol::tournament_id& id);
+    void publish_tournament(const model::tournament_id& id);
     // The journal: what a turn journals goes out as one batch at its end, and what rooms sent
     // in that turn (or while earlier batches wait) is held until the batch has committed, so
     // no event reaches anyone before its change is on disk. Batches are released in order.
@@ -276,12 +276,12 @@ private:
     void tick();
     void reap();
     // A tournament dropped (see tournament::close_if_deserted): out of the lists and the archive.
-    void forget_tournament(const protocol::tournament_id& id);
+    void forget_tournament(const model::tournament_id& id);
     // Runs an archive write of a tournament now, or once the journal batches held have
     // committed (what led to it is on disk first, and writes keep their order).
     void after_journal(std::function<void()> write);
     play::client_ref new_slot();
-    protocol::room_id new_room_id() const;
+    model::room_id new_room_id() const;
 
     const std::uint16_t index_;
     server_state& state_;
@@ -292,10 +292,10 @@ private:
 
     std::vector<slot> slots_;
     std::vector<std::uint32_t> free_slots_;
-    std::unordered_map<protocol::room_id, std::unique_ptr<play::room>> rooms_;
+    std::unordered_map<model::room_id, std::unique_ptr<play::room>> rooms_;
     remote_members remote_{index_};
     std::unordered_map<std::string, std::string> relayed_; // records by node, sent at the end of the turn
-    std::unordered_map<protocol::tournament_id, std::unique_ptr<tournaments::tournament>> tournaments_;
+    std::unordered_map<model::tournament_id, std::unique_ptr<tournaments::tournament>> tournaments_;
     play::lobby_board lobby_;
     std::uint64_t rooms_epoch_ = 0; // bumped when a room is dropped (see client::local_room)
 
@@ -327,10 +327,10 @@ private:
         std::size_t games = 0;
         std::int64_t cut = 0;
     };
-    std::unordered_map<protocol::room_id, archiving_room> archiving_;
+    std::unordered_map<model::room_id, archiving_room> archiving_;
     // Counts a game of `room` sent to the archive; the answer comes back here.
-    std::function<void(bool)> archiving(const protocol::room_id& room);
-    void archived(const protocol::room_id& room);
+    std::function<void(bool)> archiving(const model::room_id& room);
+    void archived(const model::room_id& room);
 };
 
 // A node whose rooms another node has taken over (it was cut off from Redis longer than its

@@ -6,13 +6,13 @@
 
 namespace quarto::server::shards {
 
-void shard::journal_append(const protocol::room_id& room, std::int64_t n, const play::room_change& change,
+void shard::journal_append(const model::room_id& room, std::int64_t n, const play::room_change& change,
                            std::string_view event)
 {
     journal_batch_.append(room, n, [&](std::string& out) { play::encode_into(out, change); }, event);
 }
 
-void shard::journal_cut(const protocol::room_id& room, std::int64_t below_n)
+void shard::journal_cut(const model::room_id& room, std::int64_t below_n)
 {
     if (const auto it = archiving_.find(room); it != archiving_.end()) {
         it->second.cut = std::max(it->second.cut, below_n);
@@ -76,13 +76,13 @@ void shard::release_committed()
     }
 }
 
-void shard::archive_game(const protocol::room_id& room, archive::game_record record)
+void shard::archive_game(const model::room_id& room, archive::game_record record)
 {
     if (!state_.archive) return; // only a server without an archive: never in quarto-server
     state_.archive->save_game(std::move(record), archiving(room));
 }
 
-void shard::archive_game_if_missing(const protocol::room_id& room, archive::game_record record)
+void shard::archive_game_if_missing(const model::room_id& room, archive::game_record record)
 {
     if (!state_.archive) return;
     auto* archive = state_.archive.get();
@@ -98,7 +98,7 @@ void shard::archive_game_if_missing(const protocol::room_id& room, archive::game
 // The answer runs on the archive's thread. A game that could not be stored is counted and logged
 // there, and the cut goes ahead then too (the room cannot wait for an archive that may never
 // come back).
-std::function<void(bool)> shard::archiving(const protocol::room_id& room)
+std::function<void(bool)> shard::archiving(const model::room_id& room)
 {
     ++archiving_[room].games;
     return [this, room, &counters = state_.shared_counters](bool stored) {
@@ -107,7 +107,7 @@ std::function<void(bool)> shard::archiving(const protocol::room_id& room)
     };
 }
 
-void shard::archived(const protocol::room_id& room)
+void shard::archived(const model::room_id& room)
 {
     const auto it = archiving_.find(room);
     if (it == archiving_.end() || --it->second.games > 0) return;
@@ -118,7 +118,7 @@ void shard::archived(const protocol::room_id& room)
 
 // After the journal has what led to the change: a tournament stored as having started a game,
 // or scored one, finds that game's room in the journal after a crash.
-void shard::store(const protocol::tournament_id& id, std::string name, std::string status, std::string state,
+void shard::store(const model::tournament_id& id, std::string name, std::string status, std::string state,
                   std::function<void()> stored)
 {
     publish_tournament(id);
@@ -133,7 +133,7 @@ void shard::store(const protocol::tournament_id& id, std::string name, std::stri
     after_journal(std::move(save));
 }
 
-void shard::forget_tournament(const protocol::tournament_id& id)
+void shard::forget_tournament(const model::tournament_id& id)
 {
     state_.tournaments.remove(id);
     if (state_.cluster) state_.cluster->release(place_kind::tournament, id);

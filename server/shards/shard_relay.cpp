@@ -41,7 +41,7 @@ void shard::send_relayed()
     relayed_.clear();
 }
 
-void shard::publish_lobby(const protocol::room_id& id)
+void shard::publish_lobby(const model::room_id& id)
 {
     if (!state_.cluster) return;
     const auto p = lobby_.publication(id);
@@ -53,7 +53,7 @@ void shard::publish_lobby(const protocol::room_id& id)
                                         (p->listed ? "1" : "0") + '\t' + state_.cluster->id() + '\t' + p->summary);
 }
 
-void shard::publish_tournament(const protocol::tournament_id& id)
+void shard::publish_tournament(const model::tournament_id& id)
 {
     if (!state_.cluster) return;
     auto p = state_.tournaments.publication(id);
@@ -72,7 +72,7 @@ void shard::announce_moved(const play::place& where, const std::vector<std::stri
     state_.cluster->to_all(std::move(moved));
 }
 
-void shard::resume_in(const protocol::room_id& id, const play::client_ref& c, const play::player_record& p, bool ask_owner)
+void shard::resume_in(const model::room_id& id, const play::client_ref& c, const play::player_record& p, bool ask_owner)
 {
     run_on(state_.shard_of_room(id), [id, c, p, ask_owner](shard& s) {
         if (auto* r = s.find_room(id)) return r->resume(c, p);
@@ -80,7 +80,7 @@ void shard::resume_in(const protocol::room_id& id, const play::client_ref& c, co
     });
 }
 
-void shard::resume_tournament_in(const protocol::tournament_id& id, const play::client_ref& c, const play::player_record& p,
+void shard::resume_tournament_in(const model::tournament_id& id, const play::client_ref& c, const play::player_record& p,
                                  bool ask_owner)
 {
     run_on(state_.shard_of_tournament(id), [id, c, p, ask_owner](shard& s) {

@@ -11,7 +11,7 @@
 
 namespace quarto::server::shards {
 
-bool shard::restore_room(const protocol::room_id& id, std::span<const archive::journal_entry> entries)
+bool shard::restore_room(const model::room_id& id, std::span<const archive::journal_entry> entries)
 {
     loop_.refresh_turn_time(); // the room's clocks resume from now
     std::string problem;
@@ -37,13 +37,13 @@ bool shard::restore_room(const protocol::room_id& id, std::span<const archive::j
     return true;
 }
 
-play::room* shard::find_room(const protocol::room_id& id)
+play::room* shard::find_room(const model::room_id& id)
 {
     const auto it = rooms_.find(id);
     return it == rooms_.end() ? nullptr : it->second.get();
 }
 
-std::vector<play::room*> shard::rooms_of_tournament(const protocol::tournament_id& tournament)
+std::vector<play::room*> shard::rooms_of_tournament(const model::tournament_id& tournament)
 {
     std::vector<play::room*> out;
     for (auto& [id, r] : rooms_)
@@ -51,7 +51,7 @@ std::vector<play::room*> shard::rooms_of_tournament(const protocol::tournament_i
     return out;
 }
 
-tournaments::tournament* shard::find_tournament(const protocol::tournament_id& id)
+tournaments::tournament* shard::find_tournament(const model::tournament_id& id)
 {
     const auto it = tournaments_.find(id);
     return it == tournaments_.end() ? nullptr : it->second.get();
@@ -67,10 +67,10 @@ bool shard::new_games_refused(const play::client_ref& from, const nlohmann::json
     return true;
 }
 
-protocol::room_id shard::new_room_id() const
+model::room_id shard::new_room_id() const
 {
     // Drawn until it hashes to this shard (a few tries: one in `shards` ids does).
-    protocol::room_id id;
+    model::room_id id;
     do id = play::new_short_id();
     while (shard_of(id, state_.shards.size()) != index_ || rooms_.contains(id) || state_.relocated_rooms.find(id));
     return id;
@@ -99,10 +99,10 @@ play::room& shard::open_game_room(play::room_settings settings, const play::play
     return r;
 }
 
-tournaments::tournament& shard::create_tournament(protocol::tournament_settings settings, const play::player_record& p,
+tournaments::tournament& shard::create_tournament(model::tournament_settings settings, const play::player_record& p,
                                                   std::shared_ptr<void> quota)
 {
-    protocol::tournament_record record;
+    model::tournament_record record;
     record.settings = std::move(settings);
     record.director = p.info.id;
     record.director_name = p.info.name;
@@ -122,14 +122,14 @@ tournaments::tournament& shard::create_tournament(protocol::tournament_settings 
     return t;
 }
 
-void shard::load_tournament(protocol::tournament_record record)
+void shard::load_tournament(model::tournament_record record)
 {
     auto views = std::make_shared<tournaments::tournament_views>();
     const auto id = record.id;
     const auto created_ms = record.created_ms;
     // An unfinished one counts against its director's cap again (its address is not kept).
     std::shared_ptr<void> quota;
-    if (record.status != protocol::tournament_status::finished)
+    if (record.status != model::tournament_status::finished)
         quota = state_.tournaments_per_director->admit(record.director, /*even_over_cap=*/true);
     auto& t = *tournaments_
                    .emplace(id, std::make_unique<tournaments::tournament>(*this, std::move(record), views, std::move(quota)))
@@ -142,7 +142,7 @@ void shard::load_tournament(protocol::tournament_record record)
     post([&t](shard&) { t.reopen(); });
 }
 
-void shard::adopt_tournament(protocol::tournament_record record)
+void shard::adopt_tournament(model::tournament_record record)
 {
     const auto id = record.id;
     if (tournaments_.contains(id)) return;
@@ -161,7 +161,7 @@ std::string shard::rooms_page(const protocol::page_request& page, const nlohmann
     return play::rooms_page(boards, page, req, state_.cluster ? &state_.other_nodes_rooms : nullptr);
 }
 
-std::string shard::room_summary(const protocol::room_id& id) const
+std::string shard::room_summary(const model::room_id& id) const
 {
     // A room is on the board of the shard it lives on; asking each board costs a lookup apiece.
     for (const auto& s : state_.shards)
@@ -169,7 +169,7 @@ std::string shard::room_summary(const protocol::room_id& id) const
     return state_.other_nodes_rooms.summary(id);
 }
 
-void shard::lobby_changed(const protocol::room_id& room, const play::lobby_state& state)
+void shard::lobby_changed(const model::room_id& room, const play::lobby_state& state)
 {
     lobby_.update(room, state);
     publish_lobby(room);

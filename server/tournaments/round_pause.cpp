@@ -33,7 +33,7 @@ void tournament::schedule_round()
             tell(p.first, nullptr); // a bye
             continue;
         }
-        if (protocol::pairing_complete(p, record_.settings.games_per_pairing)) continue; // a forfeit
+        if (model::pairing_complete(p, record_.settings.games_per_pairing)) continue; // a forfeit
         tell(p.first, &record_.players[static_cast<std::size_t>(*p.second)].id);
         tell(*p.second, &record_.players[static_cast<std::size_t>(p.first)].id);
     }
@@ -41,17 +41,17 @@ void tournament::schedule_round()
 
 void tournament::arm_round_timer()
 {
-    if (record_.status != protocol::tournament_status::running || !round_waiting()) return;
+    if (record_.status != model::tournament_status::running || !round_waiting()) return;
     // Clamped: a stored time the wall clock has not reached by far (set back, or a damaged
     // file) holds the round no longer than the longest pause.
     const auto wait = std::clamp<std::int64_t>(*record_.rounds.back().starts_at_ms - host_.unix_ms(), 0,
-                                               std::int64_t{protocol::max_round_pause_seconds} * 1000);
+                                               std::int64_t{model::max_round_pause_seconds} * 1000);
     round_timer_->set(host_.now() + milliseconds{wait});
 }
 
 void tournament::on_round_time()
 {
-    if (record_.status != protocol::tournament_status::running || !round_waiting()) return;
+    if (record_.status != model::tournament_status::running || !round_waiting()) return;
     // The timer counts from the loop's turn time, a little before the wall clock the start time
     // was read from: never start before the time the players were told.
     if (host_.unix_ms() < *record_.rounds.back().starts_at_ms) return arm_round_timer();

@@ -8,7 +8,7 @@ namespace quarto::server::tournaments {
 
 using nlohmann::json;
 
-std::string write_stored_document(const protocol::tournament_record& record, const std::vector<play::player_record>& people)
+std::string write_stored_document(const model::tournament_record& record, const std::vector<play::player_record>& people)
 {
     json listed = json::array();
     for (const auto& p : people) listed.push_back({{"id", p.info.id}, {"name", p.info.name}, {"token_hash", p.token_hash}});

@@ -9,16 +9,16 @@
 #include <vector>
 
 #include "play/player_registry.hpp"
-#include "quarto/protocol/tournament.hpp"
+#include "quarto/model/tournament.hpp"
 
 namespace quarto::server::tournaments {
 
 struct stored_document {
-    protocol::tournament_record record;
+    model::tournament_record record;
     std::vector<play::player_record> people;
 };
 
-std::string write_stored_document(const protocol::tournament_record& record, const std::vector<play::player_record>& people);
+std::string write_stored_document(const model::tournament_record& record, const std::vector<play::player_record>& people);
 // Nullopt when any part is damaged (a field missing, of the wrong type, or empty).
 std::optional<stored_document> read_stored_document(std::string_view text);
 

@@ -20,9 +20,9 @@
 namespace quarto::server::tournaments {
 
 using protocol::error_code;
-using protocol::tournament_status;
+using model::tournament_status;
 
-tournament::tournament(tournament_host& host, protocol::tournament_record record, std::shared_ptr<tournament_views> views,
+tournament::tournament(tournament_host& host, model::tournament_record record, std::shared_ptr<tournament_views> views,
                        std::shared_ptr<void> quota)
     : host_{host},
       id_{record.id},
@@ -33,7 +33,7 @@ tournament::tournament(tournament_host& host, protocol::tournament_record record
       coin_{play::random_word()},
       quota_{std::move(quota)}
 {
-    if (record_.status != tournament_status::registering && record_.settings.format == protocol::tournament_format::round_robin)
+    if (record_.status != tournament_status::registering && record_.settings.format == model::tournament_format::round_robin)
         schedule_ = scoring::round_robin_schedule(static_cast<int>(record_.players.size()));
     const auto standings_now = standings();
     snapshot_ = net::make_frame(protocol::tournament_snapshot(record_, seq_, standings_now, nullptr));
@@ -64,7 +64,7 @@ void tournament::reopen()
                      id_, record_.rounds.size(), lost);
     } else if (!record_.rounds.empty()) {
         spdlog::info("tournament {}: restored {} in round {}, its games in progress with it", id_,
-                     protocol::to_string(record_.status), record_.rounds.size());
+                     model::to_string(record_.status), record_.rounds.size());
     }
     arm_start_timer();
     arm_round_timer(); // a round that waited before the restart starts at its time, or at once
@@ -102,7 +102,7 @@ play::room* tournament::claim_restored_room(const std::string& first_player, con
     return nullptr;
 }
 
-play::tournament_link::result_callback tournament::result_callback(const protocol::room_id& room)
+play::tournament_link::result_callback tournament::result_callback(const model::room_id& room)
 {
     // The room lives on this shard, as the tournament does, and the tournament outlives it.
     return [this, room](const game_result& r, const std::string& game_id) { on_game_over(room, r, game_id); };
@@ -135,7 +135,7 @@ void tournament::handle(const play::client_ref& c, const play::player_record& p,
         action);
 }
 
-void tournament::rename(const protocol::player_info& renamed)
+void tournament::rename(const model::player_info& renamed)
 {
     bool known = false;
     if (record_.director == renamed.id) {
@@ -225,7 +225,7 @@ void tournament::join(const play::client_ref& c, const play::player_record& p, c
     changed(&c, req);
 }
 
-void tournament::add_bot(const play::client_ref& c, const protocol::bot_opponent& opponent, const json& req)
+void tournament::add_bot(const play::client_ref& c, const model::bot_opponent& opponent, const json& req)
 {
     if (record_.status != tournament_status::registering)
         return send_error(c, error_code::registration_closed, protocol::default_message(error_code::registration_closed), req);
@@ -259,7 +259,7 @@ void tournament::start(const play::client_ref& c, const json& req)
 {
     if (record_.status != tournament_status::registering)
         return send_error(c, error_code::wrong_status, "The tournament has already started.", req);
-    if (record_.players.size() < protocol::min_tournament_players)
+    if (record_.players.size() < model::min_tournament_players)
         return send_error(c, error_code::not_enough_players, protocol::default_message(error_code::not_enough_players), req);
     begin();
     changed(&c, req);
@@ -370,7 +370,7 @@ void tournament::persist(std::function<void()> stored)
     add(record_.director);
     for (const auto& entrant : record_.players)
         if (entrant.id != record_.director) add(entrant.id);
-    host_.store(id_, record_.settings.name, std::string{protocol::to_string(record_.status)},
+    host_.store(id_, record_.settings.name, std::string{model::to_string(record_.status)},
                 write_stored_document(record_, people), std::move(stored));
 }
 
@@ -379,14 +379,14 @@ void tournament::arm_start_timer()
     if (record_.status != tournament_status::registering || !record_.settings.start_at_ms) return;
     // Clamped: a stored time from before the limit on start_at_ms must not overflow the timer.
     const auto wait = std::clamp<std::int64_t>(*record_.settings.start_at_ms - host_.unix_ms(), 0,
-                                               protocol::max_tournament_start_ahead_ms);
+                                               model::max_tournament_start_ahead_ms);
     start_timer_->set(host_.now() + milliseconds{wait});
 }
 
 void tournament::on_start_time()
 {
     if (record_.status != tournament_status::registering) return;
-    if (record_.players.size() < protocol::min_tournament_players) {
+    if (record_.players.size() < model::min_tournament_players) {
         spdlog::info("tournament {}: start time reached with fewer than 2 players; waiting for the director", id_);
         return;
     }

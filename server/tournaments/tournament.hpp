@@ -17,7 +17,7 @@
 #include "quarto/core/tournament/pairing.hpp"
 #include "quarto/core/tournament/standings.hpp"
 #include "quarto/protocol/messages.hpp"
-#include "quarto/protocol/tournament.hpp"
+#include "quarto/model/tournament.hpp"
 #include "tournaments/tournament_host.hpp"
 #include "tournaments/tournament_views.hpp"
 
@@ -35,12 +35,12 @@ public:
 
     // `quota`: its places under the caps on tournaments per director and address, held until
     // it is over.
-    tournament(tournament_host& host, protocol::tournament_record record, std::shared_ptr<tournament_views> views,
+    tournament(tournament_host& host, model::tournament_record record, std::shared_ptr<tournament_views> views,
                std::shared_ptr<void> quota = {});
     tournament(const tournament&) = delete;
     tournament& operator=(const tournament&) = delete;
 
-    const protocol::tournament_id& id() const { return id_; }
+    const model::tournament_id& id() const { return id_; }
     std::int64_t created_ms() const { return record_.created_ms; }
 
     // A new tournament: subscribes the director, stores it, arms the start time.
@@ -65,7 +65,7 @@ public:
     // The connection has closed.
     void detach(const play::client_ref& c);
     // A player or the director took a new name: the tables show it (stored, then sent).
-    void rename(const protocol::player_info& renamed);
+    void rename(const model::player_info& renamed);
     // Called now and then: true when the tournament has been registering with no player and
     // no director connected for `after`. Its subscribers are then told it is closed and its
     // people forget it; the caller drops it.
@@ -83,7 +83,7 @@ private:
     void pause(const play::client_ref& c, const json& req);
     void resume(const play::client_ref& c, const json& req);
     void remove(const play::client_ref& c, const std::string& player_id, const json& req);
-    void add_bot(const play::client_ref& c, const protocol::bot_opponent& opponent, const json& req);
+    void add_bot(const play::client_ref& c, const model::bot_opponent& opponent, const json& req);
 
     void begin();
     // Pairs rounds until one has games to play or waits for its start time, or the tournament
@@ -98,7 +98,7 @@ private:
     // Links the restored rooms of the current round's unfinished games back to this tournament;
     // the number of those games whose room did not come back.
     int relink_unfinished_games();
-    play::tournament_link::result_callback result_callback(const protocol::room_id& room);
+    play::tournament_link::result_callback result_callback(const model::room_id& room);
     // A restored room of this tournament's that no game of the record has, seating these two.
     play::room* claim_restored_room(const std::string& first_player, const std::string& second_player);
     void on_game_over(const std::string& room_id, const game_result& result, const std::string& game_id);
@@ -130,8 +130,8 @@ private:
     void on_round_time();
 
     tournament_host& host_;
-    const protocol::tournament_id id_;
-    protocol::tournament_record record_;
+    const model::tournament_id id_;
+    model::tournament_record record_;
     std::shared_ptr<tournament_views> views_;
     std::unique_ptr<play::alarm> start_timer_; // the start time set at creation, if any
     std::unique_ptr<play::alarm> round_timer_; // the start of a round that waits, while running
@@ -142,7 +142,7 @@ private:
     net::frame_ptr snapshot_; // the last snapshot (without req), as sent to subscribers
     // Events for one player's connections, sent with the next stored snapshot: {player id, frame}.
     std::vector<std::pair<std::string, net::frame_ptr>> notices_;
-    std::vector<protocol::room_id> unclaimed_rooms_; // see relink_unfinished_games
+    std::vector<model::room_id> unclaimed_rooms_; // see relink_unfinished_games
     std::shared_ptr<void> quota_;
     std::optional<instant> deserted_since_; // see close_if_deserted
 };

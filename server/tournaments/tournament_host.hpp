@@ -20,12 +20,12 @@ public:
     // started.
     virtual play::room& open_game_room(play::room_settings settings, const play::player_record& first_seat,
                                        const play::player_record& second_seat) = 0;
-    virtual play::room* find_room(const protocol::room_id& id) = 0;
+    virtual play::room* find_room(const model::room_id& id) = 0;
     // The rooms on this loop that are games of `tournament` (restored from the journal).
-    virtual std::vector<play::room*> rooms_of_tournament(const protocol::tournament_id& tournament) = 0;
+    virtual std::vector<play::room*> rooms_of_tournament(const model::tournament_id& tournament) = 0;
     // Stores the tournament's state (on the archive's thread), replacing what was stored;
     // `stored` runs on this loop once the archive has it (or has failed to store it: logged).
-    virtual void store(const protocol::tournament_id& id, std::string name, std::string status, std::string state,
+    virtual void store(const model::tournament_id& id, std::string name, std::string status, std::string state,
                        std::function<void()> stored) = 0;
 };
 

@@ -15,7 +15,7 @@
 namespace quarto::server::tournaments {
 
 using protocol::error_code;
-using protocol::tournament_status;
+using model::tournament_status;
 
 namespace {
 
@@ -33,7 +33,7 @@ int swiss_rounds_for(int players)
 void tournament::begin()
 {
     const int n = static_cast<int>(record_.players.size());
-    if (record_.settings.format == protocol::tournament_format::round_robin) {
+    if (record_.settings.format == model::tournament_format::round_robin) {
         schedule_ = scoring::round_robin_schedule(n);
         record_.settings.rounds = static_cast<int>(schedule_.size());
     } else if (record_.settings.rounds == 0) {
@@ -52,7 +52,7 @@ bool tournament::round_complete() const
     if (record_.rounds.empty()) return true;
     const auto& pairings = record_.rounds.back().pairings;
     return std::all_of(pairings.begin(), pairings.end(), [&](const auto& p) {
-        return protocol::pairing_complete(p, record_.settings.games_per_pairing);
+        return model::pairing_complete(p, record_.settings.games_per_pairing);
     });
 }
 
@@ -76,7 +76,7 @@ void tournament::pair_round()
 {
     const int number = static_cast<int>(record_.rounds.size()) + 1;
     scoring::round_pairings pairings;
-    if (record_.settings.format == protocol::tournament_format::round_robin) {
+    if (record_.settings.format == model::tournament_format::round_robin) {
         pairings = schedule_.at(static_cast<std::size_t>(number - 1));
     } else {
         // A plain array: std::vector<bool> cannot be viewed as a span.
@@ -85,7 +85,7 @@ void tournament::pair_round()
         for (std::size_t i = 0; i < n; ++i) active[i] = record_.players[i].active;
         pairings = scoring::swiss_pairing(static_cast<int>(n), outcomes(), std::span<const bool>{active.get(), n});
     }
-    protocol::tournament_round round{number, {}, std::nullopt};
+    model::tournament_round round{number, {}, std::nullopt};
     for (const auto& p : pairings) round.pairings.push_back({p.first, p.second, {}});
     record_.rounds.push_back(std::move(round));
     spdlog::info("tournament {}: round {} of {}", id_, number, total_rounds());
@@ -118,7 +118,7 @@ void tournament::start_game(std::size_t pairing_index, bool first_game)
     const auto& a = record_.players[static_cast<std::size_t>(pairing.first)];
     const auto& b = record_.players[static_cast<std::size_t>(*pairing.second)];
     // The computer is nobody the registry knows: it is its entry.
-    const auto record_of = [&](const protocol::tournament_entrant& e) -> std::shared_ptr<const play::player_record> {
+    const auto record_of = [&](const model::tournament_entrant& e) -> std::shared_ptr<const play::player_record> {
         if (e.bot) return std::make_shared<const play::player_record>(play::player_record{{e.id, e.name}, {}});
         return host_.players().find_by_id(e.id);
     };
@@ -201,7 +201,7 @@ void tournament::on_game_over(const std::string& room_id, const game_result& res
         g.game = game_id;
         g.reason = std::string{to_string(result.reason)};
         if (result.winner) g.winner = static_cast<int>(*result.winner); // seat 0 is the pairing's first player
-        if (!protocol::pairing_complete(p, record_.settings.games_per_pairing)) start_game(i, /*first_game=*/false);
+        if (!model::pairing_complete(p, record_.settings.games_per_pairing)) start_game(i, /*first_game=*/false);
         advance();
         return changed();
     }
@@ -214,7 +214,7 @@ void tournament::forfeit_games_of(int player)
     for (auto& p : record_.rounds.back().pairings) {
         if (!p.second || (p.first != player && *p.second != player)) continue;
         const int loser = p.first == player ? 0 : 1;
-        while (!protocol::pairing_complete(p, record_.settings.games_per_pairing)) {
+        while (!model::pairing_complete(p, record_.settings.games_per_pairing)) {
             if (p.games.empty() || p.games.back().finished) p.games.push_back({});
             auto& g = p.games.back();
             if (!g.room.empty())
@@ -248,7 +248,7 @@ std::vector<scoring::game_outcome> tournament::outcomes() const
 
 std::vector<scoring::standing> tournament::standings() const
 {
-    const auto system = record_.settings.format == protocol::tournament_format::swiss ? scoring::tiebreak_system::swiss
+    const auto system = record_.settings.format == model::tournament_format::swiss ? scoring::tiebreak_system::swiss
                                                                                       : scoring::tiebreak_system::round_robin;
     return scoring::compute_standings(static_cast<int>(record_.players.size()), outcomes(), system);
 }

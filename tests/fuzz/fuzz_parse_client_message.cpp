@@ -11,6 +11,7 @@
 #include "quarto/protocol/request_id.hpp"
 
 using namespace quarto;
+using namespace quarto::model;
 using namespace quarto::protocol;
 
 namespace {

@@ -14,6 +14,7 @@
 #include "quarto/protocol/stored_tournament.hpp"
 
 using namespace quarto;
+using namespace quarto::model;
 using namespace quarto::protocol;
 using nlohmann::json;
 

@@ -12,6 +12,7 @@
 #include "support.hpp"
 
 using namespace quarto;
+using namespace quarto::model;
 using namespace quarto::protocol;
 using protocol_tests::json;
 

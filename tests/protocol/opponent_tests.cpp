@@ -4,6 +4,8 @@
 
 #include "support.hpp"
 
+using namespace quarto::model;
+
 using namespace quarto::protocol;
 using namespace protocol_tests;
 

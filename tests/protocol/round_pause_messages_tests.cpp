@@ -9,6 +9,7 @@
 #include "support.hpp"
 
 using namespace quarto;
+using namespace quarto::model;
 using namespace quarto::protocol;
 using namespace protocol_tests;
 

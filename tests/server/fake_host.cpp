@@ -219,14 +219,14 @@ std::size_t fake_host::run_deferred()
 
 // ---- what was stored and shown -------------------------------------------------------------
 
-std::optional<play::lobby_state> fake_host::lobby_of(const protocol::room_id& room) const
+std::optional<play::lobby_state> fake_host::lobby_of(const model::room_id& room) const
 {
     for (auto it = lobby_updates_.rbegin(); it != lobby_updates_.rend(); ++it)
         if (it->room == room) return it->state;
     return std::nullopt;
 }
 
-void fake_host::store(const protocol::tournament_id& id, std::string name, std::string status, std::string state,
+void fake_host::store(const model::tournament_id& id, std::string name, std::string status, std::string state,
                       std::function<void()> stored)
 {
     json parsed = json::parse(state, nullptr, /*allow_exceptions=*/false);
@@ -239,7 +239,7 @@ void fake_host::store(const protocol::tournament_id& id, std::string name, std::
 
 // Unique across hosts too: a tournament reopened on a second host (a restart) tells its rooms
 // apart from the first host's by id, as random ids do on a real server.
-protocol::room_id fake_host::new_room_id()
+model::room_id fake_host::new_room_id()
 {
     static std::uint32_t hosts = 0;
     if (host_number_ == 0) host_number_ = ++hosts;
@@ -248,7 +248,7 @@ protocol::room_id fake_host::new_room_id()
 
 // ---- the journal ---------------------------------------------------------------------------
 
-void fake_host::journal_append(const protocol::room_id& room, std::int64_t n, const play::room_change& change,
+void fake_host::journal_append(const model::room_id& room, std::int64_t n, const play::room_change& change,
                                std::string_view event)
 {
     ++journal_steps_;
@@ -257,13 +257,13 @@ void fake_host::journal_append(const protocol::room_id& room, std::int64_t n, co
     journal_.emplace(key, archive::journal_entry{room, n, play::encode(change), std::string{event}});
 }
 
-void fake_host::journal_cut(const protocol::room_id& room, std::int64_t below_n)
+void fake_host::journal_cut(const model::room_id& room, std::int64_t below_n)
 {
     ++journal_steps_;
     std::erase_if(journal_, [&](const auto& item) { return item.first.first == room && item.first.second < below_n; });
 }
 
-std::vector<archive::journal_entry> fake_host::journal_of(const protocol::room_id& room) const
+std::vector<archive::journal_entry> fake_host::journal_of(const model::room_id& room) const
 {
     std::vector<archive::journal_entry> out;
     for (const auto& [key, e] : journal_)
@@ -271,7 +271,7 @@ std::vector<archive::journal_entry> fake_host::journal_of(const protocol::room_i
     return out;
 }
 
-play::room& fake_host::restore_room(const protocol::room_id& id, const std::vector<archive::journal_entry>& entries)
+play::room& fake_host::restore_room(const model::room_id& id, const std::vector<archive::journal_entry>& entries)
 {
     std::string problem;
     auto r = play::room::restore(*this, id, entries, problem);
@@ -300,7 +300,7 @@ play::room& fake_host::open_game_room(play::room_settings settings, const play::
     return r;
 }
 
-std::vector<play::room*> fake_host::rooms_of_tournament(const protocol::tournament_id& tournament)
+std::vector<play::room*> fake_host::rooms_of_tournament(const model::tournament_id& tournament)
 {
     std::vector<play::room*> out;
     for (auto& [id, r] : rooms_)
@@ -308,15 +308,15 @@ std::vector<play::room*> fake_host::rooms_of_tournament(const protocol::tourname
     return out;
 }
 
-play::room* fake_host::find_room(const protocol::room_id& id)
+play::room* fake_host::find_room(const model::room_id& id)
 {
     const auto it = rooms_.find(id);
     return it == rooms_.end() ? nullptr : it->second.get();
 }
 
-std::vector<protocol::room_id> fake_host::sweep(milliseconds idle)
+std::vector<model::room_id> fake_host::sweep(milliseconds idle)
 {
-    std::vector<protocol::room_id> closed;
+    std::vector<model::room_id> closed;
     std::erase_if(rooms_, [&](auto& item) {
         if (!item.second->reclaim_if_idle(idle)) return false;
         closed.push_back(item.first);

@@ -85,14 +85,14 @@ public:
     // ---- what was stored and shown ------------------------------------------------------------
     const std::vector<archive::game_record>& archived() const { return archived_; }
     struct lobby_update {
-        protocol::room_id room;
+        model::room_id room;
         play::lobby_state state;
     };
     const std::vector<lobby_update>& lobby_updates() const { return lobby_updates_; }
     // What the lobby was last told of `room`.
-    std::optional<play::lobby_state> lobby_of(const protocol::room_id& room) const;
+    std::optional<play::lobby_state> lobby_of(const model::room_id& room) const;
     struct stored_tournament {
-        protocol::tournament_id id;
+        model::tournament_id id;
         std::string name;
         std::string status;
         json state;
@@ -104,20 +104,20 @@ public:
     // connection gets the snapshot).
     play::room& create_room(play::room_settings settings, const play::client_ref& creator, const play::player_record& p);
     // The shard's sweep: closes the rooms reclaim_if_idle closes, and drops them. Their ids.
-    std::vector<protocol::room_id> sweep(milliseconds idle);
-    const std::map<protocol::room_id, std::unique_ptr<play::room>>& rooms() const { return rooms_; }
+    std::vector<model::room_id> sweep(milliseconds idle);
+    const std::map<model::room_id, std::unique_ptr<play::room>>& rooms() const { return rooms_; }
     // The room ids in the order open_game_room made them.
-    const std::vector<protocol::room_id>& game_rooms() const { return game_rooms_; }
+    const std::vector<model::room_id>& game_rooms() const { return game_rooms_; }
 
     // ---- the journal --------------------------------------------------------------------------
     // Rooms made from now on keep a journal (as with --journal on); the steps are applied to an
     // in-memory table as the archive's journal applies them to its file.
     void enable_journal() { journaling_ = true; }
     // The room's entries as the journal holds them now, in order.
-    std::vector<archive::journal_entry> journal_of(const protocol::room_id& room) const;
+    std::vector<archive::journal_entry> journal_of(const model::room_id& room) const;
     std::size_t journal_steps() const { return journal_steps_; }
     // A room brought back from entries (another host: another process), and kept here.
-    play::room& restore_room(const protocol::room_id& id, const std::vector<archive::journal_entry>& entries);
+    play::room& restore_room(const model::room_id& id, const std::vector<archive::journal_entry>& entries);
     // Moves the clock to `t` without firing anything (a new process's clock).
     void set_clock(instant t) { now_ = t; }
 
@@ -148,16 +148,16 @@ public:
     std::unique_ptr<play::alarm> make_alarm(std::function<void()> on_time) override;
     void defer(std::function<void()> task) override { deferred_.push_back(std::move(task)); }
     bool think(const bots::think_request& request, std::function<void(const solver::move&)> answer) override;
-    void archive_game(const protocol::room_id& room, archive::game_record record) override
+    void archive_game(const model::room_id& room, archive::game_record record) override
     {
         (void)room;
         archived_.push_back(std::move(record));
     }
     bool journaling() const override { return journaling_; }
-    void journal_append(const protocol::room_id& room, std::int64_t n, const play::room_change& change,
+    void journal_append(const model::room_id& room, std::int64_t n, const play::room_change& change,
                         std::string_view event) override;
-    void journal_cut(const protocol::room_id& room, std::int64_t below_n) override;
-    void lobby_changed(const protocol::room_id& room, const play::lobby_state& state) override
+    void journal_cut(const model::room_id& room, std::int64_t below_n) override;
+    void lobby_changed(const model::room_id& room, const play::lobby_state& state) override
     {
         lobby_updates_.push_back({room, state});
     }
@@ -165,10 +165,10 @@ public:
     metrics::shard_counters& counters() override { return counters_; }
     play::room& open_game_room(play::room_settings settings, const play::player_record& first_seat,
                                const play::player_record& second_seat) override;
-    play::room* find_room(const protocol::room_id& id) override;
-    std::vector<play::room*> rooms_of_tournament(const protocol::tournament_id& tournament) override;
+    play::room* find_room(const model::room_id& id) override;
+    std::vector<play::room*> rooms_of_tournament(const model::tournament_id& tournament) override;
     // Stored at once: `stored` runs before this returns.
-    void store(const protocol::tournament_id& id, std::string name, std::string status, std::string state,
+    void store(const model::tournament_id& id, std::string name, std::string status, std::string state,
                std::function<void()> stored) override;
 
 private:
@@ -189,7 +189,7 @@ private:
     };
     inbox& box(const play::client_ref& c) { return clients_[key(c)]; }
     const inbox* find_box(const play::client_ref& c) const;
-    protocol::room_id new_room_id();
+    model::room_id new_room_id();
 
     instant now_{};
     std::uint32_t next_slot_ = 0;
@@ -209,8 +209,8 @@ private:
     metrics::shard_counters counters_;
     std::uint32_t host_number_ = 0; // in room ids, from the first room on
     std::uint32_t next_room_ = 0;
-    std::map<protocol::room_id, std::unique_ptr<play::room>> rooms_;
-    std::vector<protocol::room_id> game_rooms_;
+    std::map<model::room_id, std::unique_ptr<play::room>> rooms_;
+    std::vector<model::room_id> game_rooms_;
 
     std::function<solver::move(const bots::think_request&)> thinker_;
     bool pool_full_ = false;
@@ -219,7 +219,7 @@ private:
     std::size_t questions_refused_ = 0;
 
     bool journaling_ = false;
-    std::map<std::pair<protocol::room_id, std::int64_t>, archive::journal_entry> journal_;
+    std::map<std::pair<model::room_id, std::int64_t>, archive::journal_entry> journal_;
     std::size_t journal_steps_ = 0;
 };
 

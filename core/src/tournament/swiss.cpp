@@ -19,9 +19,9 @@ namespace quarto::tournament {
 namespace {
 
 // What pairing needs to know about the games so far.
-class tournament_record {
+class swiss_history {
 public:
-    tournament_record(int players, std::span<const game_outcome> history)
+    swiss_history(int players, std::span<const game_outcome> history)
         : players_{players}, half_points_{score_half_points(players, history)},
           byes_{byes_received(players, history)}, first_balance_(players, 0),
           met_(static_cast<std::size_t>(players) * static_cast<std::size_t>(players), false)
@@ -55,7 +55,7 @@ private:
 };
 
 // Active players, best first: half-points, then registration order.
-std::vector<int> ranked_active_players(int players, std::span<const bool> active, const tournament_record& record)
+std::vector<int> ranked_active_players(int players, std::span<const bool> active, const swiss_history& record)
 {
     std::vector<int> ranked;
     for (int p = 0; p < players && static_cast<std::size_t>(p) < active.size(); ++p)
@@ -76,7 +76,7 @@ std::vector<int> without(std::span<const int> players, int left_out, int also_le
 
 // The fewest rematches with which `group` (even size) can be paired: whoever a maximum
 // matching of fresh pairs leaves over must replay someone.
-int fewest_rematches(std::span<const int> group, const tournament_record& record)
+int fewest_rematches(std::span<const int> group, const swiss_history& record)
 {
     const std::size_t size = group.size();
     std::vector<std::vector<int>> fresh(size);
@@ -93,7 +93,7 @@ int fewest_rematches(std::span<const int> group, const tournament_record& record
 
 // Criteria 1 and 2: the fewest rematches for the others, then the fewest byes so far, then
 // the lowest ranked.
-int choose_bye(std::span<const int> ranked, const tournament_record& record)
+int choose_bye(std::span<const int> ranked, const swiss_history& record)
 {
     int chosen = ranked.back();
     std::tuple<int, int, std::ptrdiff_t> best_key{};
@@ -111,7 +111,7 @@ int choose_bye(std::span<const int> ranked, const tournament_record& record)
 
 // The opponents of unpaired[0] (the top unpaired player) in order of preference: their own
 // score group in Dutch order, then everyone below in ranking order.
-std::vector<int> preferred_opponents(std::span<const int> unpaired, const tournament_record& record)
+std::vector<int> preferred_opponents(std::span<const int> unpaired, const swiss_history& record)
 {
     const int top_points = record.half_points(unpaired.front());
     const auto group_end = std::find_if(unpaired.begin(), unpaired.end(),
@@ -127,7 +127,7 @@ std::vector<int> preferred_opponents(std::span<const int> unpaired, const tourna
     return order;
 }
 
-int first_feasible_opponent(std::span<const int> unpaired, int rematches_left, const tournament_record& record)
+int first_feasible_opponent(std::span<const int> unpaired, int rematches_left, const swiss_history& record)
 {
     const int top = unpaired.front();
     const std::vector<int> candidates = preferred_opponents(unpaired, record);
@@ -141,14 +141,14 @@ int first_feasible_opponent(std::span<const int> unpaired, int rematches_left, c
 }
 
 // The one listed first less often so far goes first; the higher ranked on a tie.
-pairing oriented(int higher_ranked, int lower_ranked, const tournament_record& record)
+pairing oriented(int higher_ranked, int lower_ranked, const swiss_history& record)
 {
     if (record.first_balance(lower_ranked) < record.first_balance(higher_ranked))
         return pairing{lower_ranked, higher_ranked};
     return pairing{higher_ranked, lower_ranked};
 }
 
-round_pairings pair_top_down(std::vector<int> unpaired, const tournament_record& record)
+round_pairings pair_top_down(std::vector<int> unpaired, const swiss_history& record)
 {
     round_pairings boards;
     int rematches_left = fewest_rematches(unpaired, record);
@@ -167,7 +167,7 @@ round_pairings pair_top_down(std::vector<int> unpaired, const tournament_record&
 round_pairings swiss_pairing(int players, std::span<const game_outcome> history, std::span<const bool> active)
 {
     if (players <= 0) return {};
-    const tournament_record record{players, history};
+    const swiss_history record{players, history};
     std::vector<int> ranked = ranked_active_players(players, active, record);
     std::optional<int> bye;
     if (ranked.size() % 2 == 1) {

@@ -14,6 +14,7 @@
 namespace {
 
 using namespace quarto::server;
+namespace model = quarto::model;
 namespace protocol = quarto::protocol;
 namespace solver = quarto::solver;
 using testing::fake_host;
@@ -32,7 +33,7 @@ play::room_settings bot_settings(int level, std::int64_t delay_ms, quarto::clock
     play::room_settings s;
     s.name = "Practice";
     s.clock = clock;
-    s.bot = protocol::bot_opponent{level, delay_ms};
+    s.bot = model::bot_opponent{level, delay_ms};
     return s;
 }
 
@@ -145,7 +146,7 @@ TEST_CASE("bot room: the computer takes the second seat at once, and the game st
     CHECK_FALSE(r.host.players().find_by_id("bot-4"));
     const auto lobby = r.host.lobby_of(r.id);
     REQUIRE(lobby);
-    CHECK(lobby->status == protocol::room_status::playing);
+    CHECK(lobby->status == model::room_status::playing);
 }
 
 TEST_CASE("bot room: a whole game against the plain player with no delay ends and is archived with the bot as a player")
@@ -400,9 +401,9 @@ TEST_CASE("bot room: alone with nobody, the bot does not keep the room open or l
     r.act(protocol::leave{});
     const auto lobby = r.host.lobby_of(r.id);
     REQUIRE(lobby);
-    CHECK(lobby->status == protocol::room_status::waiting);
+    CHECK(lobby->status == model::room_status::waiting);
     CHECK(r.room->listing().computer);
-    CHECK(r.host.sweep(milliseconds{600'000}) == std::vector<protocol::room_id>{r.id});
+    CHECK(r.host.sweep(milliseconds{600'000}) == std::vector<model::room_id>{r.id});
 }
 
 TEST_CASE("lobby: a room against the computer is listed while it plays, never while a seat waits")
@@ -410,13 +411,13 @@ TEST_CASE("lobby: a room against the computer is listed while it plays, never wh
     play::lobby_board board;
     play::lobby_listing listing{"r1", "Practice", {}, {}, false, {}, true};
     play::lobby_state state;
-    state.seats[1] = protocol::player_info{"bot-2", "Computer (level 2)"};
+    state.seats[1] = model::player_info{"bot-2", "Computer (level 2)"};
     board.add(listing, state);
     std::vector<play::lobby_board::place_in_list> places;
     board.public_places(places, 0);
     CHECK(places.empty());
-    state.status = protocol::room_status::playing;
-    state.seats[0] = protocol::player_info{"pAnn", "Ann"};
+    state.status = model::room_status::playing;
+    state.seats[0] = model::player_info{"pAnn", "Ann"};
     board.update("r1", state);
     board.public_places(places, 0);
     CHECK(places.size() == 1);

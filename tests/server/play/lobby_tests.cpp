@@ -15,8 +15,8 @@ TEST_CASE("lobby: the largest page of the longest rooms stays under 256 KB, in t
     for (int i = 0; i < 1500; ++i) {
         lobby_listing listing{"room" + std::to_string(i), longest, rules{}, clock_settings{}, false, "t12345678"};
         lobby_state state;
-        state.status = i % 3 == 0 ? protocol::room_status::playing : protocol::room_status::waiting;
-        state.seats = {protocol::player_info{"p12345678", longest}, protocol::player_info{"p87654321", longest}};
+        state.status = i % 3 == 0 ? model::room_status::playing : model::room_status::waiting;
+        state.seats = {model::player_info{"p12345678", longest}, model::player_info{"p87654321", longest}};
         state.spectators = 1000000;
         (i % 2 ? a : b).add(std::move(listing), state);
     }

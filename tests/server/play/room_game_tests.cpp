@@ -9,6 +9,7 @@
 namespace {
 
 using namespace quarto::server;
+namespace model = quarto::model;
 namespace protocol = quarto::protocol;
 using testing::check_seq;
 using testing::claim_ms;
@@ -91,7 +92,7 @@ TEST_CASE("room: a missed Quarto is claimed by the opponent in the claim window"
     CHECK(over["reason"] == "missed_quarto");
     CHECK(over["line"] == json::array({0, 1, 2, 3}));
     CHECK(d.host.armed_alarms() == 0);
-    CHECK(d.host.lobby_of(d.id)->status == protocol::room_status::finished);
+    CHECK(d.host.lobby_of(d.id)->status == model::room_status::finished);
     check_seq(d.host.frames(d.a), d.id);
     check_seq(d.host.frames(d.b), d.id);
 }
@@ -316,7 +317,7 @@ TEST_CASE("room: a rematch starts when both ask - seq goes on")
     }
     CHECK(d.peek()["status"] == "playing");
     CHECK(d.host.counters().games_started.load() == 2);
-    CHECK(d.host.lobby_of(d.id)->status == protocol::room_status::playing);
+    CHECK(d.host.lobby_of(d.id)->status == model::room_status::playing);
 
     // The second game has an archive id of its own.
     d.act(0, protocol::resign{});
@@ -456,7 +457,7 @@ TEST_CASE("room: a finished room closes after the idle time - everyone in it get
         CHECK(d.host.places(x).empty());
     }
     for (const auto& p : {d.ann, d.bo, cy}) CHECK(d.host.players().rooms_of(p->info.id).empty());
-    CHECK(d.host.counters().rooms[static_cast<std::size_t>(protocol::room_status::finished)].load() == 0);
+    CHECK(d.host.counters().rooms[static_cast<std::size_t>(model::room_status::finished)].load() == 0);
 
     // Closed: messages get no_such_room, resume and detach do nothing.
     d.act(0, protocol::rematch{}, "r");

@@ -12,6 +12,7 @@
 namespace {
 
 using namespace quarto::server;
+namespace model = quarto::model;
 namespace protocol = quarto::protocol;
 using testing::claim_ms;
 using testing::fake_host;
@@ -131,10 +132,10 @@ TEST_CASE("room journal: every change encodes to one line and decodes back, and 
         change::summary{"Practice", {}, {move_ms, claim_ms}, true,
                         {seated_player{{"pAnn", "Ann"}, std::string(64, 'a')},
                          seated_player{{"bot-4", "Computer (level 4)"}, "-"}},
-                        3, {}, {}, {}, protocol::bot_opponent{4, 0}},
+                        3, {}, {}, {}, model::bot_opponent{4, 0}},
         change::summary{"Cup · round 1", {}, {move_ms, claim_ms}, false,
                         {seated_player{{"bot-5", "Computer (level 5)"}, ""}, seated_player{{"pBo", "Bo"}, std::string(64, 'b')}},
-                        5, "tcup12345", seat{0}, {}, protocol::bot_opponent{5, 600}, seat{0}},
+                        5, "tcup12345", seat{0}, {}, model::bot_opponent{5, 600}, seat{0}},
         change::take_seat{1, {{"pBo", "Bo the Second"}, std::string(64, 'b')}},
         change::take_seat{1, {{"bot-5", "Computer (level 5)"}, "-"}},
         change::leave_seat{0},
@@ -174,7 +175,7 @@ TEST_CASE("room journal: every change encodes to one line and decodes back, and 
     REQUIRE(older);
     const auto* summary = std::get_if<play::change::summary>(&*older);
     REQUIRE(summary);
-    CHECK(summary->bot == protocol::bot_opponent{3, 0});
+    CHECK(summary->bot == model::bot_opponent{3, 0});
     CHECK(summary->bot_seat == 1);
 }
 

@@ -8,6 +8,7 @@
 namespace {
 
 using namespace quarto::server;
+namespace model = quarto::model;
 namespace protocol = quarto::protocol;
 using testing::check_seq;
 using testing::claim_ms;
@@ -128,7 +129,7 @@ TEST_CASE("room: a player gone from a game for --abandon-seconds may be claimed 
     // Over: nothing more to claim, and the lobby shows it finished.
     d.act(0, protocol::claim_victory{});
     error_to(d.host, d.a, "wrong_phase");
-    CHECK(d.room->lobby().status == protocol::room_status::finished);
+    CHECK(d.room->lobby().status == model::room_status::finished);
 }
 
 TEST_CASE("room: coming back in time keeps the game - and spectators and the present player cannot claim")
@@ -153,7 +154,7 @@ TEST_CASE("room: coming back in time keeps the game - and spectators and the pre
     d.host.advance(milliseconds{5'000});
     d.act(0, protocol::claim_victory{});
     CHECK(error_to(d.host, d.a, "wrong_phase")["message"] == "Your opponent is still here.");
-    CHECK(d.room->lobby().status == protocol::room_status::playing);
+    CHECK(d.room->lobby().status == model::room_status::playing);
 }
 
 TEST_CASE("room: a game started opposite a player with no connection may be claimed at once")

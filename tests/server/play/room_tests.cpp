@@ -7,6 +7,7 @@
 namespace {
 
 using namespace quarto::server;
+namespace model = quarto::model;
 namespace protocol = quarto::protocol;
 using testing::check_seq;
 using testing::claim_ms;
@@ -37,7 +38,7 @@ TEST_CASE("room: the creator gets the snapshot, the second player's join starts 
     CHECK(to_a[0]["players"][0]["connected"] == true);
     CHECK(to_a[0]["players"][1].is_null());
     CHECK(d.host.in_room(d.a, d.id));
-    CHECK(d.host.lobby_of(d.id)->status == protocol::room_status::waiting);
+    CHECK(d.host.lobby_of(d.id)->status == model::room_status::waiting);
 
     const json snap = d.start();
     CHECK(snap["seq"] == 2);
@@ -60,7 +61,7 @@ TEST_CASE("room: the creator gets the snapshot, the second player's join starts 
 
     const auto lobby = d.host.lobby_of(d.id);
     REQUIRE(lobby);
-    CHECK(lobby->status == protocol::room_status::playing);
+    CHECK(lobby->status == model::room_status::playing);
     CHECK(lobby->seats[1]->name == "Bo");
     CHECK(d.host.counters().games_started.load() == 1);
     // The first giver's move clock is armed.
@@ -321,7 +322,7 @@ TEST_CASE("room: leaving a game in progress resigns it")
     CHECK(snap["players"][1].is_null());
     CHECK(snap["game"]["phase"] == "waiting");
     const auto lobby = d.host.lobby_of(d.id);
-    CHECK(lobby->status == protocol::room_status::waiting);
+    CHECK(lobby->status == model::room_status::waiting);
     CHECK_FALSE(lobby->seats[1].has_value());
     d.act(d.b, *d.bo, protocol::resign{});
     error_to(d.host, d.b, "not_in_room");

@@ -7,6 +7,7 @@
 namespace {
 
 using namespace quarto::server;
+namespace model = quarto::model;
 namespace protocol = quarto::protocol;
 using testing::error_to;
 using testing::fake_host;
@@ -33,7 +34,7 @@ TEST_CASE("room: a tournament game starts at once with the tournament's first se
                                          }};
     play::room& r = host.open_game_room(std::move(s), *ann, *bo);
     host.run_deferred();
-    CHECK(host.lobby_of(r.id())->status == protocol::room_status::playing);
+    CHECK(host.lobby_of(r.id())->status == model::room_status::playing);
     CHECK(r.listing().tournament == "tclub");
     CHECK(host.next_alarm() == instant{move_ms});
 
@@ -86,7 +87,7 @@ TEST_CASE("room: nobody takes a vacated seat of a tournament game - a stranger m
         const json e = error_to(host, c, "room_full");
         CHECK(e["req"] == "sit");
     }
-    CHECK(host.lobby_of(r.id())->status != protocol::room_status::playing); // no new game
+    CHECK(host.lobby_of(r.id())->status != model::room_status::playing); // no new game
     CHECK(reported == 1);
     r.handle(c, *cy, protocol::join{true}, "watch");
     host.run_deferred();

@@ -10,6 +10,7 @@
 namespace {
 
 using namespace quarto::server;
+namespace model = quarto::model;
 namespace protocol = quarto::protocol;
 using testing::event;
 using testing::fake_host;
@@ -22,7 +23,7 @@ using testing::tid;
 using quarto::instant;
 using quarto::milliseconds;
 
-protocol::tournament_settings paused_rounds(int seconds, protocol::tournament_format format = protocol::tournament_format::round_robin)
+model::tournament_settings paused_rounds(int seconds, model::tournament_format format = model::tournament_format::round_robin)
 {
     auto s = settings_of(format);
     s.round_pause_seconds = seconds;
@@ -146,7 +147,7 @@ TEST_CASE("round pause: a bye is told it has a bye, a forfeit is not told at all
 {
     SUBCASE("a bye")
     {
-        event e{paused_rounds(5, protocol::tournament_format::swiss), 3};
+        event e{paused_rounds(5, model::tournament_format::swiss), 3};
         e.join_all();
         e.director(protocol::start_tournament{});
         e.finish_round();
@@ -291,7 +292,7 @@ TEST_CASE("round pause: a restart during the pause starts the round at its store
     }
     SUBCASE("paused by the director before the restart: it waits for the resume")
     {
-        record->status = protocol::tournament_status::paused;
+        record->status = model::tournament_status::paused;
         tournaments::tournament t{host, *record, std::make_shared<tournaments::tournament_views>()};
         t.reopen();
         host.run_deferred();

@@ -14,11 +14,12 @@ namespace {
 
 using namespace quarto::server;
 using namespace quarto::server::testing; // the tournament's event and its helpers
+namespace model = quarto::model;
 namespace protocol = quarto::protocol;
 namespace solver = quarto::solver;
 using quarto::milliseconds;
 
-const protocol::bot_opponent level_2{2, 0};
+const model::bot_opponent level_2{2, 0};
 
 // Every question answered at once with the level's own move.
 struct thinking {
@@ -74,7 +75,7 @@ void play_the_computer(event& e, std::size_t person, play::room& r, int gives)
 
 TEST_CASE("tournament: the director enters the computer while registration is open, one at most")
 {
-    auto s = settings_of(protocol::tournament_format::round_robin);
+    auto s = settings_of(model::tournament_format::round_robin);
     s.max_players = 3;
     event e{s, 3};
     e.as(0, protocol::join_tournament{});
@@ -84,7 +85,7 @@ TEST_CASE("tournament: the director enters the computer while registration is op
     e.as(0, protocol::add_bot{level_2}, "not yours");
     CHECK(error_to(e.host, e.conns[0], "not_director")["req"] == "not yours");
 
-    e.director(protocol::add_bot{protocol::bot_opponent{4, 600}}, "b");
+    e.director(protocol::add_bot{model::bot_opponent{4, 600}}, "b");
     const json snap = of_type(e.host.take(e.dc), "tournament").at(0);
     CHECK(snap["req"] == "b");
     REQUIRE(snap["players"].size() == 2);
@@ -96,7 +97,7 @@ TEST_CASE("tournament: the director enters the computer while registration is op
     CHECK(stored["tournament"]["players"][1]["bot"] == json{{"level", 4}, {"delay_ms", 600}});
     const auto record = reload(e.host, stored);
     REQUIRE(record);
-    CHECK(record->players[1].bot == protocol::bot_opponent{4, 600});
+    CHECK(record->players[1].bot == model::bot_opponent{4, 600});
     CHECK_FALSE(record->players[0].bot);
     // The computer is nobody's person: no token, no place in the registry.
     CHECK_FALSE(e.host.players().find_by_id("bot-4"));
@@ -117,14 +118,14 @@ TEST_CASE("tournament: the director enters the computer while registration is op
 
     e.director(protocol::start_tournament{});
     e.host.take(e.dc);
-    e.director(protocol::add_bot{protocol::bot_opponent{5, 0}}, "late");
+    e.director(protocol::add_bot{model::bot_opponent{5, 0}}, "late");
     CHECK(error_to(e.host, e.dc, "registration_closed")["req"] == "late");
 }
 
 TEST_CASE("tournament: the computer plays its games in the pairing's seat, and its results count like anyone's")
 {
     thinking t;
-    event e{settings_of(protocol::tournament_format::round_robin), 2};
+    event e{settings_of(model::tournament_format::round_robin), 2};
     t.serve(e.host);
     e.join_all();
     e.director(protocol::add_bot{level_2});
@@ -179,7 +180,7 @@ TEST_CASE("tournament: the computer plays its games in the pairing's seat, and i
 
 TEST_CASE("tournament: a registering tournament with only the computer in it goes once its director has been away")
 {
-    event e{settings_of(protocol::tournament_format::round_robin), 1};
+    event e{settings_of(model::tournament_format::round_robin), 1};
     e.director(protocol::add_bot{level_2});
     e.t->detach(e.dc);
     CHECK_FALSE(e.t->close_if_deserted(milliseconds{1000}));
@@ -189,7 +190,7 @@ TEST_CASE("tournament: a registering tournament with only the computer in it goe
 
 TEST_CASE("tournament: after a restart the computer is back in seat 0 of its board, and goes on with its game")
 {
-    event e{settings_of(protocol::tournament_format::round_robin), 1};
+    event e{settings_of(model::tournament_format::round_robin), 1};
     e.host.enable_journal();
     e.director(protocol::add_bot{level_2}); // entered before Ann: the pairing's first player
     e.join_all();
@@ -231,7 +232,7 @@ TEST_CASE("tournament: after a restart the computer is back in seat 0 of its boa
 
 TEST_CASE("tournament: the computer is never away, so its opponent cannot claim the game from it")
 {
-    event e{settings_of(protocol::tournament_format::round_robin), 1};
+    event e{settings_of(model::tournament_format::round_robin), 1};
     e.director(protocol::add_bot{level_2}); // entered before Ann: the pairing's first player
     e.join_all();
     e.director(protocol::start_tournament{});

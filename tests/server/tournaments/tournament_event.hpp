@@ -20,9 +20,9 @@ using strings = std::vector<std::string>;
 
 inline const std::string tid = "tclub";
 
-inline protocol::tournament_settings settings_of(protocol::tournament_format format, int games_per_pairing = 1)
+inline model::tournament_settings settings_of(model::tournament_format format, int games_per_pairing = 1)
 {
-    protocol::tournament_settings s;
+    model::tournament_settings s;
     s.name = "Club night";
     s.format = format;
     s.games_per_pairing = games_per_pairing;
@@ -34,7 +34,7 @@ inline protocol::tournament_settings settings_of(protocol::tournament_format for
 
 // What a restart reads of a stored state: its people (known to `host` again by their token
 // hashes) and the record.
-inline std::optional<protocol::tournament_record> reload(fake_host& host, const json& state)
+inline std::optional<model::tournament_record> reload(fake_host& host, const json& state)
 {
     for (const auto& person : state["people"])
         host.players().restore(
@@ -53,14 +53,14 @@ struct event {
     std::shared_ptr<tournaments::tournament_views> views = std::make_shared<tournaments::tournament_views>();
     std::unique_ptr<tournaments::tournament> t;
 
-    explicit event(protocol::tournament_settings settings, int n = 4)
+    explicit event(model::tournament_settings settings, int n = 4)
     {
         const strings names{"Ann", "Bo", "Cy", "Di", "Ed", "Flo"};
         for (int i = 0; i < n; ++i) {
             people.push_back(host.players().create(names.at(static_cast<std::size_t>(i))));
             conns.push_back(host.connect());
         }
-        protocol::tournament_record record;
+        model::tournament_record record;
         record.id = tid;
         record.settings = std::move(settings);
         record.director = dee->info.id;

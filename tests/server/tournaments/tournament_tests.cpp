@@ -10,6 +10,7 @@
 namespace {
 
 using namespace quarto::server;
+namespace model = quarto::model;
 namespace protocol = quarto::protocol;
 using testing::check_seq;
 using testing::error_to;
@@ -31,7 +32,7 @@ using quarto::milliseconds;
 
 TEST_CASE("tournament: creation subscribes the director and stores the record")
 {
-    event e{settings_of(protocol::tournament_format::round_robin)};
+    event e{settings_of(model::tournament_format::round_robin)};
     CHECK(e.host.in_tournament(e.dc, tid));
     const auto got = e.host.take(e.dc);
     REQUIRE(types_of(got) == strings{"tournament"});
@@ -50,7 +51,7 @@ TEST_CASE("tournament: creation subscribes the director and stores the record")
 
 TEST_CASE("tournament: joining, withdrawing and their refusals")
 {
-    auto s = settings_of(protocol::tournament_format::round_robin);
+    auto s = settings_of(model::tournament_format::round_robin);
     s.max_players = 3;
     event e{s, 4};
     e.host.take(e.dc);
@@ -94,7 +95,7 @@ TEST_CASE("tournament: joining, withdrawing and their refusals")
 
 TEST_CASE("tournament: the director's controls and their refusals")
 {
-    event e{settings_of(protocol::tournament_format::round_robin), 3};
+    event e{settings_of(model::tournament_format::round_robin), 3};
     const auto refused = [&](const play::client_ref& c, const std::string& code, const std::string& req) {
         const auto stored = e.host.stored().size();
         const json err = error_to(e.host, c, code);
@@ -168,7 +169,7 @@ TEST_CASE("tournament: the director's controls and their refusals")
 
 TEST_CASE("tournament: watchers get every snapshot until they unwatch or their connection closes")
 {
-    event e{settings_of(protocol::tournament_format::round_robin), 2};
+    event e{settings_of(model::tournament_format::round_robin), 2};
     const auto eve = e.host.players().create("Eve");
     const auto w = e.host.connect();
     e.as(w, *eve, protocol::watch_tournament{}, "w");
@@ -202,7 +203,7 @@ TEST_CASE("tournament: watchers get every snapshot until they unwatch or their c
 
 TEST_CASE("tournament: a round robin of four, from the start to the final standings")
 {
-    event e{settings_of(protocol::tournament_format::round_robin)};
+    event e{settings_of(model::tournament_format::round_robin)};
     e.join_all();
     for (auto& c : e.conns) e.host.take(c);
     e.host.take(e.dc);
@@ -223,7 +224,7 @@ TEST_CASE("tournament: a round robin of four, from the start to the final standi
         play::room* r = e.host.find_room(room_id);
         REQUIRE(r);
         const auto lobby = r->lobby();
-        CHECK(lobby.status == protocol::room_status::playing);
+        CHECK(lobby.status == model::room_status::playing);
         for (int side = 0; side < 2; ++side) {
             const std::size_t me = e.index_of(p["players"][side]);
             const std::size_t them = e.index_of(p["players"][1 - side]);
@@ -314,7 +315,7 @@ TEST_CASE("tournament: a round robin of four, from the start to the final standi
 
 TEST_CASE("tournament: a player on two connections gets the pairing on both, and both follow the game")
 {
-    event e{settings_of(protocol::tournament_format::round_robin), 2};
+    event e{settings_of(model::tournament_format::round_robin), 2};
     e.join_all();
     const auto second = e.host.connect(); // Ann in another tab
     e.as(second, *e.people[0], protocol::watch_tournament{});
@@ -356,7 +357,7 @@ TEST_CASE("tournament: a player on two connections gets the pairing on both, and
 
 TEST_CASE("tournament: Swiss with three players gives a bye each round, to a different player")
 {
-    event e{settings_of(protocol::tournament_format::swiss), 3};
+    event e{settings_of(model::tournament_format::swiss), 3};
     e.join_all();
     for (auto& c : e.conns) e.host.take(c);
     e.director(protocol::start_tournament{});
@@ -399,7 +400,7 @@ TEST_CASE("tournament: Swiss with three players gives a bye each round, to a dif
 
 TEST_CASE("tournament: two games per pairing, each player starting one")
 {
-    event e{settings_of(protocol::tournament_format::round_robin, 2), 2};
+    event e{settings_of(model::tournament_format::round_robin, 2), 2};
     e.join_all();
     for (auto& c : e.conns) e.host.take(c);
     e.director(protocol::start_tournament{});
@@ -440,7 +441,7 @@ TEST_CASE("tournament: two games per pairing, each player starting one")
 
 TEST_CASE("tournament: pausing holds the next round until the director resumes")
 {
-    event e{settings_of(protocol::tournament_format::round_robin)};
+    event e{settings_of(model::tournament_format::round_robin)};
     e.join_all();
     e.director(protocol::start_tournament{});
     e.director(protocol::pause_tournament{});
@@ -459,7 +460,7 @@ TEST_CASE("tournament: pausing holds the next round until the director resumes")
 
 TEST_CASE("tournament: removing a player forfeits the game in play and every later one")
 {
-    event e{settings_of(protocol::tournament_format::round_robin)};
+    event e{settings_of(model::tournament_format::round_robin)};
     e.join_all();
     e.director(protocol::start_tournament{});
     const std::size_t gone = 3;
@@ -479,7 +480,7 @@ TEST_CASE("tournament: removing a player forfeits the game in play and every lat
     const json over = of_type(e.host.take(e.conns[gone]), "game_over").at(0);
     CHECK(over["reason"] == "resign");
     CHECK(over["winner"] == (gone_first ? 1 : 0));
-    CHECK(r->lobby().status == protocol::room_status::finished);
+    CHECK(r->lobby().status == model::room_status::finished);
     json snap = e.snapshot();
     CHECK(snap["players"][gone]["active"] == false);
     for (const auto& p : snap["rounds"][0]["pairings"]) {
@@ -516,7 +517,7 @@ TEST_CASE("tournament: removing a player forfeits the game in play and every lat
 
 TEST_CASE("tournament: a Swiss no longer pairs a removed player")
 {
-    event e{settings_of(protocol::tournament_format::swiss)};
+    event e{settings_of(model::tournament_format::swiss)};
     e.join_all();
     e.director(protocol::start_tournament{});
     CHECK(e.snapshot()["settings"]["rounds"] == 2);
@@ -539,7 +540,7 @@ TEST_CASE("tournament: a Swiss no longer pairs a removed player")
 
 TEST_CASE("tournament: removing a player before the start takes them off the list")
 {
-    event e{settings_of(protocol::tournament_format::round_robin), 3};
+    event e{settings_of(model::tournament_format::round_robin), 3};
     e.join_all();
     e.director(protocol::remove_player{e.id(1)});
     const json snap = e.snapshot();
@@ -551,7 +552,7 @@ TEST_CASE("tournament: removing a player before the start takes them off the lis
 
 TEST_CASE("tournament: the start time starts it, through the manual clock")
 {
-    auto s = settings_of(protocol::tournament_format::round_robin);
+    auto s = settings_of(model::tournament_format::round_robin);
     s.start_at_ms = fake_host::unix_at_zero + 5'000;
     SUBCASE("with two players")
     {
@@ -594,7 +595,7 @@ TEST_CASE("tournament: reopened after its rooms came back from the journal, it g
 {
     // A first life with the journal: round 1 of four players, one game in progress, the other
     // over but not yet scored in what was stored (it ended in the turn of the crash).
-    event before{settings_of(protocol::tournament_format::round_robin)};
+    event before{settings_of(model::tournament_format::round_robin)};
     before.host.enable_journal();
     before.join_all();
     before.director(protocol::start_tournament{});
@@ -644,7 +645,7 @@ TEST_CASE("tournament: games begun just before a crash the record missed go on i
 {
     // A first life: the last game of round 1 ends and round 2's games begin, all in the
     // journal, but the record stored last is from before that game ended.
-    event before{settings_of(protocol::tournament_format::round_robin)};
+    event before{settings_of(model::tournament_format::round_robin)};
     before.host.enable_journal();
     before.join_all();
     before.director(protocol::start_tournament{});
@@ -682,7 +683,7 @@ TEST_CASE("tournament: games begun just before a crash the record missed go on i
 TEST_CASE("tournament: a running record reopened without its games' rooms comes back paused - resuming replays them")
 {
     // A first life: round 1 of four players, one of its two games over.
-    event before{settings_of(protocol::tournament_format::round_robin)};
+    event before{settings_of(model::tournament_format::round_robin)};
     before.join_all();
     before.director(protocol::start_tournament{});
     const json round1 = before.current_round();
@@ -746,13 +747,13 @@ TEST_CASE("tournament: a running record reopened without its games' rooms comes 
 
 TEST_CASE("tournament: a registering record reopened after its start time starts on the next turn")
 {
-    auto s = settings_of(protocol::tournament_format::round_robin);
+    auto s = settings_of(model::tournament_format::round_robin);
     s.start_at_ms = fake_host::unix_at_zero - 60'000; // passed while the server was down
     fake_host host;
     const auto ann = host.players().create("Ann");
     const auto bo = host.players().create("Bo");
     const auto dee = host.players().create("Dee");
-    protocol::tournament_record record;
+    model::tournament_record record;
     record.id = tid;
     record.settings = s;
     record.director = dee->info.id;
@@ -771,12 +772,12 @@ TEST_CASE("tournament: a registering record reopened after its start time starts
 TEST_CASE("tournament: a registered player the server no longer knows forfeits instead of holding the round up")
 {
     // A record whose Bo is not in the registry (persist stores only the people it knows).
-    auto s = settings_of(protocol::tournament_format::round_robin);
+    auto s = settings_of(model::tournament_format::round_robin);
     s.start_at_ms = fake_host::unix_at_zero - 60'000;
     fake_host host;
     const auto ann = host.players().create("Ann");
     const auto dee = host.players().create("Dee");
-    protocol::tournament_record record;
+    model::tournament_record record;
     record.id = tid;
     record.settings = s;
     record.director = dee->info.id;
@@ -797,7 +798,7 @@ TEST_CASE("tournament: a registered player the server no longer knows forfeits i
 
 TEST_CASE("tournament: a join that arrives after its player was forgotten registers nobody")
 {
-    event e{settings_of(protocol::tournament_format::round_robin), 2};
+    event e{settings_of(model::tournament_format::round_robin), 2};
     // Ann's connection closed while her join was on its way, and the registry let her go.
     CHECK(e.host.players().forget_idle(std::chrono::steady_clock::now() + std::chrono::hours{24}, std::chrono::seconds{1}) == 2);
     const auto stores = e.host.stored().size();
@@ -808,7 +809,7 @@ TEST_CASE("tournament: a join that arrives after its player was forgotten regist
 
 TEST_CASE("tournament: every change is stored, and nothing else is")
 {
-    event e{settings_of(protocol::tournament_format::round_robin), 2};
+    event e{settings_of(model::tournament_format::round_robin), 2};
     std::size_t stored = e.host.stored().size();
     CHECK(stored == 1); // the creation
     const auto changes = [&](int n, const char* what) {
@@ -818,7 +819,7 @@ TEST_CASE("tournament: every change is stored, and nothing else is")
         // What was stored reads back as the record the snapshot shows.
         const auto back = protocol::read_stored_tournament(e.host.stored().back().state["tournament"]);
         REQUIRE(back);
-        CHECK(protocol::to_string(back->status) == e.snapshot()["status"].get<std::string>());
+        CHECK(model::to_string(back->status) == e.snapshot()["status"].get<std::string>());
         CHECK(back->players.size() == e.snapshot()["players"].size());
         CHECK(back->rounds.size() == e.snapshot()["rounds"].size());
     };
@@ -845,7 +846,7 @@ TEST_CASE("tournament: every change is stored, and nothing else is")
 
 TEST_CASE("a registering tournament with no player goes once its director has been away long enough")
 {
-    event e{settings_of(protocol::tournament_format::swiss), 2};
+    event e{settings_of(model::tournament_format::swiss), 2};
     const auto watcher = e.host.connect();
     e.as(watcher, *e.people[0], protocol::watch_tournament{});
     CHECK_FALSE(e.t->close_if_deserted(milliseconds{1000})); // the director is here
@@ -861,7 +862,7 @@ TEST_CASE("a registering tournament with no player goes once its director has be
 
 TEST_CASE("a tournament someone registered for, or whose director comes back, stays")
 {
-    event e{settings_of(protocol::tournament_format::swiss), 2};
+    event e{settings_of(model::tournament_format::swiss), 2};
     e.t->detach(e.dc);
     CHECK_FALSE(e.t->close_if_deserted(milliseconds{1000}));
     e.host.advance(milliseconds{800});

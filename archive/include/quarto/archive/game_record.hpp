@@ -16,7 +16,7 @@ struct game_record {
     std::string id;        // stable, unique across the archive (the room's game_over carries it)
     std::string room;      // the room it was played in (rooms ids are reused across restarts)
     std::string room_name;
-    std::array<protocol::player_info, 2> players; // by seat
+    std::array<model::player_info, 2> players; // by seat
     rules game_rules;
     clock_settings clock;
     seat first = 0; // won the coin flip and gave first
@@ -33,7 +33,7 @@ struct game_origin {
     std::string id;
     std::string room;
     std::string room_name;
-    std::array<protocol::player_info, 2> players;
+    std::array<model::player_info, 2> players;
     std::int64_t started_ms = 0;
     std::int64_t ended_ms = 0;
 };

@@ -12,28 +12,14 @@
 #include <nlohmann/json.hpp>
 
 #include "quarto/core/game.hpp"
+#include "quarto/model/player.hpp"
+#include "quarto/model/room.hpp"
 #include "quarto/protocol/error_code.hpp"
 #include "quarto/protocol/messages.hpp"
 
 namespace quarto::protocol {
 
 using json = nlohmann::json;
-
-enum class room_status : std::uint8_t { waiting, playing, finished };
-std::string_view to_string(room_status s);
-
-struct player_info {
-    std::string id;
-    std::string name;
-    friend bool operator==(const player_info&, const player_info&) = default;
-};
-
-struct seat_info {
-    player_info player;
-    bool connected = true;
-    // A player away from a game in progress: in how many ms the opponent may claim the win.
-    std::optional<std::int64_t> claim_victory_in_ms;
-};
 
 // Where an event belongs: its room, and its place in that room's sequence.
 struct event_stamp {
@@ -42,27 +28,20 @@ struct event_stamp {
 };
 
 // What a room shows of itself; filled by the server from the room's state.
-// The games the two seated players have finished in this room since they sat down together.
-struct room_score {
-    std::array<int, 2> wins{};
-    int draws = 0;
-    friend bool operator==(const room_score&, const room_score&) = default;
-};
-
 struct room_view {
-    const room_id& id;
+    const model::room_id& id;
     std::uint64_t seq;
     const std::string& name;
     const rules& game_rules;
     const clock_settings& clock;
-    room_status status;
-    const std::array<std::optional<seat_info>, 2>& seats;
+    model::room_status status;
+    const std::array<std::optional<model::seat_info>, 2>& seats;
     int spectators;
     const game* current; // the game in progress or the last one; null before the first
     instant now;
     std::string_view game_id;    // the archive id of `current` (shown once it has finished)
     std::string_view tournament; // the tournament whose game this room holds; empty if none
-    const room_score* score = nullptr; // shown when given (the snapshot)
+    const model::room_score* score = nullptr; // shown when given (the snapshot)
 };
 
 // JSON values of the settings and results, for documents built with nlohmann::json (the
@@ -76,26 +55,26 @@ json encode_moves(std::span<const move_record> moves);
 // What a hello with a token resumes: the rooms and tournaments whose snapshots follow the
 // welcome, then resumed_all.
 struct resume_list {
-    std::span<const room_id> rooms;
+    std::span<const model::room_id> rooms;
     std::span<const std::string> tournaments;
 };
 
 // Direct replies. `req` is echoed when it is not null.
 // `resuming`: given after a hello with a token (the lists, empty ones too), null after one with
 // a name.
-std::string welcome(const player_info& p, const std::string& token, const json& req,
+std::string welcome(const model::player_info& p, const std::string& token, const json& req,
                     const resume_list* resuming = nullptr);
 // After the welcome of a hello with a token, once every snapshot of the resume has been sent.
 std::string resumed_all();
 std::string pong(std::int64_t server_epoch_ms, const json& req);
 // The answer to rename: the player's id and new name (as welcome names them).
-std::string renamed(const player_info& p, const json& req);
+std::string renamed(const model::player_info& p, const json& req);
 std::string error_reply(error_code code, std::string_view message, const json& req);
-std::string room_created(const room_id& id, const json& req);
+std::string room_created(const model::room_id& id, const json& req);
 // `summaries`: room_summary texts, one page of the `total` public rooms from `offset` on.
 std::string rooms_list(std::span<const std::string> summaries, std::size_t total, std::size_t offset, const json& req);
-std::string synced(const room_id& id, std::uint64_t seq, const json& req);
-std::string room_closed(const room_id& id);
+std::string synced(const model::room_id& id, std::uint64_t seq, const json& req);
+std::string room_closed(const model::room_id& id);
 
 // A room as listed in the lobby (one element of `rooms`).
 std::string room_summary(const room_view& room, bool is_private);
@@ -103,13 +82,13 @@ std::string room_summary(const room_view& room, bool is_private);
 std::string room_snapshot(const room_view& room, std::optional<seat> you, const json& req);
 
 // Membership events, stamped.
-std::string joined_event(const event_stamp& stamp, const player_info& p, bool as_spectator, std::optional<seat> at);
-std::string left_event(const event_stamp& stamp, const player_info& p, bool as_spectator, std::optional<seat> from);
+std::string joined_event(const event_stamp& stamp, const model::player_info& p, bool as_spectator, std::optional<seat> at);
+std::string left_event(const event_stamp& stamp, const model::player_info& p, bool as_spectator, std::optional<seat> from);
 // disconnected / reconnected
 // `claim_victory_in_ms`: for a player gone from a game in progress (see seat_info).
-std::string connection_event(const event_stamp& stamp, const player_info& p, bool connected,
+std::string connection_event(const event_stamp& stamp, const model::player_info& p, bool connected,
                              std::optional<std::int64_t> claim_victory_in_ms = std::nullopt);
 // A player in the room (seated at `at`, or watching) took a new name.
-std::string player_renamed_event(const event_stamp& stamp, const player_info& p, std::optional<seat> at);
+std::string player_renamed_event(const event_stamp& stamp, const model::player_info& p, std::optional<seat> at);
 
 } // namespace quarto::protocol

@@ -28,8 +28,8 @@ void write_result_members(json_text& t, const game_result& r);
 // [{"type","seat","t_ms",...}, ...]
 void write_moves(json_text& t, std::span<const move_record> moves);
 // {"id","name"}
-void write_player(json_text& t, const player_info& p);
+void write_player(json_text& t, const model::player_info& p);
 // {"wins":[A,B],"draws":N}
-void write_score(json_text& t, const room_score& s);
+void write_score(json_text& t, const model::room_score& s);
 
 } // namespace quarto::protocol::fields

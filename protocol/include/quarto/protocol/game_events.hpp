@@ -17,17 +17,17 @@
 namespace quarto::protocol {
 
 void game_started_event(std::string& out, const event_stamp& stamp, const game& g,
-                        const std::array<player_info, 2>& players, instant now);
+                        const std::array<model::player_info, 2>& players, instant now);
 void given_event(std::string& out, const event_stamp& stamp, const game& g, seat by, piece p, instant now);
 void placed_event(std::string& out, const event_stamp& stamp, const game& g, seat by, square s, piece p, instant now);
 void passed_event(std::string& out, const event_stamp& stamp, const game& g, seat by, instant now);
 // `game_id`: the id under which the archive keeps this game (GET /api/games/{id}).
 // `score`, when given: the room's running score, this game counted.
 void game_over_event(std::string& out, const event_stamp& stamp, const game& g, std::string_view game_id, instant now,
-                     const room_score* score = nullptr);
+                     const model::room_score* score = nullptr);
 void rematch_requested_event(std::string& out, const event_stamp& stamp, seat by);
 // A room restored after a restart: its status, and the clocks and claim window as they now
 // stand (`g`: the room's game, null before its first).
-void resumed_event(std::string& out, const event_stamp& stamp, room_status status, const game* g, instant now);
+void resumed_event(std::string& out, const event_stamp& stamp, model::room_status status, const game* g, instant now);
 
 } // namespace quarto::protocol

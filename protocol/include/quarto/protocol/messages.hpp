@@ -10,12 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "quarto/core/game.hpp"
-#include "quarto/protocol/bot_opponent.hpp"
-#include "quarto/protocol/tournament.hpp"
+#include "quarto/model/bot_opponent.hpp"
+#include "quarto/model/room.hpp"
+#include "quarto/model/tournament.hpp"
 
 namespace quarto::protocol {
-
-using room_id = std::string;
 
 inline constexpr int protocol_version = 1;
 inline constexpr std::size_t max_name_length = 32; // in bytes of UTF-8
@@ -55,13 +54,13 @@ struct create_room {
     rules game_rules;
     clock_settings clock;
     bool is_private = false;
-    std::optional<bot_opponent> opponent; // none: the other seat waits for a person
+    std::optional<model::bot_opponent> opponent; // none: the other seat waits for a person
 };
 struct list_tournaments {
     page_request page;
 };
 struct create_tournament {
-    tournament_settings settings;
+    model::tournament_settings settings;
 };
 using lobby_message = std::variant<list_rooms, create_room, list_tournaments, create_tournament>;
 
@@ -89,7 +88,7 @@ struct rematch {};
 struct claim_victory {};
 using room_action = std::variant<join, leave, sync, give, place, call_quarto, pass, resign, rematch, claim_victory>;
 struct room_message {
-    room_id room;
+    model::room_id room;
     room_action action;
 };
 
@@ -106,12 +105,12 @@ struct watch_tournament {};
 struct unwatch_tournament {};
 // The director enters the computer (one per tournament).
 struct add_bot {
-    bot_opponent opponent;
+    model::bot_opponent opponent;
 };
 using tournament_action = std::variant<join_tournament, withdraw_tournament, start_tournament, pause_tournament,
                                        resume_tournament, remove_player, watch_tournament, unwatch_tournament, add_bot>;
 struct tournament_message {
-    tournament_id tournament;
+    model::tournament_id tournament;
     tournament_action action;
 };
 

@@ -6,12 +6,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "quarto/protocol/tournament.hpp"
+#include "quarto/model/tournament.hpp"
 
 namespace quarto::protocol {
 
-nlohmann::json stored_tournament(const tournament_record& t);
+nlohmann::json stored_tournament(const model::tournament_record& t);
 // nullopt when `stored` is not a tournament document this version can read.
-std::optional<tournament_record> read_stored_tournament(const nlohmann::json& stored);
+std::optional<model::tournament_record> read_stored_tournament(const nlohmann::json& stored);
 
 } // namespace quarto::protocol

@@ -1,6 +1,6 @@
-#include "quarto/protocol/tournament.hpp"
+#include "quarto/model/tournament.hpp"
 
-namespace quarto::protocol {
+namespace quarto::model {
 
 std::string_view to_string(tournament_format f)
 {
@@ -42,4 +42,4 @@ bool pairing_complete(const tournament_pairing& p, int games_per_pairing)
     return finished >= games_per_pairing;
 }
 
-} // namespace quarto::protocol
+} // namespace quarto::model

@@ -1,7 +1,8 @@
 // A tournament as typed values: its settings, entrants, rounds, pairings and game results. The
 // server keeps one of these per tournament, changed only by the thread of the shard that holds
 // the tournament; the protocol turns it into the `tournament` snapshot and into the archive's
-// stored form (the same document plus what only the server may see, see encode_tournament.hpp).
+// stored form (the same document plus what only the server may see, see
+// quarto/protocol/encode_tournament.hpp).
 #pragma once
 
 #include <array>
@@ -13,15 +14,16 @@
 
 #include "quarto/core/clock.hpp"
 #include "quarto/core/rules.hpp"
-#include "quarto/protocol/bot_opponent.hpp"
+#include "quarto/model/bot_opponent.hpp"
 
-namespace quarto::protocol {
+namespace quarto::model {
 
 using tournament_id = std::string;
 
 enum class tournament_format : std::uint8_t { round_robin, swiss };
 enum class tournament_status : std::uint8_t { registering, running, paused, finished };
 
+// The wire's names ("round_robin", "swiss"; "registering", ...), also in the server's logs.
 std::string_view to_string(tournament_format f);
 std::string_view to_string(tournament_status s);
 
@@ -102,4 +104,4 @@ std::array<int, 2> pairing_half_points(const tournament_pairing& p, int games_pe
 // Every game of a pairing has a result (a bye is complete at once).
 bool pairing_complete(const tournament_pairing& p, int games_per_pairing);
 
-} // namespace quarto::protocol
+} // namespace quarto::model

@@ -4,9 +4,9 @@
 
 #include <cstdint>
 
-namespace quarto::protocol {
+namespace quarto::model {
 
-// `{"bot": LEVEL, "delay_ms": N}`.
+// On the wire: `{"bot": LEVEL, "delay_ms": N}`.
 struct bot_opponent {
     int level = 1; // 1..5 (quarto::solver::min_bot_level..max_bot_level)
     // How long it waits from the start of its turn before moving, thinking included: a person
@@ -18,4 +18,4 @@ struct bot_opponent {
 // Bounds of `delay_ms`.
 inline constexpr std::int64_t max_bot_delay_ms = 5'000;
 
-} // namespace quarto::protocol
+} // namespace quarto::model
