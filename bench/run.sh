@@ -9,6 +9,10 @@
 #   bench/run.sh --quick    small versions of each scenario, once (about 2 minutes), written to
 #                           /tmp/quarto-bench-quick.md unless --out says otherwise
 #   options: --servers LIST   which servers, comma-separated among cpp, node, go (default all)
+#            --base-server PATH  also another quarto-server build (say, of the commit before a
+#                             change: `git worktree add`, a Release build of quarto-server), run
+#                             as server "base" wherever quarto-server runs; the report gives the
+#                             checkout's CPU per move over the base's, per round
 #            --scenarios LIST which scenarios (default r100,r100-s2,r1000,r1000-think100,
 #                             r1000-cross,r1000-think100-cross; also r10, r1000-1thread,
 #                             r1000-think100-1thread, r5000). The -cross ones run quarto-server
@@ -36,12 +40,13 @@ while [[ $# -gt 0 ]]; do
     case $1 in
         --quick) quick=1 ;;
         --servers) IFS=, read -r -a servers <<<"$2"; shift ;;
+        --base-server) base_server_bin=$(realpath "$2"); shift ;;
         --scenarios) IFS=, read -r -a chosen <<<"$2"; shift ;;
         --no-idle) idle=0 ;;
         --out) out=$2; shift ;;
         --keep) keep=$2; shift ;;
         --repeat) repeats=$2; shift ;;
-        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -64,6 +69,7 @@ declare -A scenario_spec=(
 if ((${#chosen[@]} == 0)); then
     if ((quick)); then chosen=(q-r100 q-r100-s2 q-r200 q-r200-think50); else chosen=(r100 r100-s2 r1000 r1000-think100 r1000-cross r1000-think100-cross); fi
 fi
+[[ -n $base_server_bin && " ${servers[*]} " != *" base "* ]] && servers+=(base)
 for name in "${chosen[@]}"; do [[ -n ${scenario_spec[$name]:-} ]] || { echo "run.sh: unknown scenario $name" >&2; exit 2; }; done
 ensure_servers "${servers[@]}"
 
@@ -95,7 +101,7 @@ rep=1         # the round being run
 for_server() {
     local migration
     read -r _ _ _ _ _ _ migration <<<"${scenario_spec[$1]}"
-    [[ -z $migration || $2 == cpp ]]
+    [[ -z $migration || $2 == cpp || $2 == base ]]
 }
 
 run_scenario() {
@@ -267,6 +273,18 @@ if ((!quick)) && [[ " ${servers[*]} " == *" cpp "* ]]; then
         targets+=("- Idle: **${idle_kib_per_conn[cpp]} KiB** of quarto-server's RSS per held connection at ${idle_conns[cpp]} connections (target at most 8 KiB at 19,000).")
     targets+=("- Instructions per client message: not measured here; \`bench/instructions.sh\` (target at most 8,000).")
     targets+=("- System calls per move: not measured here; \`bench/syscalls.sh\` (bench/RESULTS.md has the figures).")
+fi
+if [[ " ${servers[*]} " == *" cpp "* && " ${servers[*]} " == *" base "* ]]; then
+    for name in "${chosen[@]}"; do
+        for what in .server_cpu_user_us_per_move .server_cpu_sys_us_per_move .server_cpu_us_per_move; do
+            rs=$(for ((r = 1; r <= repeats; r++)); do
+                awk -v a="$(fig "$name" cpp "$what" "$r")" -v b="$(fig "$name" base "$what" "$r")" 'BEGIN { printf "%.2f\n", b ? a / b : 0 }'
+            done)
+            case $what in *user*) line="- $name: CPU per move of this build over the base build's: user $(ratios "$rs")" ;;
+                *_sys_*) line+=", system $(ratios "$rs")" ;; *) line+=", user + system $(ratios "$rs")." ;; esac
+        done
+        targets+=("$line")
+    done
 fi
 
 load_after=$(cut -d" " -f1-3 /proc/loadavg)

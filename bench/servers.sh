@@ -4,6 +4,8 @@
 #   cpp   quarto-server (build/release/bin/quarto-server), archive in SQLite
 #   node  bench/baselines/node/server.js on Debian's node-ws, archive as JSON lines
 #   go    bench/baselines/go (gorilla/websocket), built by bench/baselines/go/build.sh, JSON lines
+#   base  another build of quarto-server ($base_server_bin, run.sh --base-server), started as cpp
+#         is: the same benchmark before and after a change, side by side in one run
 #
 # Each gets the same generous rate limit (a closed-loop bot sends far more than the default
 # 20 messages/s). Needs $root (the checkout).
@@ -12,6 +14,7 @@ bench_build=$root/build/release
 server_bin=$bench_build/bin/quarto-server
 load_bin=$bench_build/bin/quarto-load
 go_bin=$bench_build/bin/quarto-baseline-go
+base_server_bin=
 node_script=$root/bench/baselines/node/server.js
 all_servers=(cpp node go)
 
@@ -20,6 +23,7 @@ server_label() {
         cpp) echo "quarto-server" ;;
         node) echo "Node.js ws" ;;
         go) echo "Go gorilla" ;;
+        base) echo "quarto-server, base build" ;;
     esac
 }
 
@@ -35,9 +39,11 @@ server_command() {
     local kind=$1 base=$2 threads=${3:-} migration=${4:-}
     local limits=(--rate-limit 100000 --rate-burst 100000)
     case $kind in
-        cpp)
+        cpp | base)
             # Every bot comes from 127.0.0.1: no cap on the rooms one address may open.
-            server_cmd=("$server_bin" --host 127.0.0.1 --port 0 "${limits[@]}" --max-rooms-per-address 0 --log-level warn)
+            local bin=$server_bin
+            [[ $kind == base ]] && bin=$base_server_bin
+            server_cmd=("$bin" --host 127.0.0.1 --port 0 "${limits[@]}" --max-rooms-per-address 0 --log-level warn)
             [[ -n $threads ]] && server_cmd+=(--threads "$threads")
             [[ -n $migration ]] && server_cmd+=(--shard-migration "$migration")
             server_cmd+=("${cpp_extra_args[@]}" --db "${cpp_db:-$base.db}")
@@ -60,6 +66,9 @@ ensure_servers() { # SERVER...
     for s in "$@"; do
         case $s in
             cpp) ;;
+            base)
+                [[ -x $base_server_bin ]] ||
+                    { echo "bench: the base server needs --base-server PATH, a quarto-server binary" >&2; exit 2; } ;;
             node)
                 command -v node >/dev/null && [[ -f /usr/share/nodejs/ws/index.js ]] ||
                     { echo "bench: the Node.js baseline needs node and node-ws: deploy/deps.sh --bench" >&2; exit 1; } ;;
@@ -69,7 +78,7 @@ ensure_servers() { # SERVER...
                         { echo "bench: the Go baseline needs golang-go and gorilla/websocket: deploy/deps.sh --bench" >&2; exit 1; }
                     "$root/bench/baselines/go/build.sh" "$go_bin"
                 fi ;;
-            *) echo "bench: unknown server $s (cpp, node, go)" >&2; exit 2 ;;
+            *) echo "bench: unknown server $s (cpp, node, go, base)" >&2; exit 2 ;;
         esac
     done
 }
