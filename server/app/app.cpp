@@ -76,7 +76,7 @@ bool app::restore()
         spdlog::critical("cannot read the tournaments from the archive (--db {})", db);
         return false;
     }
-    std::vector<protocol::tournament_record> records;
+    std::vector<model::tournament_record> records;
     std::size_t unreadable = 0;
     for (const auto& t : stored.value) {
         auto document = tournaments::read_stored_document(t.state);

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "frame/frame.hpp"
 #include "net/event_loop.hpp"
-#include "net/frame.hpp"
 #include "net/utf8_validator.hpp"
 
 namespace quarto::server::net {

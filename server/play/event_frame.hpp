@@ -2,7 +2,7 @@
 // recipient.
 #pragma once
 
-#include "net/frame.hpp"
+#include "frame/frame.hpp"
 
 namespace quarto::server::play {
 

@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "bots/think_request.hpp"
+#include "frame/frame.hpp"
 #include "metrics/metrics.hpp"
-#include "net/frame.hpp"
 #include "play/alarm.hpp"
 #include "play/client_ref.hpp"
 #include "play/lobby.hpp"

@@ -5,7 +5,7 @@
 
 #include <doctest/doctest.h>
 
-#include "net/frame.hpp"
+#include "frame/frame.hpp"
 #include "net_support.hpp"
 
 using namespace quarto::server::net;

@@ -13,7 +13,7 @@
 
 #include <doctest/doctest.h>
 
-#include "net/ws_codec.hpp"
+#include "frame/ws_codec.hpp"
 
 namespace quarto::server::net::test {
 

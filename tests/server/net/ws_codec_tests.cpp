@@ -6,7 +6,7 @@
 
 #include <doctest/doctest.h>
 
-#include "net/ws_codec.hpp"
+#include "frame/ws_codec.hpp"
 #include "net_support.hpp"
 
 using namespace quarto::server::net;

@@ -1,4 +1,4 @@
-#include "net/ws_codec.hpp"
+#include "frame/ws_codec.hpp"
 
 #include <cstring>
 

@@ -1,4 +1,4 @@
-#include "net/frame.hpp"
+#include "frame/frame.hpp"
 
 #include <vector>
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "net/ws_codec.hpp"
+#include "frame/ws_codec.hpp"
 
 namespace quarto::server::net {
 
