@@ -158,7 +158,7 @@ int app::run()
     if (!s.redis.empty()) {
         // The address was checked with the command line. Made before the rooms are restored
         // (they claim themselves), started after.
-        const auto redis = std::get<cluster::redis_address>(cluster::parse_redis_address(s.redis));
+        const auto redis = std::get<redis_address>(parse_redis_address(s.redis));
         spdlog::info("node {} of a cluster on Redis at {}", s.node_id, redis.shown());
         if (!archive::is_postgres_address(s.db_path))
             spdlog::warn("node {}: its archive is a file of its own (--db {}): the games finished on other nodes are "

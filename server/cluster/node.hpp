@@ -37,8 +37,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "cluster/redis_address.hpp"
 #include "cluster/redis_connection.hpp"
+#include "config/redis_address.hpp"
 #include "net/event_loop.hpp"
 
 namespace quarto::server::cluster {

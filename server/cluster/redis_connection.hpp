@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "cluster/redis_address.hpp"
 #include "cluster/redis_reply.hpp"
+#include "config/redis_address.hpp"
 #include "net/event_loop.hpp"
 
 struct redisAsyncContext;

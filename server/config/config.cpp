@@ -11,8 +11,8 @@
 
 #include <boost/asio/ip/address.hpp>
 
-#include "cluster/redis_address.hpp"
-#include "http/origin_policy.hpp"
+#include "config/origin.hpp"
+#include "config/redis_address.hpp"
 
 namespace quarto::server {
 namespace {
@@ -154,7 +154,7 @@ flag_result apply(config& c, const std::string& flag, const std::string& value, 
         c.db_path = std::string{value};
     } else if (flag == "--redis") {
         // Never echoed: the address may hold a password.
-        const auto parsed = cluster::parse_redis_address(value);
+        const auto parsed = parse_redis_address(value);
         if (const auto* problem = std::get_if<std::string>(&parsed)) {
             error = config_error{name + ": " + problem->substr(problem->find(':') + 2)};
             return flag_result::invalid;
@@ -172,7 +172,7 @@ flag_result apply(config& c, const std::string& flag, const std::string& value, 
         const auto origins = words(value);
         if (origins.empty()) return bad("an origin like https://quarto.example.org is required");
         for (const auto& origin : origins) {
-            const auto normalized = http::normalize_origin(origin);
+            const auto normalized = normalize_origin(origin);
             if (!normalized) return bad("origins like https://quarto.example.org or http://localhost:8080 are required");
             if (std::find(c.allowed_origins.begin(), c.allowed_origins.end(), *normalized) == c.allowed_origins.end())
                 c.allowed_origins.push_back(*normalized);

@@ -10,7 +10,7 @@
 
 #include "check.hpp"
 #include "config/config.hpp"
-#include "http/origin_policy.hpp"
+#include "config/origin.hpp"
 
 using namespace quarto::server;
 
@@ -26,7 +26,7 @@ void check_config(const config& c)
     FUZZ_CHECK(c.shutdown_grace.count() >= 0 && c.shutdown_grace.count() <= 3'600'000);
     for (std::size_t i = 0; i < c.allowed_origins.size(); ++i) {
         const std::string& origin = c.allowed_origins[i];
-        FUZZ_CHECK(http::normalize_origin(origin) == origin); // stored normalized, so compared as is
+        FUZZ_CHECK(normalize_origin(origin) == origin); // stored normalized, so compared as is
         for (std::size_t j = 0; j < i; ++j) FUZZ_CHECK(c.allowed_origins[j] != origin);
     }
 }

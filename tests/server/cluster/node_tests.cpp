@@ -10,8 +10,8 @@
 
 using namespace std::chrono_literals;
 using quarto::server::cluster::node;
-using quarto::server::cluster::parse_redis_address;
-using quarto::server::cluster::redis_address;
+using quarto::server::parse_redis_address;
+using quarto::server::redis_address;
 
 namespace {
 

@@ -11,8 +11,8 @@
 #include "redis_server.hpp"
 
 using namespace std::chrono_literals;
-using quarto::server::cluster::parse_redis_address;
-using quarto::server::cluster::redis_address;
+using quarto::server::parse_redis_address;
+using quarto::server::redis_address;
 using quarto::server::cluster::redis_connection;
 using quarto::server::cluster::redis_reply;
 

@@ -1,4 +1,6 @@
 // Accept-Encoding and If-None-Match as the static files read them.
+#include <string>
+
 #include <doctest/doctest.h>
 
 #include "http/content_negotiation.hpp"

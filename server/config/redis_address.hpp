@@ -1,4 +1,5 @@
-// Where a node's Redis is, from --redis: redis://[[user]:password@]host[:port][/db] for TCP, or
+// Where a node's Redis is, from --redis (parsed with the rest of the configuration, used by the
+// cluster): redis://[[user]:password@]host[:port][/db] for TCP, or
 // unix://[[user]:password@]/path/to/redis.sock[?db=N] for a Unix socket.
 #pragma once
 
@@ -7,7 +8,7 @@
 #include <string_view>
 #include <variant>
 
-namespace quarto::server::cluster {
+namespace quarto::server {
 
 struct redis_address {
     std::string host;      // TCP, when unix_path is empty
@@ -25,4 +26,4 @@ struct redis_address {
 // may hold a password).
 std::variant<redis_address, std::string> parse_redis_address(std::string_view text);
 
-} // namespace quarto::server::cluster
+} // namespace quarto::server

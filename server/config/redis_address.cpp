@@ -1,8 +1,8 @@
-#include "cluster/redis_address.hpp"
+#include "config/redis_address.hpp"
 
 #include <charconv>
 
-namespace quarto::server::cluster {
+namespace quarto::server {
 
 namespace {
 
@@ -110,4 +110,4 @@ std::variant<redis_address, std::string> parse_redis_address(std::string_view te
     return a;
 }
 
-} // namespace quarto::server::cluster
+} // namespace quarto::server

@@ -1,9 +1,9 @@
 #include <doctest/doctest.h>
 
-#include "cluster/redis_address.hpp"
+#include "config/redis_address.hpp"
 
-using quarto::server::cluster::parse_redis_address;
-using quarto::server::cluster::redis_address;
+using quarto::server::parse_redis_address;
+using quarto::server::redis_address;
 
 namespace {
 
