@@ -7,6 +7,7 @@
 #include "quarto/archive/token_hash.hpp"
 #include "quarto/protocol/encode.hpp"
 #include "quarto/protocol/encode_tournament.hpp"
+#include "shards/creation.hpp"
 #include "shards/player_json.hpp"
 #include "shards/shard.hpp"
 
@@ -312,16 +313,10 @@ void client::on_lobby(protocol::lobby_message& m, const json& req)
                    [&](const protocol::list_rooms& l) { reply(home_.rooms_page(l.page, req)); },
                    [&](protocol::create_room& c) {
                        if (home_.new_games_refused(self_, req) || !may_enter_room({}, req)) return;
-                       auto quota = home_.state().rooms_per_address->admit(address_);
-                       if (!quota)
-                           return reply_error(error_code::too_many_rooms,
-                                              "As many rooms are open from your address as one address may have.", req);
-                       play::room_settings settings{c.name.empty() ? player_->info.name + "'s room" : std::move(c.name),
-                                                    c.game_rules, c.clock,     c.is_private,
-                                                    std::nullopt,  c.opponent, std::move(quota)};
-                       play::room& r = home_.create_room(std::move(settings), self_, *player_);
-                       spdlog::info("room {}: created by {}{}{}", r.id(), player_->info.id, c.is_private ? " (private)" : "",
-                                    c.opponent ? fmt::format(" against the computer, level {}", c.opponent->level) : "");
+                       auto made = create_room(home_, std::move(c), self_, *player_, address_);
+                       if (auto* refused = std::get_if<creation_refused>(&made))
+                           return reply_error(refused->code, refused->message, req);
+                       play::room& r = *std::get<play::room*>(made);
                        reply(protocol::room_created(r.id(), req));
                        r.handle(self_, *player_, protocol::join{false}, nullptr); // seated: this sends the snapshot
                    },
@@ -331,24 +326,10 @@ void client::on_lobby(protocol::lobby_message& m, const json& req)
                        reply(protocol::tournaments_list(page, total, static_cast<std::size_t>(l.page.offset), req));
                    },
                    [&](protocol::create_tournament& c) {
-                       // A start time is a timer on this loop: centuries ahead would overflow it.
-                       if (c.settings.start_at_ms &&
-                           *c.settings.start_at_ms > home_.unix_ms() + model::max_tournament_start_ahead_ms)
-                           return reply_error(error_code::bad_message,
-                                              "start_at_ms: at most a year from now (unix time in ms).", req);
-                       auto& state = home_.state();
-                       auto for_director = state.tournaments_per_director->admit(player_->info.id);
-                       auto for_address = for_director ? state.tournaments_per_address->admit(address_) : nullptr;
-                       if (!for_director || !for_address)
-                           return reply_error(error_code::too_many_tournaments,
-                                              for_director ? "As many unfinished tournaments were created from your "
-                                                             "address as one address may have."
-                                                           : protocol::default_message(error_code::too_many_tournaments),
-                                              req);
-                       auto& t = home_.create_tournament(std::move(c.settings), *player_,
-                                                         std::make_shared<std::pair<std::shared_ptr<void>, std::shared_ptr<void>>>(
-                                                             std::move(for_director), std::move(for_address)));
-                       spdlog::info("tournament {}: created by {}", t.id(), player_->info.id);
+                       auto made = create_tournament(home_, std::move(c), *player_, address_);
+                       if (auto* refused = std::get_if<creation_refused>(&made))
+                           return reply_error(refused->code, refused->message, req);
+                       tournaments::tournament& t = *std::get<tournaments::tournament*>(made);
                        reply(protocol::tournament_created(t.id(), req));
                        t.open(self_, *player_); // subscribes the director: the snapshot follows the reply
                    },
