@@ -1,5 +1,7 @@
 #include "quarto/archive/game_json.hpp"
 
+#include "quarto/protocol/encode.hpp"
+
 namespace quarto::archive {
 namespace {
 

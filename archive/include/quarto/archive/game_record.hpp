@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "quarto/core/game.hpp"
-#include "quarto/protocol/encode.hpp"
+#include "quarto/model/player.hpp"
 
 namespace quarto::archive {
 
