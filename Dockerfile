@@ -1,7 +1,8 @@
 # quarto-server as a container image, in two stages on debian:bookworm:
 #   build    Debian's -dev packages (deploy/deps.sh), a Release build, every C++ test (unless
 #            --build-arg QUARTO_IMAGE_TESTS=OFF)
-#   runtime  the binary, the browser client (web/) and the runtime libraries the binary loads
+#   runtime  the binary, the browser client (web/), the runtime libraries the binary loads and
+#            the QR code library the client loads (node-qrcode-generator)
 #
 #   docker build -t quarto-server .
 #   docker run -d -p 8080:8080 -v quarto-data:/var/lib/quarto quarto-server
@@ -30,8 +31,11 @@ RUN DESTDIR=/staging cmake --install build \
 
 FROM debian:bookworm
 COPY --from=build /staging/runtime-packages /tmp/runtime-packages
+# Beside the libraries the binary loads: node-qrcode-generator, the browser client's QR
+# encoder, which the server serves from /usr/share/javascript at /javascript/.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(cat /tmp/runtime-packages) \
+        node-qrcode-generator \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /tmp/runtime-packages \
  && useradd --system --uid 10001 --user-group --home-dir /var/lib/quarto --no-create-home \
             --shell /usr/sbin/nologin quarto \

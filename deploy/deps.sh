@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the project builds and tests with; does nothing when all are
 # present. Idempotent; uses sudo when not root.
-#   deploy/deps.sh          the build
+#   deploy/deps.sh          the build, and the library the browser client loads from the server
 #   deploy/deps.sh --tests  also what the C++ tests start: a PostgreSQL server and a Redis server of
 #                           their own in scratch directories (tests/postgres, tests/redis; the
 #                           packages' own services are not used), and HAProxy in front of nodes
@@ -23,7 +23,8 @@ packages=(g++ cmake make pkg-config libboost1.81-dev nlohmann-json3-dev libspdlo
           libpq-dev # the archive's PostgreSQL engine (--db postgresql://...)
           libhiredis-dev # a node's Redis (--redis)
           libsystemd-dev # sd_listen_fds: socket activation
-          systemd) # its systemd-socket-activate, for the socket-activation test
+          systemd # its systemd-socket-activate, for the socket-activation test
+          node-qrcode-generator) # the browser client's QR encoder, served at /javascript/ (--javascript-root)
 tests=0
 browser=0
 bench=0

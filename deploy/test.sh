@@ -144,6 +144,8 @@ pass "HEALTHCHECK passes"
     die "the data volume is not writable by the server's user"
 pass "runs as uid 10001; the volume /var/lib/quarto is writable"
 [ "$(http_status "$app_port" /)" = 200 ] || die "GET / is not 200"
+[ "$(http_status "$app_port" /javascript/qrcode-generator/qrcode.js)" = 200 ] ||
+    die "the image serves no QR code library at /javascript/ (node-qrcode-generator)"
 
 "$smoke" --url "ws://127.0.0.1:$app_port/ws" --timeout 30 | tee "$work/game1.out"
 grep -q '^game over' "$work/game1.out" || die "no full game over ws://"
