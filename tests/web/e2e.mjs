@@ -1494,6 +1494,52 @@ scenario('an invitation link is one page (who invites, the room, its clock, a na
   assert(problems.length === 0, problems.join('\n'));
 });
 
+scenario('the invitation\'s QR code library: loaded with the first invitation, its code put into the panel on the page; without it, the link and the button', async () => {
+  const LIBRARY = '**/javascript/qrcode-generator/qrcode.js';
+  // The library held back: the panel is drawn without a code, and gets it once the library is
+  // there, with nothing happening in the room to redraw the view.
+  const ann = await newPage('Ann');
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  const asked = [];
+  await ann.route(LIBRARY, async (route) => { asked.push(route.request().url()); await held; await route.continue(); });
+  await enter(ann, 'Ann');
+  assertEqual(asked.length, 0, 'the lobby does not load the library');
+  await createRoom(ann);
+  const panel = ann.locator('[data-role="invite-panel"]');
+  await panel.waitFor();
+  assertEqual(await ann.locator('[data-role="invite-qr"]').count(), 0, 'no code while the library loads');
+  assert(!/scan/.test(await panel.textContent()), `no word of scanning before there is a code: "${await panel.textContent()}"`);
+  await ann.locator('[data-role="invite-link"]').waitFor();
+  await ann.locator('[data-action="copy-invite"]').waitFor();
+  const before = await panel.elementHandle();
+  release();
+  await ann.locator('[data-role="invite-qr"] svg').waitFor();
+  assert(await before.evaluate((e) => e.isConnected), 'the code went into the panel already on the page');
+  assert(/scan/.test(await panel.textContent()), 'the panel speaks of scanning once there is a code');
+  assertEqual(asked.length, 1, 'one request for the library');
+  assert(new URL(asked[0]).pathname === '/javascript/qrcode-generator/qrcode.js', `the library's address: ${asked[0]}`);
+  const link = (await ann.locator('[data-role="invite-link"]').textContent()).trim();
+  const decoded = await decodeQr(ann.locator('[data-role="invite-qr"]'), 'invite-qr-late');
+  if (decoded !== null) assertEqual(decoded, link, 'zbarimg reads the link in the code put in late');
+
+  // A server without node-qrcode-generator: a 404, and the panel stays the link and the button.
+  const bo = await newPage('Bo');
+  bo.expectedErrors.push(/status of 404/); // Chromium logs the refused script
+  await bo.route(LIBRARY, (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }));
+  await enter(bo, 'Bo');
+  const refused = bo.waitForResponse((r) => r.url().includes('/javascript/qrcode-generator/'));
+  await createRoom(bo);
+  await refused;
+  const boPanel = bo.locator('[data-role="invite-panel"]');
+  await boPanel.waitFor();
+  await bo.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200))); // the script's error event
+  assertEqual(await bo.locator('[data-role="invite-qr"]').count(), 0, 'no code without the library');
+  assert(!/scan/.test(await boPanel.textContent()), `no word of scanning: "${await boPanel.textContent()}"`);
+  assertEqual((await bo.locator('[data-role="invite-link"]').textContent()).trim(), bo.url(), 'the link is there');
+  await bo.locator('[data-action="copy-invite"]').waitFor();
+});
+
 scenario('the lobby lists open rooms, then games in progress, the finished ones folded away, and a tournament\'s games under it', async () => {
   const [ann, bob, eve] = await Promise.all([newPage('Ann'), newPage('Bob'), newPage('Eve')]);
   await Promise.all([ann, bob, eve].map((p) => enter(p, p.label)));

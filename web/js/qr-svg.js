@@ -1,6 +1,6 @@
-// Draws a QR code (qr.js) as SVG: black modules on white with the 4-module quiet zone the
-// specification asks for, whatever the page's colours (a dark theme must not invert it:
-// cameras read dark on light).
+// Draws a QR code (qr.js, with the library qr-library.js loads) as SVG: black modules on
+// white with the 4-module quiet zone the specification asks for, whatever the page's colours
+// (a dark theme must not invert it: cameras read dark on light).
 
 import { encodeQr } from './qr.js';
 
@@ -13,9 +13,10 @@ function el(tag, attrs) {
   return e;
 }
 
-/** An <svg> of `text`'s QR code, one user unit a module, scaled by CSS; `label` names it. */
-export function qrSvg(text, label) {
-  const qr = encodeQr(text);
+/** An <svg> of `text`'s QR code, made by the library's `qrcode`, one user unit a module, scaled
+ *  by CSS; `label` names it. A RangeError when the text is too long (qr.js). */
+export function qrSvg(qrcode, text, label) {
+  const qr = encodeQr(qrcode, text);
   const side = qr.size + 2 * QUIET;
   // One path: each row's runs of dark modules as rectangles.
   let d = '';
