@@ -46,10 +46,12 @@ double clamp_deviation(double rd, const system_constants& system)
 }
 
 // lichess caps a rating before it enters a game (Perf.scala's toGlickoPlayer) and after it
-// leaves one (addOrReset): RD within its bounds, then volatility under its ceiling, each on its
-// own. The volatility found during a game is not capped before step 6 uses it.
+// leaves one (addOrReset): the rating not under its floor, RD within its bounds, volatility
+// under its ceiling, each on its own. The volatility found during a game is not capped before
+// step 6 uses it.
 rating capped(rating r, const system_constants& system)
 {
+    r.value = std::max(r.value, system.min_rating);
     r.deviation = clamp_deviation(r.deviation, system);
     r.volatility = std::min(r.volatility, system.max_volatility);
     return r;
@@ -132,8 +134,13 @@ rating after_game(const rating& player, const rating& opponent, double score, co
     // lila rates a game as a period of its own with skipDeviationIncrease = true (PerfsUpdater):
     // step 6 adds nothing, because the time before the game was added when the ratings were
     // read (after_idle).
+    const rating before = capped(player, system);
     const result game[] = {{.opponent = capped(opponent, system), .score = score}};
-    return capped(update(capped(player, system), game, system.tau, 0.0), system);
+    rating after = update(before, game, system.tau, 0.0);
+    // lila's addOrReset: one game moves a rating at most maxRatingDelta, whatever Glicko-2 says
+    // (a new player beating a settled 2600 would otherwise gain some 1,370 points).
+    after.value = std::clamp(after.value, before.value - system.max_change, before.value + system.max_change);
+    return capped(after, system);
 }
 
 rating after_idle(const rating& player, double days, const system_constants& system)

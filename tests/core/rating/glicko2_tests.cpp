@@ -236,3 +236,23 @@ TEST_CASE("a new player's first games: finite, counted, provisional")
     CHECK(player.games == 5);
     CHECK(provisional(player));
 }
+
+TEST_CASE("one game moves a rating at most 700 points, and never under 400 (lila's Perf and Glicko.cap)")
+{
+    // Glicko-2 alone gives a new player who beats a settled 2600 some 1,370 points.
+    const rating strong = glicko(2600, 45, 0.05);
+    const std::array<result, 1> upset{{{.opponent = strong, .score = 1.0}}};
+    REQUIRE(update(new_player, upset, lichess.tau, 0.0).value > 1500.0 + 1000.0);
+    CHECK(after_game(new_player, strong, 1.0).value == 1500.0 + 700.0);
+    // And the loser's fall is as Glicko-2 says: far less than 700 at RD 45.
+    const rating fallen = after_game(strong, new_player, 0.0);
+    CHECK(fallen.value > 2600.0 - 50.0);
+    CHECK(fallen.value < 2600.0);
+    // The floor: a loss at 420 ends at 400, and a rating stored under 400 plays as 400.
+    const rating low = glicko(420, 200, 0.06);
+    const rating peer = glicko(420, 45, 0.06);
+    const std::array<result, 1> loss{{{.opponent = peer, .score = 0.0}}};
+    REQUIRE(update(low, loss, lichess.tau, 0.0).value < 400.0);
+    CHECK(after_game(low, peer, 0.0).value == 400.0);
+    CHECK(after_game(glicko(300, 200, 0.06), peer, 1.0) == after_game(glicko(400, 200, 0.06), peer, 1.0));
+}

@@ -20,8 +20,8 @@ struct rating {
 
 // The constants of a rating system. The defaults are lichess's: tau is scalachess's Tau.default
 // (rating/src/main/scala/glicko/model.scala); the rest are from lila's
-// modules/rating/src/main/Glicko.scala (minDeviation, maxDeviation, maxVolatility, the
-// calculator's RatingPeriodsPerDay) and scalachess's provisionalDeviation.
+// modules/rating/src/main/Glicko.scala (minDeviation, maxDeviation, maxVolatility, minRating,
+// maxRatingDelta, the calculator's RatingPeriodsPerDay) and scalachess's provisionalDeviation.
 struct system_constants {
     double tau = 0.75;                    // constrains how fast volatility moves
     double periods_per_day = 0.21436;     // "so a typical player's RD goes from 60 -> 110 in 1 year"
@@ -29,6 +29,8 @@ struct system_constants {
     double max_deviation = 500.0;         // ...nor grows above this
     double max_volatility = 0.1;          // "past this, it might not stabilize ever again"
     double provisional_deviation = 110.0; // at or above this RD a rating is provisional
+    double min_rating = 400.0;            // lila's Glicko.minRating: no rating below it
+    double max_change = 700.0;            // lila's maxRatingDelta: one game moves a rating at most this far
 
     friend constexpr bool operator==(const system_constants&, const system_constants&) = default;
 };
@@ -54,8 +56,9 @@ struct result {
 rating update(const rating& player, std::span<const result> results, double tau, double periods = 1.0);
 
 // The player's rating after one rated game against `opponent` (both as they stood before it,
-// each already brought forward with after_idle), clamped as lichess clamps it. `games` counts
-// the game.
+// each already brought forward with after_idle), clamped as lichess clamps it: at most
+// max_change from where it was, at least min_rating, RD and volatility within their bounds.
+// `games` counts the game.
 rating after_game(const rating& player, const rating& opponent, double score,
                   const system_constants& system = lichess);
 
