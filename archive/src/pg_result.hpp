@@ -55,6 +55,13 @@ public:
         for (std::size_t i = 0; i < 8 && i < b.size(); ++i) v = v << 8 | static_cast<unsigned char>(b[i]);
         return static_cast<std::int64_t>(v);
     }
+    double double_at(int row, int column) const
+    {
+        const auto text = bytes_at(row, column);
+        double value = 0;
+        std::from_chars(text.data(), text.data() + text.size(), value);
+        return value;
+    }
     bool bool_at(int row, int column) const { return PQgetvalue(r_, row, column)[0] == 't'; }
 
 private:
@@ -67,6 +74,14 @@ public:
     pg_parameters& add(std::string text) { return push(std::move(text), false, false); }
     pg_parameters& add(std::int64_t n) { return add(std::to_string(n)); }
     pg_parameters& add(bool b) { return add(std::string{b ? "true" : "false"}); }
+    // The shortest text that reads back as the same double (named apart, as an int argument
+    // would fit add(int64) and add(double) alike).
+    pg_parameters& add_double(double d)
+    {
+        char text[32];
+        const auto end = std::to_chars(text, text + sizeof text, d).ptr;
+        return add(std::string{text, end});
+    }
     pg_parameters& add(const char*) = delete; // would be taken as a bool
     pg_parameters& add(std::optional<std::int64_t> n) { return n ? add(*n) : push({}, true, false); }
     pg_parameters& add_binary(std::string_view bytes) { return push(std::string{bytes}, false, true); }

@@ -8,8 +8,7 @@
 #include <libpq-fe.h>
 #include <spdlog/spdlog.h>
 
-#include "game_row.hpp"
-#include "pg_result.hpp"
+#include "postgres_store_impl.hpp"
 
 namespace quarto::archive {
 namespace {
@@ -84,6 +83,8 @@ CREATE TABLE game_analysis (
 // ('' for none): nodes sharing the database each load their own. quarto_fence: each node's
 // fencing token; a node whose rows another has taken over is fenced (token -1), and its
 // journal's transactions fail from then on.
+// Version 7: accounts, their sessions and ratings, and the rated games, as in the SQLite file
+// (sqlite_schema.cpp says what each holds).
 constexpr std::array<const char*, schema_version - first_version> migrations{
     R"sql(
 ALTER TABLE journal ADD COLUMN node TEXT NOT NULL DEFAULT '';
@@ -93,6 +94,37 @@ CREATE INDEX journal_by_node ON journal (node, seq);
 CREATE TABLE quarto_fence (
   node  TEXT PRIMARY KEY,
   token BIGINT NOT NULL
+);
+)sql",
+    R"sql(
+CREATE TABLE accounts (
+  player_id     TEXT PRIMARY KEY,
+  name          TEXT NOT NULL,
+  name_key      TEXT UNIQUE,
+  password_hash TEXT,
+  created_ms    BIGINT NOT NULL,
+  deleted       BOOLEAN NOT NULL DEFAULT false
+);
+CREATE TABLE sessions (
+  id_hash      TEXT PRIMARY KEY,
+  player_id    TEXT NOT NULL REFERENCES accounts (player_id),
+  created_ms   BIGINT NOT NULL,
+  last_seen_ms BIGINT NOT NULL
+);
+CREATE INDEX sessions_by_player ON sessions (player_id);
+CREATE TABLE ratings (
+  player_id    TEXT NOT NULL,
+  pool         TEXT NOT NULL CHECK (pool IN ('standard', 'advanced')),
+  rating       DOUBLE PRECISION NOT NULL,
+  deviation    DOUBLE PRECISION NOT NULL,
+  volatility   DOUBLE PRECISION NOT NULL,
+  games        INTEGER NOT NULL,
+  last_game_ms BIGINT NOT NULL,
+  PRIMARY KEY (player_id, pool)
+);
+CREATE TABLE rated_games (
+  game_id    TEXT PRIMARY KEY,
+  applied_ms BIGINT NOT NULL
 );
 )sql",
 };
@@ -108,11 +140,6 @@ using parameters = detail::pg_parameters;
 
 } // namespace
 
-// A statement prepared on the connection under its name.
-struct prepared_statement {
-    const char* name;
-    std::string sql;
-};
 
 std::string without_password(std::string_view address)
 {
@@ -135,144 +162,6 @@ std::string without_password(std::string_view address)
     return out;
 }
 
-struct postgres_store::impl {
-    std::string location; // the address without its password
-    std::string node;     // see open_store
-    PGconn* connection = nullptr;
-    std::vector<prepared_statement> statements;
-    std::atomic<std::uint64_t> commits{0};
-
-    ~impl()
-    {
-        if (connection) PQfinish(connection);
-    }
-
-    std::string last_error() const
-    {
-        std::string e = connection ? PQerrorMessage(connection) : "no connection";
-        while (!e.empty() && (e.back() == '\n' || e.back() == ' ')) e.pop_back();
-        return e;
-    }
-    void log_failure(std::string_view what) const { spdlog::error("archive {}: {}: {}", location, what, last_error()); }
-
-    bool exec(const std::string& sql)
-    {
-        const result r{PQexec(connection, sql.c_str())};
-        return r.ok();
-    }
-
-    bool prepare_all()
-    {
-        for (const auto& s : statements) {
-            const result r{PQprepare(connection, s.name, s.sql.c_str(), 0, nullptr)};
-            if (!r.ok()) return false;
-        }
-        return true;
-    }
-
-    // A connection that broke is opened again (and its statements prepared again): the
-    // server may have restarted since the last request.
-    bool connected()
-    {
-        if (PQstatus(connection) == CONNECTION_OK) return true;
-        PQreset(connection);
-        if (PQstatus(connection) != CONNECTION_OK || !prepare_all()) {
-            log_failure("connecting again");
-            return false;
-        }
-        spdlog::warn("archive {}: connected again", location);
-        return true;
-    }
-
-    // Every statement run alone here is a read, an upsert or a delete: run again once after a
-    // reconnection it is the same request, so a database that restarted between two
-    // requests costs none of them.
-    result run(const char* statement, const parameters& p)
-    {
-        result r{p.run(connection, statement)};
-        if (r.ok() || PQstatus(connection) == CONNECTION_OK || !connected()) return r;
-        return result{p.run(connection, statement)};
-    }
-
-    // BEGIN, again on a new connection if the old one broke: nothing was sent in it yet.
-    bool begin()
-    {
-        if (exec("BEGIN")) return true;
-        return PQstatus(connection) != CONNECTION_OK && connected() && exec("BEGIN");
-    }
-
-    bool insert_game_row(const game_record& r)
-    {
-        const detail::game_row row = detail::row_of(r);
-        parameters p;
-        p.add(row.id).add(row.room).add(row.room_name);
-        p.add(row.player0_id).add(row.player0_name).add(row.player1_id).add(row.player1_name);
-        p.add(row.squares).add(row.attributes).add(row.false_claim);
-        p.add(row.move_ms).add(row.claim_ms).add(row.first_seat).add(row.winner).add(row.reason).add(row.line);
-        p.add(row.started_ms).add(row.ended_ms).add(row.moves);
-        if (result{p.run(connection, "insert_game")}.ok()) return true; // in a transaction: never run again alone
-        log_failure("storing game " + r.id);
-        return false;
-    }
-
-    std::optional<game_record> game_at(const result& r, int row) const
-    {
-        detail::game_row g;
-        g.id = r.text_at(row, 0);
-        g.room = r.text_at(row, 1);
-        g.room_name = r.text_at(row, 2);
-        g.player0_id = r.text_at(row, 3);
-        g.player0_name = r.text_at(row, 4);
-        g.player1_id = r.text_at(row, 5);
-        g.player1_name = r.text_at(row, 6);
-        g.squares = r.bool_at(row, 7);
-        g.attributes = r.int_at(row, 8);
-        g.false_claim = r.text_at(row, 9);
-        if (!r.null_at(row, 10)) g.move_ms = r.int_at(row, 10);
-        g.claim_ms = r.int_at(row, 11);
-        g.first_seat = r.int_at(row, 12);
-        if (!r.null_at(row, 13)) g.winner = r.int_at(row, 13);
-        g.reason = r.text_at(row, 14);
-        g.line = r.int_at(row, 15);
-        g.started_ms = r.int_at(row, 16);
-        g.ended_ms = r.int_at(row, 17);
-        g.moves = r.text_at(row, 18);
-        return detail::record_of(std::move(g), location);
-    }
-
-    archive_result<std::vector<game_record>> read_games(const char* statement, const parameters& p)
-    {
-        if (!connected()) return {{}, true};
-        const result r = run(statement, p);
-        if (!r.ok()) {
-            log_failure("reading games");
-            return {{}, true};
-        }
-        archive_result<std::vector<game_record>> out;
-        for (int i = 0; i < r.rows(); ++i) {
-            auto game = game_at(r, i);
-            if (!game) return {{}, true};
-            out.value.push_back(std::move(*game));
-        }
-        return out;
-    }
-
-    // A write of its own (autocommit).
-    bool write(const char* statement, const parameters& p, const std::string& what)
-    {
-        if (connected() && run(statement, p).ok()) {
-            commits.fetch_add(1, std::memory_order_relaxed);
-            return true;
-        }
-        log_failure(what);
-        return false;
-    }
-
-    static stored_tournament tournament_at(const result& r, int row)
-    {
-        return {r.text_at(row, 0), r.text_at(row, 1), r.text_at(row, 2), r.text_at(row, 3)};
-    }
-};
 
 postgres_store::postgres_store(std::unique_ptr<impl> i) : impl_{std::move(i)} {}
 postgres_store::~postgres_store() = default;
@@ -353,6 +242,7 @@ std::variant<std::unique_ptr<postgres_store>, open_error> postgres_store::open(c
          "document = excluded.document, computed_ms = excluded.computed_ms"},
         {"select_analysis", "SELECT game_id, version, exact, document FROM game_analysis WHERE game_id = $1"},
     };
+    impl::add_account_statements(i->statements);
     if (!i->prepare_all()) return fail("cannot prepare the queries on");
     return std::unique_ptr<postgres_store>{new postgres_store{std::move(i)}};
 }

@@ -51,6 +51,12 @@ statement& statement::bind_blob(int index, std::string_view bytes)
     return *this;
 }
 
+statement& statement::bind_double(int index, double value)
+{
+    if (const int rc = sqlite3_bind_double(handle_, index, value); rc != SQLITE_OK && !bind_error_) bind_error_ = rc;
+    return *this;
+}
+
 statement& statement::bind_null(int index)
 {
     if (const int rc = sqlite3_bind_null(handle_, index); rc != SQLITE_OK && !bind_error_) bind_error_ = rc;
@@ -70,6 +76,11 @@ statement::step_result statement::step()
 std::int64_t statement::int_at(int column) const
 {
     return sqlite3_column_int64(handle_, column);
+}
+
+double statement::double_at(int column) const
+{
+    return sqlite3_column_double(handle_, column);
 }
 
 std::string statement::text_at(int column) const

@@ -32,6 +32,8 @@ public:
     statement& bind(int index, std::int64_t value);
     statement& bind(int index, std::string_view text);
     statement& bind_null(int index);
+    // A REAL (named apart: an int argument would fit bind(int64) and bind(double) alike).
+    statement& bind_double(int index, double value);
     // Bytes, stored as a BLOB (copied, as text is).
     statement& bind_blob(int index, std::string_view bytes);
 
@@ -39,6 +41,7 @@ public:
     // Columns are 0-based; valid after step() returned row.
     std::int64_t int_at(int column) const;
     std::string text_at(int column) const;
+    double double_at(int column) const;
     // A BLOB (or text) column's bytes, valid until the next step() or reset().
     std::string_view bytes_at(int column) const;
     bool null_at(int column) const;

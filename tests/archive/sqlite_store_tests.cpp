@@ -23,7 +23,8 @@ TEST_CASE("open creates the directory and the file, in WAL mode, at the current 
     CHECK(sql_text(path, "PRAGMA user_version") == std::to_string(schema_version));
     CHECK(sql_text(path, "PRAGMA journal_mode") == "wal");
     CHECK(sql_text(path, "SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_schema WHERE type = 'table' "
-                         "ORDER BY name)") == "game_analysis,games,journal,journal_cuts,quarto_fence,tournaments");
+                         "ORDER BY name)") ==
+              "accounts,game_analysis,games,journal,journal_cuts,quarto_fence,rated_games,ratings,sessions,tournaments");
 }
 
 TEST_CASE("a game is read back exactly as it was stored, moves in order")

@@ -74,6 +74,24 @@ public:
     void save_analysis(stored_analysis analysis, std::function<void(bool stored)> done = {});
     void find_analysis(std::string game, callback<std::optional<stored_analysis>> done);
 
+    // Accounts, sessions and ratings (store.hpp says what each does; game_archive_accounts.cpp).
+    // `done` runs on the archive thread, as for lookups; a closed archive answers failed.
+    void create_account(std::string player_id, std::string name, std::string password_hash, std::int64_t now,
+                        callback<account_creation> done);
+    void find_account_by_name(std::string name, callback<std::optional<stored_account>> done);
+    void name_is_account(std::string name, callback<bool> done);
+    void set_password(std::string player_id, std::string password_hash, std::string keep_session_hash,
+                      callback<bool> done);
+    void add_session(std::string id_hash, std::string player_id, std::int64_t now, callback<bool> done);
+    void find_session(std::string id_hash, std::int64_t now, callback<std::optional<std::string>> done);
+    void end_session(std::string id_hash, std::function<void(bool ended)> done = {});
+    void end_sessions(std::string player_id, std::function<void(bool ended)> done = {});
+    void ratings_of(std::string player_id, callback<std::vector<stored_rating>> done);
+    void apply_rated_game(std::string game_id, rating_update first, rating_update second, std::int64_t now,
+                          callback<rated_game_outcome> done);
+    void delete_account(std::string player_id, callback<bool> done);
+    void export_account(std::string player_id, callback<std::optional<account_export>> done);
+
     // Blocks until everything enqueued before the call has been carried out.
     void flush();
     // Carries out everything enqueued, then stops the thread. Idempotent; later requests are

@@ -42,6 +42,23 @@ public:
     bool save_analysis(const stored_analysis& a) override;
     archive_result<std::optional<stored_analysis>> find_analysis(std::string_view game) override;
 
+    // Accounts, sessions and ratings: accounts_postgres.cpp.
+    archive_result<account_creation> create_account(std::string_view player_id, std::string_view name,
+                                                    std::string_view password_hash, std::int64_t now) override;
+    archive_result<std::optional<stored_account>> find_account_by_name(std::string_view name) override;
+    archive_result<bool> name_is_account(std::string_view name) override;
+    archive_result<bool> set_password(std::string_view player_id, std::string_view password_hash,
+                                      std::string_view keep_session_hash) override;
+    archive_result<bool> add_session(std::string_view id_hash, std::string_view player_id, std::int64_t now) override;
+    archive_result<std::optional<std::string>> find_session(std::string_view id_hash, std::int64_t now) override;
+    bool end_session(std::string_view id_hash) override;
+    bool end_sessions(std::string_view player_id) override;
+    archive_result<std::vector<stored_rating>> ratings_of(std::string_view player_id) override;
+    archive_result<rated_game_outcome> apply_rated_game(std::string_view game_id, const rating_update& first,
+                                                        const rating_update& second, std::int64_t now) override;
+    archive_result<bool> delete_account(std::string_view player_id) override;
+    archive_result<std::optional<account_export>> export_account(std::string_view player_id) override;
+
     std::uint64_t commits() const override;
 
 private:

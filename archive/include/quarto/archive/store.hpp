@@ -13,13 +13,14 @@
 #include <variant>
 #include <vector>
 
+#include "quarto/archive/accounts.hpp"
 #include "quarto/archive/game_record.hpp"
 
 namespace quarto::archive {
 
 // The schema version this build writes (SQLite: PRAGMA user_version; PostgreSQL: the
 // quarto_schema table). Older stores are migrated on open; newer ones are refused.
-inline constexpr int schema_version = 6;
+inline constexpr int schema_version = 7;
 
 // Answers up to this many games per player query.
 inline constexpr int max_games_per_query = 100;
@@ -100,6 +101,39 @@ public:
     // Insert or replace by game id.
     virtual bool save_analysis(const stored_analysis& a) = 0;
     virtual archive_result<std::optional<stored_analysis>> find_analysis(std::string_view game) = 0;
+
+    // Accounts, sessions and ratings (accounts.hpp). `now` is Unix ms. A session is known by
+    // its id's hash (token_hash of the 128-bit id): the id itself is never stored.
+    // A deleted account's player id cannot have an account again.
+    virtual archive_result<account_creation> create_account(std::string_view player_id, std::string_view name,
+                                                            std::string_view password_hash, std::int64_t now) = 0;
+    // By name, ASCII letters in any case (account_name_key); none for a deleted account.
+    virtual archive_result<std::optional<stored_account>> find_account_by_name(std::string_view name) = 0;
+    // Whether an account (not deleted) has this name in any case: a guest cannot take it.
+    virtual archive_result<bool> name_is_account(std::string_view name) = 0;
+    // Replaces the hash and ends every session of the account but `keep_session_hash` (empty:
+    // all of them). False when there is no such account (or it is deleted).
+    virtual archive_result<bool> set_password(std::string_view player_id, std::string_view password_hash,
+                                              std::string_view keep_session_hash) = 0;
+    // False when there is no such account (or it is deleted), or the hash is taken.
+    virtual archive_result<bool> add_session(std::string_view id_hash, std::string_view player_id, std::int64_t now) = 0;
+    // The session's account, its last_seen_ms set to `now`; none when the session has ended.
+    virtual archive_result<std::optional<std::string>> find_session(std::string_view id_hash, std::int64_t now) = 0;
+    // True also when there was none (logging out twice is no failure).
+    virtual bool end_session(std::string_view id_hash) = 0;
+    virtual bool end_sessions(std::string_view player_id) = 0;
+    // The player's ratings, by pool name; empty before a first rated game.
+    virtual archive_result<std::vector<stored_rating>> ratings_of(std::string_view player_id) = 0;
+    // Records `game_id` as rated and writes both players' new ratings, in one transaction:
+    // a game's result is applied once, and a second apply of the same game changes nothing.
+    virtual archive_result<rated_game_outcome> apply_rated_game(std::string_view game_id, const rating_update& first,
+                                                                const rating_update& second, std::int64_t now) = 0;
+    // Removes the personal data: the name becomes deleted_player_name (in the account and in
+    // its games, which are kept with their player id), the password hash and the sessions go.
+    // The ratings stay, as the games they come from do. False when there was no such account.
+    virtual archive_result<bool> delete_account(std::string_view player_id) = 0;
+    // Everything stored about the account; none when there is no such account.
+    virtual archive_result<std::optional<account_export>> export_account(std::string_view player_id) = 0;
 
     // Write transactions committed since open. Unlike the rest, it may be read from any thread.
     virtual std::uint64_t commits() const = 0;
