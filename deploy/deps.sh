@@ -23,6 +23,7 @@ packages=(g++ cmake make pkg-config libboost1.81-dev nlohmann-json3-dev libspdlo
           libpq-dev # the archive's PostgreSQL engine (--db postgresql://...)
           libhiredis-dev # a node's Redis (--redis)
           libsystemd-dev # sd_listen_fds: socket activation
+          libsodium-dev # Argon2id password hashes (crypto_pwhash_str)
           systemd # its systemd-socket-activate, for the socket-activation test
           node-qrcode-generator) # the browser client's QR encoder, served at /javascript/ (--javascript-root)
 tests=0

@@ -33,12 +33,15 @@ app::app(config settings)
         state_.shards.push_back(std::make_unique<shards::shard>(static_cast<std::uint16_t>(i), state_));
     state_.bots = std::make_unique<bots::bot_pool>(bots::bot_pool::options{
         state_.settings.bot_threads, /*queue_capacity=*/64, /*table_bytes=*/std::size_t{16} << 20});
+    passwords_ = std::make_unique<accounts::password_pool>(
+        accounts::password_pool::options{state_.settings.password_threads, state_.settings.password_queue});
 }
 
 app::~app()
 {
     if (node_) node_->stop(); // its figures read the shards
     if (state_.bots) state_.bots->stop();
+    if (passwords_) passwords_->stop();
     for (auto& shard : state_.shards) shard->stop();
     for (auto& t : threads_)
         if (t.joinable()) t.join();
@@ -222,8 +225,8 @@ int app::run()
     const std::string bound_host = bound.address().to_string();
     spdlog::info("listening on http://{}:{}{}", bound.address().is_v6() ? "[" + bound_host + "]" : bound_host,
                  bound.port(), activated.fd ? " (socket from systemd; --host and --port not used)" : "");
-    spdlog::info("{} shards (one thread each), {} bot threads, web root {}, rate {}/s burst {}, joins {}/s burst {}", s.threads,
-                 s.bot_threads, s.web_root, s.rate_limit, s.rate_burst, s.join_rate, s.join_burst);
+    spdlog::info("{} shards (one thread each), {} bot threads, {} password threads, web root {}, rate {}/s burst {}, joins {}/s burst {}",
+                 s.threads, s.bot_threads, s.password_threads, s.web_root, s.rate_limit, s.rate_burst, s.join_rate, s.join_burst);
     spdlog::info("WebSocket origins: {}; X-Forwarded-For: {}",
                  s.allowed_origins.empty() ? std::string{"the request's own Host"}
                                            : fmt::format("{}", fmt::join(s.allowed_origins, " ")),
@@ -244,6 +247,7 @@ int app::run()
     });
     front_.run();
     state_.bots->stop();
+    passwords_->stop();
     for (auto& shard : state_.shards) shard->stop();
     for (auto& t : threads_) t.join();
     threads_.clear();

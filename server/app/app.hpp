@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "accounts/password_pool.hpp"
 #include "app/db_file_lock.hpp"
 #include "app/heap_trimmer.hpp"
 #include "cluster/cluster_view.hpp"
@@ -75,6 +76,9 @@ private:
     // destroyed first: its threads run game_analyses' jobs until they are joined.
     std::unique_ptr<analysis::game_analyses> game_analyses_;
     std::unique_ptr<analysis::analysis_worker> analysis_worker_;
+    // Passwords hashed and checked off the loops (--password-threads, --password-queue). Nothing
+    // submits to it yet: it starts and stops with the server, ready for the accounts' routes.
+    std::unique_ptr<accounts::password_pool> passwords_;
     const http::settings http_settings_;
     http::static_cache files_;
     asio::io_context front_{1};

@@ -99,6 +99,14 @@ flag_result apply(config& c, const std::string& flag, const std::string& value, 
         const auto n = number<unsigned>(value);
         if (!n || *n < 1 || *n > 64) return bad("a thread count 1..64 is required");
         c.bot_threads = *n;
+    } else if (flag == "--password-threads") {
+        const auto n = number<unsigned>(value);
+        if (!n || *n < 1 || *n > 16) return bad("a thread count 1..16 is required");
+        c.password_threads = *n;
+    } else if (flag == "--password-queue") {
+        const auto n = number<std::size_t>(value);
+        if (!n || *n < 1 || *n > 4096) return bad("a count 1..4096 is required");
+        c.password_queue = *n;
     } else if (flag == "--web-root") {
         // An empty root would make every path a path from the filesystem's root.
         if (value.empty()) return bad("a directory is required");
@@ -224,6 +232,10 @@ std::string usage_text()
                                number of cores
   --bot-threads N              threads that think for the computer opponents, 1..64 (default:
                                half the event loops, 1 to 4)
+  --password-threads N         threads that hash and check passwords (Argon2id, 19 MiB each
+                               while hashing), 1..16 (default 1)
+  --password-queue N           password checks that may wait for those threads, 1..4096;
+                               past it a login is refused at once as rate_limited (default 64)
   --web-root DIR               the browser client's files, an existing directory
                                (default )" + web_root + R"()
   --javascript-root DIR        the browser libraries served at /javascript/ (default

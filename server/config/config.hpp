@@ -23,6 +23,10 @@ struct config {
     std::uint16_t port = 8080;
     unsigned threads = 0; // 0: one per core
     unsigned bot_threads = 0; // the computer opponents' searches; 0: half the shards, 1 to 4
+    // Argon2id on threads of its own (server/accounts): each hash holds a thread and 19 MiB for
+    // tens of milliseconds, so few threads, and past the queue a login is refused at once.
+    unsigned password_threads = 1;    // 1..16
+    std::size_t password_queue = 64;  // jobs waiting for those threads, 1..4096
     std::string web_root;
     // Debian's libraries for browsers (its javascript-common's /javascript/): the client's QR
     // encoder is node-qrcode-generator's qrcode-generator/qrcode.js.

@@ -214,6 +214,26 @@ TEST_CASE("config: --bot-threads, 1..64, by default half the event loops from 1 
     CHECK(error_of({"--bot-threads", "65"}).starts_with("--bot-threads:"));
 }
 
+TEST_CASE("config: --password-threads 1..16 (default 1) and --password-queue 1..4096 (default 64)")
+{
+    const config defaults = parsed({});
+    CHECK(defaults.password_threads == 1);
+    CHECK(defaults.password_queue == 64);
+    CHECK(parsed({"--password-threads", "16"}).password_threads == 16);
+    CHECK(parsed({"--password-threads=2"}).password_threads == 2);
+    CHECK(parsed({}, {{"QUARTO_PASSWORD_THREADS", "3"}}).password_threads == 3);
+    CHECK(parsed({"--password-queue", "1"}).password_queue == 1);
+    CHECK(parsed({}, {{"QUARTO_PASSWORD_QUEUE", "4096"}}).password_queue == 4096);
+    CHECK(error_of({"--password-threads", "0"}) == "--password-threads: a thread count 1..16 is required, got '0'");
+    CHECK(error_of({"--password-threads", "17"}).starts_with("--password-threads:"));
+    CHECK(error_of({"--password-threads", "two"}).starts_with("--password-threads:"));
+    CHECK(error_of({"--password-queue", "0"}) == "--password-queue: a count 1..4096 is required, got '0'");
+    CHECK(error_of({"--password-queue", "4097"}).starts_with("--password-queue:"));
+    const std::string text = usage_text();
+    CHECK(text.find("--password-threads N") != std::string::npos);
+    CHECK(text.find("--password-queue N") != std::string::npos);
+}
+
 TEST_CASE("config: --redis makes a node, --node-id names it, by default after the host and the port")
 {
     const config single = parsed({"--port", "9000"});
