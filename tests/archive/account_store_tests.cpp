@@ -34,7 +34,7 @@ stored_rating rated(rating::pool pool, double r, int games, std::int64_t at)
 
 } // namespace
 
-TEST_CASE("engines: an account keeps the guest's id; names are unique in any case of their ASCII letters")
+TEST_CASE("engines: an account keeps the guest's id, and names are unique in any case of their ASCII letters")
 {
     each_engine([](const engine& e) {
         const auto s = open_engine(e.fresh());
@@ -134,7 +134,7 @@ TEST_CASE("engines: a rated game's ratings are applied once, keyed by the game")
     });
 }
 
-TEST_CASE("engines: a deleted account loses its name, hash and sessions; its games and ratings stay; export has it all")
+TEST_CASE("engines: a deleted account loses its name, hash and sessions, keeps its games and ratings, and its export has it all")
 {
     each_engine([](const engine& e) {
         const std::string where = e.fresh();
