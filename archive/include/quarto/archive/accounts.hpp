@@ -5,6 +5,7 @@
 // log line of it holds a hash or a session's.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -54,6 +55,49 @@ struct stored_rating {
 struct rating_update {
     std::string player_id;
     stored_rating rating;
+};
+
+// A rated game's ratings: what each seat brought to the game and left with, in its pool.
+struct seat_rating_change {
+    stored_rating before; // a player's first rated game: rating::new_player, games 0
+    stored_rating after;
+    friend bool operator==(const seat_rating_change&, const seat_rating_change&) = default;
+};
+struct game_ratings {
+    rating::pool pool = rating::pool::standard;
+    std::array<seat_rating_change, 2> seats; // by seat
+    friend bool operator==(const game_ratings&, const game_ratings&) = default;
+};
+
+// A player as the profile page shows them: an account's, or a guest's as their games know them.
+struct player_profile {
+    std::string player_id;
+    std::string name;
+    bool account = false;
+    std::vector<stored_rating> ratings; // by pool name; empty before a first rated game
+    int wins = 0;
+    int draws = 0;
+    int losses = 0;
+    friend bool operator==(const player_profile&, const player_profile&) = default;
+};
+
+// One point of a player's rating chart: the rating after a rated game.
+struct rating_point {
+    std::string game_id;
+    std::int64_t at_ms = 0; // the game's end
+    double rating = 0;
+    double deviation = 0;
+    friend bool operator==(const rating_point&, const rating_point&) = default;
+};
+
+// One line of a pool's leaderboard.
+struct leaderboard_entry {
+    std::string player_id;
+    std::string name;
+    double rating = 0;
+    double deviation = 0;
+    int games = 0;
+    friend bool operator==(const leaderboard_entry&, const leaderboard_entry&) = default;
 };
 
 enum class rated_game_outcome {

@@ -57,7 +57,7 @@ public:
     // the whole record, so it is never lost silently.
     void save_game(game_record record, std::function<void(bool stored)> done = {});
     void find_game(std::string id, callback<std::optional<game_record>> done);
-    void games_of_player(std::string name, int limit, callback<std::vector<game_record>> done);
+    void games_of_player(std::string name, int limit, callback<std::vector<game_record>> done, int offset = 0);
 
     // Tournament storage for the tournament code, which defines `json_state`.
     // Insert or replace by id; `done` as for save_game.
@@ -91,6 +91,11 @@ public:
                           callback<rated_game_outcome> done);
     void delete_account(std::string player_id, callback<bool> done);
     void export_account(std::string player_id, callback<std::optional<account_export>> done);
+    void find_account(std::string player_id, callback<std::optional<stored_account>> done);
+    void find_player(std::string name, callback<std::optional<player_profile>> done);
+    void rating_history(std::string player_id, rating::pool pool, int limit, callback<std::vector<rating_point>> done);
+    void leaderboard(rating::pool pool, int limit, callback<std::vector<leaderboard_entry>> done);
+    void tournaments_of_player(std::string player_id, int limit, callback<std::vector<stored_tournament>> done);
 
     // Blocks until everything enqueued before the call has been carried out.
     void flush();

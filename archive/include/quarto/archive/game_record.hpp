@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "quarto/archive/accounts.hpp"
 #include "quarto/core/game.hpp"
 #include "quarto/model/player.hpp"
 
@@ -24,6 +25,8 @@ struct game_record {
     std::vector<move_record> moves; // core's log: at_ms since the game started
     std::int64_t started_ms = 0;    // wall clock, milliseconds since the Unix epoch
     std::int64_t ended_ms = 0;
+    // A rated game's ratings (none: a casual game). Storing the game applies them (store.hpp).
+    std::optional<game_ratings> ratings;
 
     friend bool operator==(const game_record&, const game_record&) = default;
 };

@@ -83,13 +83,20 @@ public:
     // cannot be stored (e.g. its id is taken) is undone alone and the others are kept. The
     // answer says, by position, which games are stored; failures are logged. If the
     // transaction itself cannot begin or commit, no game is stored.
+    // A record with `ratings` applies them in the same transaction, once per game id (a game
+    // stored again changes no rating): both seats' ratings become their `after`, and each
+    // change is kept for the players' charts (rating_history). When a seat's stored rating is
+    // not the `before` the record holds (another rated game of the player was stored in
+    // between), both changes are computed again from the stored ratings (rating::after_game),
+    // and the record is stored with what was applied.
     virtual std::vector<bool> save_games(std::span<const game_record> records) = 0;
     // save_games of one game.
     bool save_game(const game_record& record) { return save_games({&record, 1}).front(); }
     virtual archive_result<std::optional<game_record>> find_game(std::string_view id) = 0;
     // The games `name` played (either seat; ASCII letters compared without case), the most
-    // recently finished first; `limit` 1..max_games_per_query.
-    virtual archive_result<std::vector<game_record>> games_of_player(std::string_view name, int limit) = 0;
+    // recently finished first; `limit` 1..max_games_per_query, skipping the `offset` most recent.
+    virtual archive_result<std::vector<game_record>> games_of_player(std::string_view name, int limit,
+                                                                     int offset = 0) = 0;
 
     // Insert or replace by id.
     virtual bool save_tournament(const stored_tournament& t) = 0;
@@ -134,6 +141,23 @@ public:
     virtual archive_result<bool> delete_account(std::string_view player_id) = 0;
     // Everything stored about the account; none when there is no such account.
     virtual archive_result<std::optional<account_export>> export_account(std::string_view player_id) = 0;
+    // The account of a player id; none when it has none (or it is deleted).
+    virtual archive_result<std::optional<stored_account>> find_account(std::string_view player_id) = 0;
+    // The player of that name (ASCII letters in any case): the account that has it, else the
+    // guest of the most recent game played under it; none when neither. The results count the
+    // games of that player id.
+    virtual archive_result<std::optional<player_profile>> find_player(std::string_view name) = 0;
+    // The player's rating after each of their rated games in `pool`, oldest first: the most
+    // recent `limit` of them.
+    virtual archive_result<std::vector<rating_point>> rating_history(std::string_view player_id, rating::pool pool,
+                                                                     int limit) = 0;
+    // The best `limit` ratings of the pool, best first, leaving out provisional ones
+    // (rating::provisional) and deleted accounts.
+    virtual archive_result<std::vector<leaderboard_entry>> leaderboard(rating::pool pool, int limit) = 0;
+    // The tournaments the player played in (their state names the player id), the most recent
+    // first; `state` is left empty.
+    virtual archive_result<std::vector<stored_tournament>> tournaments_of_player(std::string_view player_id,
+                                                                                 int limit) = 0;
 
     // Write transactions committed since open. Unlike the rest, it may be read from any thread.
     virtual std::uint64_t commits() const = 0;
