@@ -146,9 +146,9 @@ void game_archive::find_game(std::string id, callback<std::optional<game_record>
     if (!enqueue([id = std::move(id), done](store& s) { done(s.find_game(id)); })) done({{}, true});
 }
 
-void game_archive::games_of_player(std::string name, int limit, callback<std::vector<game_record>> done)
+void game_archive::games_of_player(std::string name, int limit, callback<std::vector<game_record>> done, int offset)
 {
-    if (!enqueue([name = std::move(name), limit, done](store& s) { done(s.games_of_player(name, limit)); }))
+    if (!enqueue([name = std::move(name), limit, offset, done](store& s) { done(s.games_of_player(name, limit, offset)); }))
         done({{}, true});
 }
 

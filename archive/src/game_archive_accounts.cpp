@@ -1,5 +1,5 @@
-// game_archive's requests about accounts, sessions and ratings: each runs the store's call on
-// the archive thread and answers through its callback there (game_archive.hpp).
+// game_archive's requests about accounts, sessions, ratings and profiles: each runs the store's
+// call on the archive thread and answers through its callback there (game_archive.hpp).
 #include "quarto/archive/game_archive.hpp"
 
 #include <spdlog/spdlog.h>
@@ -84,6 +84,32 @@ void game_archive::delete_account(std::string player_id, callback<bool> done)
 void game_archive::export_account(std::string player_id, callback<std::optional<account_export>> done)
 {
     if (!enqueue([player_id = std::move(player_id), done](store& s) { done(s.export_account(player_id)); })) done({{}, true});
+}
+
+void game_archive::find_account(std::string player_id, callback<std::optional<stored_account>> done)
+{
+    if (!enqueue([player_id = std::move(player_id), done](store& s) { done(s.find_account(player_id)); })) done({{}, true});
+}
+
+void game_archive::find_player(std::string name, callback<std::optional<player_profile>> done)
+{
+    if (!enqueue([name = std::move(name), done](store& s) { done(s.find_player(name)); })) done({{}, true});
+}
+
+void game_archive::rating_history(std::string player_id, rating::pool pool, int limit,
+                                  callback<std::vector<rating_point>> done)
+{
+    if (!enqueue([=](store& s) { done(s.rating_history(player_id, pool, limit)); })) done({{}, true});
+}
+
+void game_archive::leaderboard(rating::pool pool, int limit, callback<std::vector<leaderboard_entry>> done)
+{
+    if (!enqueue([=](store& s) { done(s.leaderboard(pool, limit)); })) done({{}, true});
+}
+
+void game_archive::tournaments_of_player(std::string player_id, int limit, callback<std::vector<stored_tournament>> done)
+{
+    if (!enqueue([=](store& s) { done(s.tournaments_of_player(player_id, limit)); })) done({{}, true});
 }
 
 } // namespace quarto::archive
