@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include "quarto/archive/move_text.hpp"
+#include "account_rows.hpp"
 
 namespace quarto::archive::detail {
 namespace {
@@ -80,6 +81,16 @@ std::optional<game_record> record_of(game_row row, std::string_view where)
         return std::nullopt;
     }
     r.moves = std::move(*moves);
+    if (row.rating_pool) {
+        const auto pool = pool_named(*row.rating_pool);
+        if (!pool) {
+            spdlog::error("archive {}: game {} is rated in a pool this server does not know: '{}'", where, r.id,
+                          *row.rating_pool);
+            return std::nullopt;
+        }
+        r.ratings = game_ratings{*pool, row.rating_seats};
+        for (seat_rating_change& seat : r.ratings->seats) seat.before.pool = seat.after.pool = *pool;
+    }
     return r;
 }
 

@@ -17,11 +17,11 @@ namespace {
 // PostgreSQL's types. Later versions add steps to `migrations`, as the SQLite file does.
 //
 // games.seq orders the games as they were stored; player names are compared as SQLite's
-// NOCASE does, ASCII letters only (`ascii_lower`), through an index each. journal and
+// NOCASE does, ASCII letters only (detail::ascii_lower_*), through an index each. journal and
 // journal_cuts are the live rooms' log (journal.hpp), as in the file.
-constexpr const char* ascii_lower_player0 = "translate(player0_name, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')";
-constexpr const char* ascii_lower_player1 = "translate(player1_name, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')";
-constexpr const char* ascii_lower_param = "translate($1, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')";
+using detail::ascii_lower_param;
+using detail::ascii_lower_player0;
+using detail::ascii_lower_player1;
 
 constexpr int first_version = 5;
 
@@ -83,8 +83,9 @@ CREATE TABLE game_analysis (
 // ('' for none): nodes sharing the database each load their own. quarto_fence: each node's
 // fencing token; a node whose rows another has taken over is fenced (token -1), and its
 // journal's transactions fail from then on.
-// Version 7: accounts, their sessions and ratings, and the rated games, as in the SQLite file
-// (sqlite_schema.cpp says what each holds).
+// Version 7: accounts, their sessions and ratings, the rated games and what each did to its
+// players' ratings, and the games by player id, as in the SQLite file (sqlite_schema.cpp says
+// what each holds).
 constexpr std::array<const char*, schema_version - first_version> migrations{
     R"sql(
 ALTER TABLE journal ADD COLUMN node TEXT NOT NULL DEFAULT '';
@@ -122,10 +123,32 @@ CREATE TABLE ratings (
   last_game_ms BIGINT NOT NULL,
   PRIMARY KEY (player_id, pool)
 );
+CREATE INDEX ratings_by_pool ON ratings (pool, rating);
 CREATE TABLE rated_games (
   game_id    TEXT PRIMARY KEY,
   applied_ms BIGINT NOT NULL
 );
+CREATE TABLE rating_changes (
+  game_id             TEXT NOT NULL,
+  seat                SMALLINT NOT NULL CHECK (seat IN (0, 1)),
+  player_id           TEXT NOT NULL,
+  pool                TEXT NOT NULL CHECK (pool IN ('standard', 'advanced')),
+  before_rating       DOUBLE PRECISION NOT NULL,
+  before_deviation    DOUBLE PRECISION NOT NULL,
+  before_volatility   DOUBLE PRECISION NOT NULL,
+  before_games        INTEGER NOT NULL,
+  before_last_game_ms BIGINT NOT NULL,
+  after_rating        DOUBLE PRECISION NOT NULL,
+  after_deviation     DOUBLE PRECISION NOT NULL,
+  after_volatility    DOUBLE PRECISION NOT NULL,
+  after_games         INTEGER NOT NULL,
+  after_last_game_ms  BIGINT NOT NULL,
+  at_ms               BIGINT NOT NULL,
+  PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX rating_changes_by_player ON rating_changes (player_id, pool, at_ms);
+CREATE INDEX games_by_player0_id ON games (player0_id, seq);
+CREATE INDEX games_by_player1_id ON games (player1_id, seq);
 )sql",
 };
 
@@ -221,12 +244,14 @@ std::variant<std::unique_ptr<postgres_store>, open_error> postgres_store::open(c
     i->node = node;
 
     const std::string columns = detail::game_columns;
+    const std::string read_columns = columns + ", " + detail::rating_columns;
     i->statements = {
         {"insert_game", "INSERT INTO games (" + columns +
                             ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"},
-        {"select_game", "SELECT " + columns + " FROM games WHERE id = $1"},
-        {"select_by_player", "SELECT " + columns + " FROM games WHERE " + ascii_lower_player0 + " = " + ascii_lower_param +
-                                 " OR " + ascii_lower_player1 + " = " + ascii_lower_param + " ORDER BY seq DESC LIMIT $2"},
+        {"select_game", "SELECT " + read_columns + " FROM games" + detail::rating_joins + " WHERE games.id = $1"},
+        {"select_by_player", "SELECT " + read_columns + " FROM games" + detail::rating_joins + " WHERE " +
+                                 ascii_lower_player0 + " = " + ascii_lower_param + " OR " + ascii_lower_player1 + " = " +
+                                 ascii_lower_param + " ORDER BY seq DESC LIMIT $2 OFFSET $3"},
         {"upsert_tournament",
          "INSERT INTO tournaments (id, name, status, state, updated_ms, node) VALUES ($1, $2, $3, $4, $5, $6) "
          "ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, state = excluded.state, "
@@ -243,6 +268,7 @@ std::variant<std::unique_ptr<postgres_store>, open_error> postgres_store::open(c
         {"select_analysis", "SELECT game_id, version, exact, document FROM game_analysis WHERE game_id = $1"},
     };
     impl::add_account_statements(i->statements);
+    impl::add_rating_statements(i->statements);
     if (!i->prepare_all()) return fail("cannot prepare the queries on");
     return std::unique_ptr<postgres_store>{new postgres_store{std::move(i)}};
 }
@@ -282,7 +308,9 @@ std::vector<bool> postgres_store::save_games(std::span<const game_record> record
             m.exec("ROLLBACK");
             return none_stored;
         }
-        if (m.insert_game_row(records[i])) {
+        // The game's ratings under its savepoint: a game that cannot be stored (its id taken,
+        // stored before) changes no rating, and ratings that cannot be written undo the game.
+        if (m.insert_game_row(records[i]) && m.apply_game_ratings(records[i])) {
             if (m.exec("RELEASE SAVEPOINT game")) {
                 stored[i] = true;
                 continue;
@@ -313,10 +341,12 @@ archive_result<std::optional<game_record>> postgres_store::find_game(std::string
     return {std::move(found.value.front()), false};
 }
 
-archive_result<std::vector<game_record>> postgres_store::games_of_player(std::string_view name, int limit)
+archive_result<std::vector<game_record>> postgres_store::games_of_player(std::string_view name, int limit, int offset)
 {
-    return impl_->read_games("select_by_player",
-                             parameters{}.add(std::string{name}).add(std::int64_t{std::clamp(limit, 1, max_games_per_query)}));
+    return impl_->read_games("select_by_player", parameters{}
+                                                     .add(std::string{name})
+                                                     .add(std::int64_t{std::clamp(limit, 1, max_games_per_query)})
+                                                     .add(std::int64_t{std::max(offset, 0)}));
 }
 
 bool postgres_store::save_tournament(const stored_tournament& t)

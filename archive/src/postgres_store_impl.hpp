@@ -1,5 +1,6 @@
 // The PostgreSQL store's connection and prepared statements, shared by the files that
-// implement it: postgres_store.cpp (games, tournaments, analyses) and accounts_postgres.cpp.
+// implement it: postgres_store.cpp (games, tournaments, analyses), accounts_postgres.cpp and
+// ratings_postgres.cpp (rated games, profiles, rating charts, the leaderboard).
 #pragma once
 
 #include <atomic>
@@ -16,6 +17,17 @@
 #include "pg_result.hpp"
 
 namespace quarto::archive {
+namespace detail {
+
+// Player names compared as SQLite's NOCASE compares them, ASCII letters only: the games'
+// indexes by name are on the first two, and a query uses them by repeating them.
+inline constexpr const char* ascii_lower_player0 =
+    "translate(player0_name, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')";
+inline constexpr const char* ascii_lower_player1 =
+    "translate(player1_name, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')";
+inline constexpr const char* ascii_lower_param = "translate($1, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')";
+
+} // namespace detail
 
 // A statement prepared on the connection under its name.
 struct prepared_statement {
@@ -35,6 +47,12 @@ struct postgres_store::impl {
 
     // The statements of the accounts (accounts_postgres.cpp), to prepare with the others.
     static void add_account_statements(std::vector<prepared_statement>& out);
+    // The statements of the ratings and profiles (ratings_postgres.cpp).
+    static void add_rating_statements(std::vector<prepared_statement>& out);
+    // Applies a rated game's ratings (store.hpp, save_games) in the transaction under way, the
+    // game's row written; a casual game changes nothing. False (logged) when it fails; the
+    // caller undoes what was written.
+    bool apply_game_ratings(const game_record& r);
 
     ~impl()
     {
@@ -138,6 +156,15 @@ struct postgres_store::impl {
         g.started_ms = r.int_at(row, 16);
         g.ended_ms = r.int_at(row, 17);
         g.moves = r.text_at(row, 18);
+        struct columns {
+            const result& r;
+            int row;
+            bool is_null(int c) const { return r.null_at(row, c); }
+            std::string text(int c) const { return r.text_at(row, c); }
+            double real(int c) const { return r.double_at(row, c); }
+            std::int64_t integer(int c) const { return r.int_at(row, c); }
+        };
+        detail::read_rating_columns(g, columns{r, row});
         return detail::record_of(std::move(g), location);
     }
 
@@ -156,6 +183,22 @@ struct postgres_store::impl {
             out.value.push_back(std::move(*game));
         }
         return out;
+    }
+
+    // Runs a read alone and reads every row with `read`; failed (logged as `what`) if it fails.
+    template <class T, class Read>
+    archive_result<std::vector<T>> read_rows(const char* statement, const parameters& p, Read read, std::string_view what)
+    {
+        if (connected()) {
+            const result r = run(statement, p);
+            if (r.ok()) {
+                archive_result<std::vector<T>> out;
+                for (int i = 0; i < r.rows(); ++i) out.value.push_back(read(r, i));
+                return out;
+            }
+        }
+        log_failure(what);
+        return {{}, true};
     }
 
     // A write of its own (autocommit).

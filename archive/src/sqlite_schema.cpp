@@ -224,8 +224,12 @@ CREATE TABLE quarto_fence (
     // games (by player id) are the account's with no row rewritten. name_key (account_name_key)
     // makes names unique in any case of their ASCII letters; a deleted account has none (its
     // name is free again), no password hash and no sessions. sessions: by the hash of the
-    // session's id (token_hash). ratings: one row per player and pool. rated_games: the games
-    // whose result the ratings hold, so that each is applied once.
+    // session's id (token_hash). ratings: one row per player and pool, by rating within a pool
+    // for the leaderboard. rated_games: the games whose result the ratings hold, so that each
+    // is applied once. rating_changes: what a rated game did to each seat's rating, both sides
+    // whole so that the game reads back as it was applied, and by player, pool and the game's
+    // end (at_ms) for the player's chart. The games by player id: a profile counts its results,
+    // and an account's export lists its games.
     {R"sql(
 CREATE TABLE accounts (
   player_id     TEXT PRIMARY KEY,
@@ -252,10 +256,32 @@ CREATE TABLE ratings (
   last_game_ms INTEGER NOT NULL,
   PRIMARY KEY (player_id, pool)
 ) WITHOUT ROWID;
+CREATE INDEX ratings_by_pool ON ratings (pool, rating);
 CREATE TABLE rated_games (
   game_id    TEXT PRIMARY KEY,
   applied_ms INTEGER NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE rating_changes (
+  game_id             TEXT NOT NULL,
+  seat                INTEGER NOT NULL CHECK (seat IN (0, 1)),
+  player_id           TEXT NOT NULL,
+  pool                TEXT NOT NULL CHECK (pool IN ('standard', 'advanced')),
+  before_rating       REAL NOT NULL,
+  before_deviation    REAL NOT NULL,
+  before_volatility   REAL NOT NULL,
+  before_games        INTEGER NOT NULL,
+  before_last_game_ms INTEGER NOT NULL,
+  after_rating        REAL NOT NULL,
+  after_deviation     REAL NOT NULL,
+  after_volatility    REAL NOT NULL,
+  after_games         INTEGER NOT NULL,
+  after_last_game_ms  INTEGER NOT NULL,
+  at_ms               INTEGER NOT NULL,
+  PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+CREATE INDEX rating_changes_by_player ON rating_changes (player_id, pool, at_ms);
+CREATE INDEX games_by_player0_id ON games (player0_id, seq);
+CREATE INDEX games_by_player1_id ON games (player1_id, seq);
 )sql"},
 }};
 

@@ -89,6 +89,7 @@ std::variant<sqlite_store, open_error> sqlite_store::open(const std::string& pat
     i->path = path;
     i->db = std::move(*db);
     const std::string columns = detail::game_columns;
+    const std::string read_columns = columns + ", " + detail::rating_columns;
     struct query {
         statement* target;
         std::string sql;
@@ -97,10 +98,10 @@ std::variant<sqlite_store, open_error> sqlite_store::open(const std::string& pat
         {&i->insert_game,
          "INSERT INTO games (" + columns + ") "
          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"},
-        {&i->select_game, "SELECT " + columns + " FROM games WHERE id = ?1"},
-        {&i->select_by_player, "SELECT " + columns +
-                                   " FROM games WHERE player0_name = ?1 COLLATE NOCASE OR player1_name = ?1 COLLATE "
-                                   "NOCASE ORDER BY seq DESC LIMIT ?2"},
+        {&i->select_game, "SELECT " + read_columns + " FROM games" + detail::rating_joins + " WHERE games.id = ?1"},
+        {&i->select_by_player, "SELECT " + read_columns + " FROM games" + detail::rating_joins +
+                                   " WHERE player0_name = ?1 COLLATE NOCASE OR player1_name = ?1 COLLATE "
+                                   "NOCASE ORDER BY seq DESC LIMIT ?2 OFFSET ?3"},
         {&i->upsert_tournament,
          "INSERT INTO tournaments (id, name, status, state, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5) "
          "ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, state = excluded.state, "
@@ -119,7 +120,7 @@ std::variant<sqlite_store, open_error> sqlite_store::open(const std::string& pat
         if (!s) return open_error{"cannot prepare a query on " + path + ": " + i->db.last_error()};
         *q.target = std::move(*s);
     }
-    if (!i->prepare_account_statements())
+    if (!i->prepare_account_statements() || !i->prepare_rating_statements())
         return open_error{"cannot prepare a query on " + path + ": " + i->db.last_error()};
     auto savepoint = sqlite::savepoint_statements::prepare(i->db, "game");
     if (!savepoint) return open_error{"cannot prepare a savepoint on " + path + ": " + i->db.last_error()};
@@ -162,7 +163,9 @@ std::vector<bool> sqlite_store::save_games(std::span<const game_record> records)
             m.log_failure("setting a savepoint for game " + records[i].id);
             return none_stored();
         }
-        if (m.insert_game_row(records[i])) {
+        // The game's ratings under its savepoint: a game that cannot be stored (its id taken,
+        // stored before) changes no rating, and ratings that cannot be written undo the game.
+        if (m.insert_game_row(records[i]) && m.apply_game_ratings(records[i])) {
             if (one_game.release()) {
                 stored[i] = true;
                 continue;
@@ -195,10 +198,10 @@ archive_result<std::optional<game_record>> sqlite_store::find_game(std::string_v
     return {std::move(found.value.front()), false};
 }
 
-archive_result<std::vector<game_record>> sqlite_store::games_of_player(std::string_view name, int limit)
+archive_result<std::vector<game_record>> sqlite_store::games_of_player(std::string_view name, int limit, int offset)
 {
     sqlite::in_use s{impl_->select_by_player};
-    s->bind(1, name).bind(2, std::clamp(limit, 1, max_games_per_query));
+    s->bind(1, name).bind(2, std::clamp(limit, 1, max_games_per_query)).bind(3, std::max(offset, 0));
     return impl_->read_games(*s);
 }
 

@@ -1,5 +1,6 @@
 // The SQLite store's connection and prepared statements, shared by the files that implement
-// it: sqlite_store.cpp (games, tournaments, analyses) and accounts_sqlite.cpp.
+// it: sqlite_store.cpp (games, tournaments, analyses), accounts_sqlite.cpp and ratings_sqlite.cpp
+// (rated games, profiles, rating charts, the leaderboard).
 #pragma once
 
 #include <atomic>
@@ -26,11 +27,20 @@ struct sqlite_store::impl {
     sqlite::statement insert_session, touch_session, delete_session, delete_sessions, select_ratings, insert_rated_game;
     sqlite::statement upsert_rating, delete_account_row, rename_player0, rename_player1, select_account_row, select_sessions;
     sqlite::statement select_game_ids;
+    sqlite::statement select_pool_rating, insert_rating_change, select_live_account, select_account_state;
+    sqlite::statement select_last_game_named, select_results, select_history, select_leaderboard;
+    sqlite::statement select_tournaments_of;
     sqlite::savepoint_statements game_savepoint; // around each game of a batch
     std::atomic<std::uint64_t> commits{0}; // read by other threads (game_archive::commits)
 
     // Prepares the statements of the accounts (accounts_sqlite.cpp); false on failure.
     bool prepare_account_statements();
+    // Prepares the statements of the ratings and profiles (ratings_sqlite.cpp); false on failure.
+    bool prepare_rating_statements();
+    // Applies a rated game's ratings (store.hpp, save_games) in the transaction under way, the
+    // game's row written; a casual game changes nothing. False (logged) when it fails; the
+    // caller undoes what was written.
+    bool apply_game_ratings(const game_record& r);
 
     void log_failure(std::string_view what) { spdlog::error("archive {}: {}: {}", path, what, db.last_error()); }
 
@@ -81,6 +91,14 @@ struct sqlite_store::impl {
         row.started_ms = s.int_at(16);
         row.ended_ms = s.int_at(17);
         row.moves = s.text_at(18);
+        struct columns {
+            const sqlite::statement& s;
+            bool is_null(int c) const { return s.null_at(c); }
+            std::string text(int c) const { return s.text_at(c); }
+            double real(int c) const { return s.double_at(c); }
+            std::int64_t integer(int c) const { return s.int_at(c); }
+        };
+        detail::read_rating_columns(row, columns{s});
         return detail::record_of(std::move(row), path);
     }
 
@@ -99,6 +117,23 @@ struct sqlite_store::impl {
             if (!game) return {{}, true};
             out.value.push_back(std::move(*game));
         }
+    }
+
+    // Reads every row of a query, bound and ready, with `read`; failed (logged as `what`) if a
+    // step fails.
+    template <class T, class Read>
+    archive_result<std::vector<T>> read_rows(sqlite::statement& s, Read read, std::string_view what)
+    {
+        sqlite::in_use u{s};
+        archive_result<std::vector<T>> out;
+        for (sqlite::statement::step_result r; (r = u->step()) != sqlite::statement::step_result::done;) {
+            if (r == sqlite::statement::step_result::error) {
+                log_failure(what);
+                return {{}, true};
+            }
+            out.value.push_back(read(*u));
+        }
+        return out;
     }
 
     static stored_tournament tournament_from_row(const sqlite::statement& s)

@@ -259,13 +259,18 @@ TEST_CASE("a version 6 file written by the server opens at version 7 with its ga
     }
     CHECK(sql_text(path, "SELECT group_concat(seq || id || moves, ' ') FROM games") == games_before);
     CHECK(sql_text(path, "SELECT count(*) || ':' || sum(length(entries)) FROM journal") == journal_before);
-    for (const char* table : {"sessions", "ratings", "rated_games"}) {
+    for (const char* table : {"sessions", "ratings", "rated_games", "rating_changes"}) {
         CAPTURE(table);
         CHECK(sql_text(path, std::string{"SELECT count(*) FROM "} + table) == "0");
     }
     CHECK(sql_text(path, "SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_schema WHERE type = 'table' "
                          "ORDER BY name)") ==
-          "accounts,game_analysis,games,journal,journal_cuts,quarto_fence,rated_games,ratings,sessions,tournaments");
+          "accounts,game_analysis,games,journal,journal_cuts,quarto_fence,rated_games,rating_changes,ratings,sessions,"
+          "tournaments");
+    // Its games are indexed by player id too, as profiles and exports search them.
+    CHECK(sql_text(path, "SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_schema WHERE type = 'index' "
+                         "AND tbl_name = 'games' AND name GLOB '*_id' ORDER BY name)") ==
+          "games_by_player0_id,games_by_player1_id");
 }
 
 TEST_CASE("postgresql: a version 6 database migrates to version 7, keeping its games, with empty account tables")
@@ -277,16 +282,19 @@ TEST_CASE("postgresql: a version 6 database migrates to version 7, keeping its g
             const auto s = open_engine(where);
             REQUIRE(s->save_game(quarto_game("g1")));
         }
-        // Back to what version 6 had: the step to 7 only adds tables.
-        e.query(where, "DROP TABLE accounts, sessions, ratings, rated_games; UPDATE quarto_schema SET version = 6");
+        // Back to what version 6 had: the step to 7 only adds tables and indexes.
+        e.query(where, "DROP TABLE accounts, sessions, ratings, rated_games, rating_changes; "
+                       "DROP INDEX games_by_player0_id, games_by_player1_id; UPDATE quarto_schema SET version = 6");
         REQUIRE(e.query(where, "SELECT count(*) FROM pg_tables WHERE tablename = 'accounts'") == "0");
         const auto s = open_engine(where);
         CHECK(s->version() == 7);
         CHECK(*s->find_game("g1").value == quarto_game("g1"));
-        for (const char* table : {"accounts", "sessions", "ratings", "rated_games"}) {
+        for (const char* table : {"accounts", "sessions", "ratings", "rated_games", "rating_changes"}) {
             CAPTURE(table);
             CHECK(e.query(where, std::string{"SELECT count(*) FROM "} + table) == "0");
         }
+        CHECK(e.query(where, "SELECT count(*) FROM pg_indexes WHERE indexname IN ('games_by_player0_id', "
+                             "'games_by_player1_id', 'rating_changes_by_player', 'ratings_by_pool')") == "4");
         CHECK(s->create_account("pAnn", "Ann", hash_a, 1).value == account_creation::created);
     });
 }

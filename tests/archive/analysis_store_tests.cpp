@@ -21,6 +21,7 @@ void write_v4_file(const std::string& path)
         REQUIRE(store.save_game(quarto_game("v4-game")));
     }
     sql_exec(path, "DROP TABLE sessions; DROP TABLE accounts; DROP TABLE ratings; DROP TABLE rated_games; "
+                   "DROP TABLE rating_changes; DROP INDEX games_by_player0_id; DROP INDEX games_by_player1_id; "
                    "DROP TABLE game_analysis; ALTER TABLE journal DROP COLUMN node; ALTER TABLE journal_cuts DROP COLUMN node; "
                    "ALTER TABLE tournaments DROP COLUMN node; DROP TABLE quarto_fence; PRAGMA user_version = 4");
 }

@@ -25,9 +25,9 @@ std::unique_ptr<store> opened(const std::string& where)
     return std::move(std::get<std::unique_ptr<store>>(o));
 }
 
-std::vector<std::string> ids_of(store& s, std::string_view name, int limit)
+std::vector<std::string> ids_of(store& s, std::string_view name, int limit, int offset = 0)
 {
-    const auto games = s.games_of_player(name, limit);
+    const auto games = s.games_of_player(name, limit, offset);
     REQUIRE_FALSE(games.failed);
     std::vector<std::string> out;
     for (const auto& g : games.value) out.push_back(g.id);
@@ -95,6 +95,24 @@ TEST_CASE("engines: games of a player - either seat, newest first, ASCII letters
         const auto listed = s->games_of_player("Dee", 5);
         REQUIRE(listed.value.size() == 1);
         CHECK(listed.value.front() == quarto_game("a4", "ANN", "Dee")); // with its moves
+    });
+}
+
+TEST_CASE("engines: games of a player page by offset - newest first, each game on one page")
+{
+    each_engine([](const engine& e) {
+        const auto s = opened(e.fresh());
+        for (const char* id : {"a1", "a2", "a3", "a4", "a5"}) REQUIRE(s->save_game(quarto_game(id, "Ann", "Bo")));
+        REQUIRE(s->save_game(quarto_game("b1", "Bo", "Cy")));
+        CHECK(ids_of(*s, "ann", 2, 0) == std::vector<std::string>{"a5", "a4"});
+        CHECK(ids_of(*s, "ann", 2, 2) == std::vector<std::string>{"a3", "a2"});
+        CHECK(ids_of(*s, "ann", 2, 4) == std::vector<std::string>{"a1"});
+        CHECK(ids_of(*s, "ann", 2, 5).empty());
+        CHECK(ids_of(*s, "Bo", 3, 1) == std::vector<std::string>{"a5", "a4", "a3"});
+        CHECK(ids_of(*s, "ann", 1, -3) == std::vector<std::string>{"a5"}); // a negative offset skips none
+        const auto paged = s->games_of_player("Ann", 1, 3);
+        REQUIRE(paged.value.size() == 1);
+        CHECK(paged.value.front() == quarto_game("a2", "Ann", "Bo")); // with its moves
     });
 }
 

@@ -80,8 +80,9 @@ TEST_CASE("a version 1 file opens at the current version with every game and mov
     {
         CHECK(sql_text(path, "SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_schema WHERE "
                              "name NOT LIKE 'sqlite_%' ORDER BY name)") ==
-              "accounts,game_analysis,games,games_by_player0,games_by_player1,journal,journal_cuts,quarto_fence,rated_games,"
-              "ratings,sessions,sessions_by_player,tournaments");
+              "accounts,game_analysis,games,games_by_player0,games_by_player0_id,games_by_player1,games_by_player1_id,"
+              "journal,journal_cuts,quarto_fence,rated_games,rating_changes,rating_changes_by_player,ratings,"
+              "ratings_by_pool,sessions,sessions_by_player,tournaments");
         CHECK(sql_text(path, "SELECT \"notnull\" FROM pragma_table_info('games') WHERE name = 'moves'") == "1");
         CHECK(sql_text(path, "SELECT count(*) FROM pragma_table_info('games')") == "20");
     }

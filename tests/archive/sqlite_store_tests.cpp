@@ -24,7 +24,8 @@ TEST_CASE("open creates the directory and the file, in WAL mode, at the current 
     CHECK(sql_text(path, "PRAGMA journal_mode") == "wal");
     CHECK(sql_text(path, "SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_schema WHERE type = 'table' "
                          "ORDER BY name)") ==
-              "accounts,game_analysis,games,journal,journal_cuts,quarto_fence,rated_games,ratings,sessions,tournaments");
+              "accounts,game_analysis,games,journal,journal_cuts,quarto_fence,rated_games,rating_changes,ratings,sessions,"
+              "tournaments");
 }
 
 TEST_CASE("a game is read back exactly as it was stored, moves in order")

@@ -29,7 +29,8 @@ public:
 
     std::vector<bool> save_games(std::span<const game_record> records) override;
     archive_result<std::optional<game_record>> find_game(std::string_view id) override;
-    archive_result<std::vector<game_record>> games_of_player(std::string_view name, int limit) override;
+    archive_result<std::vector<game_record>> games_of_player(std::string_view name, int limit,
+                                                             int offset = 0) override;
 
     bool save_tournament(const stored_tournament& t) override;
     bool delete_tournament(std::string_view id) override;
@@ -55,6 +56,13 @@ public:
                                                         const rating_update& second, std::int64_t now) override;
     archive_result<bool> delete_account(std::string_view player_id) override;
     archive_result<std::optional<account_export>> export_account(std::string_view player_id) override;
+    archive_result<std::optional<stored_account>> find_account(std::string_view player_id) override;
+    archive_result<std::optional<player_profile>> find_player(std::string_view name) override;
+    archive_result<std::vector<rating_point>> rating_history(std::string_view player_id, rating::pool pool,
+                                                             int limit) override;
+    archive_result<std::vector<leaderboard_entry>> leaderboard(rating::pool pool, int limit) override;
+    archive_result<std::vector<stored_tournament>> tournaments_of_player(std::string_view player_id,
+                                                                         int limit) override;
 
     // Each commit is an fsync (synchronous=FULL), which is what save_games saves.
     std::uint64_t commits() const override;

@@ -24,6 +24,9 @@ inline constexpr int schema_version = 7;
 
 // Answers up to this many games per player query.
 inline constexpr int max_games_per_query = 100;
+// Answers up to this many points of a rating chart, lines of a leaderboard or tournaments of
+// a player per query.
+inline constexpr int max_rows_per_query = 500;
 
 // A tournament's stored state. The archive does not read `state`: it is the JSON document the
 // tournament code defines, stored and returned as text (only the migration to schema version 3
@@ -148,14 +151,15 @@ public:
     // games of that player id.
     virtual archive_result<std::optional<player_profile>> find_player(std::string_view name) = 0;
     // The player's rating after each of their rated games in `pool`, oldest first: the most
-    // recent `limit` of them.
+    // recent `limit` (1..max_rows_per_query) of them.
     virtual archive_result<std::vector<rating_point>> rating_history(std::string_view player_id, rating::pool pool,
                                                                      int limit) = 0;
-    // The best `limit` ratings of the pool, best first, leaving out provisional ones
-    // (rating::provisional) and deleted accounts.
+    // The best `limit` (1..max_rows_per_query) ratings of the pool, best first, leaving out
+    // provisional ones (rating::provisional, as stored) and players without an account (or
+    // with a deleted one).
     virtual archive_result<std::vector<leaderboard_entry>> leaderboard(rating::pool pool, int limit) = 0;
-    // The tournaments the player played in (their state names the player id), the most recent
-    // first; `state` is left empty.
+    // The tournaments the player played in (their state names the player id), the most
+    // recently updated first, `limit` 1..max_rows_per_query; `state` is left empty.
     virtual archive_result<std::vector<stored_tournament>> tournaments_of_player(std::string_view player_id,
                                                                                  int limit) = 0;
 
