@@ -1,5 +1,8 @@
 #include "quarto/archive/game_json.hpp"
 
+#include <cmath>
+
+#include "quarto/core/rating/glicko2.hpp"
 #include "quarto/protocol/encode.hpp"
 
 namespace quarto::archive {
@@ -15,11 +18,31 @@ json players_json(const game_record& r)
     return players;
 }
 
+// What a rated game did to each seat's rating, in whole points as players read them; "rd" is
+// the deviation after the game, and "provisional" says the rating is shown with a "?".
+json ratings_json(const game_record& r)
+{
+    json seats = json::array();
+    for (seat s = 0; s < 2; ++s) {
+        const seat_rating_change& change = r.ratings->seats[s];
+        const stored_rating& after = change.after;
+        const rating::rating shown{.value = after.rating, .deviation = after.deviation, .volatility = after.volatility,
+                                   .games = after.games};
+        seats.push_back({{"seat", s},
+                         {"player", r.players[s].id},
+                         {"before", std::lround(change.before.rating)},
+                         {"after", std::lround(after.rating)},
+                         {"rd", std::lround(after.deviation)},
+                         {"provisional", rating::provisional(shown)}});
+    }
+    return seats;
+}
+
 } // namespace
 
 json game_summary_json(const game_record& r)
 {
-    return {{"id", r.id},
+    json out = {{"id", r.id},
             {"room", r.room.empty() ? json(nullptr) : json(r.room)},
             {"room_name", r.room_name},
             {"players", players_json(r)},
@@ -29,7 +52,10 @@ json game_summary_json(const game_record& r)
             {"result", protocol::encode_result(r.result)},
             {"started_ms", r.started_ms},
             {"ended_ms", r.ended_ms},
-            {"move_count", r.moves.size()}};
+            {"move_count", r.moves.size()},
+            {"rated", r.ratings.has_value()}};
+    if (r.ratings) out["ratings"] = ratings_json(r);
+    return out;
 }
 
 json game_json(const game_record& r)
