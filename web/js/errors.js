@@ -14,6 +14,7 @@ const MESSAGES = {
   square_taken: 'That square is already taken — choose an empty one.',
   piece_unavailable: 'That piece is not available any more.',
   invalid_claim: 'That is not a Quarto: the four squares must form a line on the board, include the last piece placed, and the four pieces must share a property.',
+  name_taken: 'That name belongs to an account: log in, or choose another name.',
 };
 
 // Codes whose server message says more than ours (which squares, what is missing): it comes
@@ -50,6 +51,10 @@ const BY_REQUEST = {
   },
   not_registered: {
     remove_player: 'That player is not (or no longer) in this tournament.',
+  },
+  not_allowed: {
+    create: 'This room cannot be rated: rated games are for accounts, with all four traits and a clock.',
+    join: 'A rated game is for players with an account: log in to play, or watch.',
   },
 };
 

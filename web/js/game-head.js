@@ -44,7 +44,7 @@ export function roomHead(view, room, link, tlink, tournament) {
         h('a', { href: tournamentHref(tlink.tournament), dataset: { action: 'tournament-link' } },
           `← ${tournament ? tournament.name : 'The tournament'}`),
         roundWords(tlink)) : null,
-      h('p', { class: 'rules' }, rulesSummary(room.rules, room.clockRules))),
+      h('p', { class: 'rules' }, rulesSummary(room.rules, room.clockRules), room.rated ? ' · rated' : '')),
     // On a phone the room's tools fold into a menu (the confirmation of Leave keeps it open).
     h('button', { type: 'button', class: 'secondary menu-toggle', dataset: { action: 'room-menu' },
       'aria-expanded': String(menuShown(view)), 'aria-controls': 'room-tools', onclick: () => toggleMenu(view) },

@@ -1,8 +1,10 @@
 // The two players above the board: each seat's name (shortened to fit its place, the title
-// keeps it whole), whether they are here (and how long an absent one has to come back), the
-// rematch they asked for, whose turn it is and each one's clock.
+// keeps it whole) linking to their profile, an account's rating, whether they are here (and how
+// long an absent one has to come back), the rematch they asked for, whose turn it is and each
+// one's clock.
 
 import { h } from './dom.js';
+import { playerLabel } from './words.js';
 import { clockText } from './clock.js';
 import { awayText } from './game-status.js';
 
@@ -29,6 +31,9 @@ export function presence(room, seat, welcomed) {
 /** Both seats, their presence and clocks; `welcomed`: the server has greeted this page. */
 export function playersStrip(room, welcomed) {
   const me = room.you;
+  // Mid-game a player's Tab goes from the room's tools to the board: the names link to their
+  // profiles before and after the game, and for spectators.
+  const plain = room.isPlayer && room.status === 'playing';
   const players = h('div', { class: 'players' });
   for (const seat of [0, 1]) {
     const p = room.players[seat];
@@ -37,7 +42,7 @@ export function playersStrip(room, welcomed) {
     players.appendChild(h('div', { class: `player seat${seat}${active ? ' active' : ''}${seat === me ? ' me' : ''}`, dataset: { role: 'player', seat } },
       h('div', { class: 'player-name' },
         p ? h('span', { class: `conn ${here.state}`, title: here.title }) : null,
-        h('span', { class: 'name', dataset: { fit: p ? p.name : null } }, p ? p.name : 'Free seat'),
+        p ? playerLabel(p.name, p, p.id, { class: 'name', dataset: { fit: p.name } }, plain) : h('span', { class: 'name' }, 'Free seat'),
         seat === me ? h('span', { class: 'you' }, ' (you)') : null,
         p ? h('span', { class: `conn-text${here.connected && here.known ? '' : ' away'}`, dataset: { role: 'presence', seat } }, here.text) : null,
         room.status === 'finished' && room.rematch[seat] ? h('span', { class: 'badge' }, 'wants a rematch') : null),

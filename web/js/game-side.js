@@ -56,7 +56,9 @@ function actions(view, room) {
     box.appendChild(h('a', { class: 'button secondary', href: `#/game/${encodeURIComponent(String(room.gameId))}`,
       dataset: { action: 'replay' } }, 'Replay'));
   }
-  if (!room.isPlayer && room.freeSeat !== null && room.status === 'waiting') {
+  if (!room.isPlayer && room.freeSeat !== null && room.status === 'waiting' && room.rated && !view.app.me.account) {
+    box.appendChild(h('a', { class: 'button primary', href: '#/account', dataset: { action: 'log-in-to-play' } }, 'Log in to play'));
+  } else if (!room.isPlayer && room.freeSeat !== null && room.status === 'waiting') {
     box.appendChild(h('button', { type: 'button', class: 'primary', dataset: { action: 'join-player' },
       onclick: () => view.app.join(room.id, 'player') }, 'Take the free seat'));
   }

@@ -21,7 +21,7 @@
 //   [data-board-coord]                          the board's coordinates (board-frame.js)
 
 import { h, focusKey, restoreFocus } from './dom.js';
-import { scoreText, resultText } from './words.js';
+import { scoreText, resultText, ratingText, changeText } from './words.js';
 import { tickClocks } from './clock.js';
 import { pairingText, tournamentKey, playerName } from './tournaments.js';
 import { waitingRound, pairingOf, isBye, pairingDone } from './tournament-table.js';
@@ -41,6 +41,18 @@ import { playersStrip } from './game-players.js';
 import { boardBox } from './game-board.js';
 import { sidePanel } from './game-side.js';
 import { coinLine, moveList } from './game-moves.js';
+
+/** A rated game's new ratings beside its result: "Ann 1512 +12 · Bo 1488 -12", or null. */
+function ratingChanges(room) {
+  const list = room.result && Array.isArray(room.result.ratings) ? room.result.ratings : [];
+  if (!list.length) return null;
+  return h('p', { class: 'rating-changes', dataset: { role: 'rating-changes' } }, list.map((r, i) => {
+    const change = changeText(r.before, r.after);
+    return h('span', { class: 'rating-change', dataset: { role: 'rating-change', seat: r.seat, change } },
+      i ? ' · ' : '', `${room.seatName(r.seat)} ${ratingText({ rating: r.after, provisional: r.provisional })} `,
+      h('strong', { class: change.startsWith('+') ? 'up' : change.startsWith('-') ? 'down' : null }, change));
+  }));
+}
 
 export class GameView {
   constructor(app, key) {
@@ -279,7 +291,7 @@ export class GameView {
       const r = room.result;
       const won = r.winner === me && me !== null;
       const lost = me !== null && (r.winner === 0 || r.winner === 1) && r.winner !== me;
-      stage.appendChild(h('div', { class: `result${won ? ' won' : ''}${lost ? ' lost' : ''}`, dataset: { role: 'result', reason: r.reason, winner: r.winner ?? 'none' }, role: 'alert' }, resultText(room)));
+      stage.appendChild(h('div', { class: `result${won ? ' won' : ''}${lost ? ' lost' : ''}`, dataset: { role: 'result', reason: r.reason, winner: r.winner ?? 'none' }, role: 'alert' }, resultText(room), ratingChanges(room)));
     }
     if (room.isPlayer && room.status === 'waiting' && room.freeSeat !== null && !tlink) {
       stage.appendChild(invitePanel(link, { copied: !!this.copiedUntil, onCopy: () => this.copyLink(link) }));

@@ -130,6 +130,7 @@ export class InviteView {
 
   /** What the button does in the present state. */
   action(state) {
+    if (this.guestOfRated && (state === 'open' || state === 'away')) return { action: 'invite-watch', label: 'Watch', as: 'spectator' };
     if (state === 'open' || state === 'loading' || state === 'error') return { action: 'invite-join', label: 'Join', as: 'player' };
     if (state === 'away') return { action: 'invite-join', label: 'Join anyway', as: 'player' };
     if (state === 'playing') return { action: 'invite-watch', label: 'Watch', as: 'spectator' };
@@ -152,9 +153,15 @@ export class InviteView {
     const inv = known ? invitation(this.info.room) : null;
     this.state = inv ? inv.state : this.info.state;
     this.root.dataset.state = this.state;
+    // A rated game's seats are for accounts: a guest may log in first, or watch.
+    this.guestOfRated = !!(this.info.room && this.info.room.rated && !this.app.me.account);
     if (inv) {
       this.heading.textContent = inv.title;
       this.text.textContent = inv.text;
+      if (this.guestOfRated && (inv.state === 'open' || inv.state === 'away')) {
+        this.text.replaceChildren('A rated game: its players need an account. ', h('a', { href: '#/account', dataset: { action: 'log-in-to-play' } }, 'Log in'),
+          ' to play, or watch it.');
+      }
       this.rules.textContent = this.info.room ? rulesWords(this.info.room.rules, this.info.room.clock, inv.state !== 'open') : '';
     } else {
       this.heading.textContent = 'You are invited to a game of Quarto';

@@ -6,6 +6,7 @@
 // button, [data-game-id="ID"] one game, whose [data-action="replay"] link opens #/game/ID.
 // "Play the computer": [data-role="bot-level"] the level (a select, 1 to 5), and
 // [data-action="play-computer"] its button, which creates the room and enters it.
+// New room's Rated: [data-role="rated"] (disabled when the room cannot be rated), [data-role="rated-why"].
 // The tournament hooks are listed at the top of tournament.js.
 
 import { MAX_PLAYER_NAME_BYTES, MAX_ROOM_NAME_BYTES, tooLong } from './limits.js';
@@ -13,12 +14,12 @@ import { h, focusKey, restoreFocus } from './dom.js';
 import { gameFields } from './form-fields.js';
 import { feedbackSlot, say } from './feedback.js';
 import { TournamentForm, TournamentList } from './tournament-form.js';
-import { BOT_LEVELS, DEFAULT_BOT_LEVEL, rulesSummary } from './words.js';
+import { BOT_LEVELS, DEFAULT_BOT_LEVEL, rulesSummary, ratedProblem, RATED_PROBLEMS, poolOf, POOL_WORDS, playerLabel } from './words.js';
 import { roomKey } from './room-store.js';
 import { tournamentHref } from './tournaments.js';
 import { RoomInfo } from './room-info.js';
 import { invitation, rulesWords } from './invite.js';
-import { RoomList } from './room-list.js';
+import { RoomList, logInToPlay } from './room-list.js';
 import { gamesOnBanner, followedList } from './my-games.js';
 import { expectArrival } from './arrival.js';
 
@@ -166,7 +167,8 @@ export class LobbyView {
     const input = h('input', { id: 'recent-player', type: 'text', dataset: { role: 'recent-player' }, maxlength: MAX_PLAYER_NAME_BYTES,
       placeholder: 'A player name', autocomplete: 'off', value: this.app.me.name || '' });
     this.recentSection = h('section', { class: 'card recent-games', 'aria-labelledby': 'recent-title', dataset: { role: 'recent-games', state: 'idle' } },
-      h('h2', { id: 'recent-title' }, 'Recent games'),
+      h('div', { class: 'card-title-row' }, h('h2', { id: 'recent-title' }, 'Recent games'),
+        h('a', { href: '#/leaderboard', class: 'small', dataset: { action: 'leaderboard' } }, 'Leaderboard')),
       h('form', { class: 'recent-search', onsubmit: (e) => { e.preventDefault(); this.searchRecent(input.value); } },
         h('label', { for: 'recent-player' }, 'Games played by'),
         h('div', { class: 'row' }, input, h('button', { type: 'submit', class: 'secondary', dataset: { action: 'recent-search' } }, 'Search')),
@@ -221,6 +223,16 @@ export class LobbyView {
     const fields = gameFields({ untimed: 'no clock' });
     const { traits, squares, falseClaim, move, claim } = fields;
     const priv = h('input', { id: 'opt-private', type: 'checkbox', dataset: { role: 'private' } });
+    // Rated: the line under it says why not.
+    const rated = h('input', { id: 'opt-rated', type: 'checkbox', dataset: { role: 'rated' }, 'aria-describedby': 'rated-why' });
+    const ratedWhy = h('small', { id: 'rated-why', class: 'muted rated-why', dataset: { role: 'rated-why' } });
+    this.showRated = () => {
+      const problem = ratedProblem({ account: this.app.me.account, rules: fields.rules(), clock: fields.typedClock() });
+      rated.disabled = !!problem;
+      if (problem) rated.checked = false;
+      if (problem === 'account') ratedWhy.replaceChildren(h('a', { href: '#/account', dataset: { action: 'log-in' } }, 'Log in'), ' to play rated games.');
+      else ratedWhy.textContent = problem ? RATED_PROBLEMS[problem] : `Counts for the ${POOL_WORDS[poolOf(fields.rules())].toLowerCase()} rating.`;
+    };
 
     // Presets: buttons that fill in the fields; each shows as pressed while the fields match it.
     const sameSet = (a, b) => a.length === b.length && a.every((x) => b.includes(x));
@@ -237,6 +249,7 @@ export class LobbyView {
     const more = h('details', { class: 'more-options', dataset: { role: 'more-options' } },
       h('summary', { dataset: { action: 'more-options' } }, h('span', { class: 'more-title' }, 'More options'), moreSummary));
     const showPresets = () => {
+      this.showRated();
       moreSummary.textContent = rulesSummary(fields.rules(), fields.typedClock());
       for (const { p, button } of rulePresets) {
         const on = sameSet(traits.chosen(), p.traits) && squares.checked === p.squares && !falseClaim.checked;
@@ -268,6 +281,7 @@ export class LobbyView {
       options.rules = game.rules;
       options.clock = game.clock;
       if (priv.checked) options.private = true;
+      if (rated.checked && !rated.disabled) options.rated = true;
       if (this.app.createRoom(options) !== null) expectArrival();
     };
 
@@ -283,6 +297,7 @@ export class LobbyView {
         h('div', { class: 'preset-row' }, clockPresets.map((x) => x.button))),
       more,
       h('label', { class: 'check private-check' }, priv, ' Private room (not listed; join by link)'),
+      h('div', { class: 'rated-option' }, h('label', { class: 'check' }, rated, ' Rated game'), ratedWhy),
       this.createSlot,
       this.createButton = h('button', { type: 'submit', class: 'primary', dataset: { action: 'create-room' }, disabled: !this.app.welcomed }, 'Create room'));
     more.append(
@@ -331,6 +346,7 @@ export class LobbyView {
 
   update() {
     if (this.createButton) this.createButton.disabled = !this.app.welcomed;
+    if (this.showRated) this.showRated(); // logged in or out
     if (this.computerButton) this.computerButton.disabled = !this.app.welcomed;
     this.tournamentList.update();
     this.tournamentForm.update();
@@ -401,10 +417,11 @@ export class DoorView {
     const joining = app.joining.has(this.key);
     const players = info && Array.isArray(info.players) ? info.players.filter(Boolean) : null;
     if (info) {
-      parts.push(h('p', {}, players.length ? `Players: ${players.join(' vs ')}` : 'Nobody has sat down yet.',
+      const ratings = Array.isArray(info.player_ratings) ? info.player_ratings : [];
+      parts.push(h('p', {}, players.length ? ['Players: ', players.map((n, i) => [i ? ' vs ' : '', playerLabel(n, ratings[i])])] : 'Nobody has sat down yet.',
         ` · ${STATUS_WORDS[info.status] || info.status}`));
       if (invite && invite.state === 'away') parts.push(h('p', { dataset: { role: 'host-away' } }, invite.text));
-      parts.push(h('p', { class: 'muted' }, rulesWords(info.rules, info.clock)));
+      parts.push(h('p', { class: 'muted' }, rulesWords(info.rules, info.clock), info.rated ? ' · Rated' : ''));
     } else if (missing) {
       parts.push(h('p', { class: 'muted' }, 'This room does not exist (any more): a room closes a while after its game, or once everybody has left it.'));
     } else {
@@ -418,6 +435,8 @@ export class DoorView {
     const buttons = h('div', { class: 'actions' });
     if (!known) {
       // Nothing to sit down at or to watch (yet).
+    } else if (seatFree && info && info.rated && !app.me.account) {
+      buttons.appendChild(logInToPlay());
     } else if (seatFree) {
       buttons.appendChild(h('button', { type: 'button', class: 'primary', dataset: { action: 'join-player' }, disabled: joining,
         onclick: () => app.join(id, 'player') }, 'Play in this room'));

@@ -9,10 +9,14 @@
 // Hooks: data-role="rooms" (the list), each room data-room-id (data-host-away="true" on a room
 // whose player has gone) with data-action="lobby-join" / "lobby-watch"; data-role="rooms-more"
 // (not every room is shown); data-role="finished-rooms" (the <details> of the finished rooms,
-// data-count) whose summary is data-action="show-finished".
+// data-count) whose summary is data-action="show-finished". A rated room (data-rated="true")
+// offers a guest data-action="log-in-to-play" instead of Join: its seats are for accounts.
 
 import { h, focusKey, restoreFocus } from './dom.js';
-import { rulesSummary } from './words.js';
+import { rulesSummary, playerLabel } from './words.js';
+
+/** Where a guest is sent from a rated room's free seat. */
+export const logInToPlay = () => h('a', { class: 'button secondary', href: '#/account', dataset: { action: 'log-in-to-play' } }, 'Log in to play');
 
 const STATUS_WORDS = { waiting: 'waiting for a player', playing: 'playing', finished: 'finished' };
 const ORDER = { waiting: 0, playing: 1, away: 2, finished: 3 };
@@ -72,15 +76,18 @@ export class RoomList {
             `${players[0] || 'Its player'} has left for now; the room closes unless they come back.`)));
     }
     const open = r.status === 'waiting' && players.length < 2;
-    return h('li', { class: `room-item ${r.status}`, dataset: { roomId: r.id } },
+    const ratings = Array.isArray(r.player_ratings) ? r.player_ratings : [];
+    return h('li', { class: `room-item ${r.status}`, dataset: { roomId: r.id, rated: r.rated ? 'true' : null } },
       h('div', { class: 'room-main' },
         h('strong', {}, r.name || `Room ${r.id}`),
         h('span', { class: `pill ${r.status}` }, STATUS_WORDS[r.status] || r.status),
-        h('div', { class: 'muted small' }, players.length ? players.join(' vs ') : 'nobody yet',
+        r.rated ? h('span', { class: 'pill rated' }, 'rated') : null,
+        h('div', { class: 'muted small' }, players.length ? players.map((n, i) => [i ? ' vs ' : '', playerLabel(n, ratings[i])]) : 'nobody yet',
           typeof r.spectators === 'number' && r.spectators ? ` · ${r.spectators} watching` : '',
           ' · ', rulesSummary(r.rules, r.clock))),
       h('div', { class: 'room-buttons' },
-        open ? h('button', { type: 'button', class: 'primary', dataset: { action: 'lobby-join', room: r.id },
+        open && r.rated && !this.app.me.account ? logInToPlay() : null,
+        open && (!r.rated || this.app.me.account) ? h('button', { type: 'button', class: 'primary', dataset: { action: 'lobby-join', room: r.id },
           onclick: () => this.enter(r.id, 'player') }, 'Join') : null,
         h('button', { type: 'button', class: 'secondary', dataset: { action: 'lobby-watch', room: r.id },
           onclick: () => this.enter(r.id, 'spectator') }, 'Watch')));

@@ -41,6 +41,13 @@ function playerId(p) {
   return p;
 }
 
+/** An account's {rating, provisional}, else the same player's `before`; {} for a guest. */
+function ratingOf(p, before = null) {
+  if (p && typeof p.rating === 'number') return { rating: p.rating, provisional: p.provisional === true };
+  if (before && before.id === playerId(p) && typeof before.rating === 'number') return { rating: before.rating, provisional: before.provisional === true };
+  return {};
+}
+
 function normalizeMove(m) {
   if (!m || typeof m !== 'object') return { kind: 'other', raw: m };
   const t = String(m.type ?? m.kind ?? m.action ?? '');
@@ -100,6 +107,7 @@ export class Room {
     this.clockRules = s.clock_rules ?? s.clock ?? {};
     this.status = s.status ?? 'waiting';
     this.tournament = s.tournament ?? null; // the tournament whose game this is, or null
+    this.rated = s.rated === true;
     this.players = Array.isArray(s.players) ? [s.players[0] ?? null, s.players[1] ?? null] : [null, null];
     // An absent player's seat may be claimed from this local time on (protocol: claim_victory).
     this.players = this.players.map((p) => (p && typeof p.claim_victory_in_ms === 'number'
@@ -226,7 +234,7 @@ export class Room {
             const p = ev.players[s];
             if (!p) continue;
             const old = this.players[s];
-            this.players[s] = { seat: s, id: p.id, name: p.name, connected: old && old.id === p.id ? old.connected !== false : true };
+            this.players[s] = { seat: s, id: p.id, name: p.name, connected: old && old.id === p.id ? old.connected !== false : true, ...ratingOf(p, old) };
           }
         }
         this.status = 'playing';
@@ -282,9 +290,13 @@ export class Room {
       case 'game_over': {
         this.status = 'finished';
         this.phase = 'finished';
-        this.result = { result: ev.result, winner: ev.winner ?? null, reason: ev.reason, line: ev.line ?? null };
+        const ratings = Array.isArray(ev.ratings) ? ev.ratings.filter((r) => r && (r.seat === 0 || r.seat === 1)) : null;
+        this.result = { result: ev.result, winner: ev.winner ?? null, reason: ev.reason, line: ev.line ?? null, ...(ratings ? { ratings } : {}) };
         this.gameId = ev.game ?? null;
         if (ev.score) this.score = ev.score;
+        for (const r of ratings ?? []) {
+          if (this.players[r.seat] && typeof r.after === 'number') this.players[r.seat] = { ...this.players[r.seat], rating: r.after, provisional: r.provisional === true };
+        }
         for (const s of [0, 1]) if (this.players[s]) this.players[s] = { ...this.players[s], claimableAt: undefined };
         if (ev.clock) this.clock = makeClock(ev.clock, t);
         this.freezeClock();
@@ -323,7 +335,7 @@ export class Room {
         const p = ev.player ?? {};
         if (ev.as === 'player' && (ev.seat === 0 || ev.seat === 1)) {
           if (this.departed) { this.departed = null; this.score = null; } // a new pair: the server counts from nothing
-          this.players[ev.seat] = { seat: ev.seat, id: playerId(p), name: p.name ?? '?', connected: true };
+          this.players[ev.seat] = { seat: ev.seat, id: playerId(p), name: p.name ?? '?', connected: true, ...ratingOf(p) };
           // A spectator who sits down stops watching.
           if (this.spectatorIds.delete(playerId(p))) this.spectators = Math.max(0, this.spectators - 1);
           return `${p.name ?? 'A player'} took a seat.`;

@@ -4,6 +4,7 @@
 import { h } from './dom.js';
 import { formatPoints, formatTiebreak, crosstable, describeCell } from './tournament-table.js';
 import { removeControls } from './tournament-director.js';
+import { playerLabel } from './words.js';
 
 const SB_HELP = 'Sonneborn-Berger: for each game, the opponent\'s final points times your result (1 win, ½ draw, 0 loss), added up';
 const BUCHHOLZ_HELP = 'Buchholz: the sum of the final points of the opponents you played';
@@ -25,7 +26,7 @@ export function standingsTable(view, t) {
     return h('tr', { class: `${s.player === view.me() ? 'mine' : ''}${removed ? ' removed' : ''}`,
       dataset: { role: 'standings-row', player: s.player, rank: s.rank, points: s.points, sb: tb.sonneborn_berger, buchholz: tb.buchholz } },
     h('td', { class: 'num' }, String(s.rank)),
-    h('th', { scope: 'row' }, h('span', { class: `pname${removed ? ' removed' : ''}` }, s.name), s.player === view.me() ? h('span', { class: 'muted' }, ' (you)') : null,
+    h('th', { scope: 'row' }, playerLabel(s.name, p, s.player, { class: `pname${removed ? ' removed' : ''}` }), s.player === view.me() ? h('span', { class: 'muted' }, ' (you)') : null,
       removed ? h('span', { class: 'muted' }, ' (removed)') : null),
     h('td', { class: 'num points' }, formatPoints(s.points)),
     swiss ? h('td', { class: 'num' }, formatTiebreak(tb.buchholz)) : null,

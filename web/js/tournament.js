@@ -53,6 +53,7 @@
 //     data-role="room-tournament": a link to the tournament
 
 import { h, focusKey, restoreFocus } from './dom.js';
+import { playerLabel } from './words.js';
 import { feedbackLine, ERROR_MS, INFO_MS } from './feedback.js';
 import { tournamentKey, tournamentHref } from './tournaments.js';
 import { STATUS_WORDS, rounds, waitingRound } from './tournament-table.js';
@@ -243,7 +244,7 @@ export class TournamentView {
     const max = t.settings && t.settings.max_players;
     const list = h('ol', { class: 't-players', dataset: { role: 'tournament-players' } }, players.map((p) =>
       h('li', { dataset: { role: 'tournament-player', player: p.id, bot: p.bot ? String(p.bot) : null } },
-        h('span', { class: 'name' }, p.name), p.id === this.me() ? h('span', { class: 'muted' }, ' (you)') : null,
+        playerLabel(p.name, p, p.id, { class: 'name' }), p.id === this.me() ? h('span', { class: 'muted' }, ' (you)') : null,
         director ? removeControls(this, p) : null)));
     return h('section', { class: 'card', 'aria-labelledby': 't-players-title' },
       h('h3', { id: 't-players-title' }, `Players (${players.length}${max ? ` of at most ${max}` : ''})`),

@@ -1,8 +1,9 @@
-// The game in words, for every view: the rules and clock of a room, a move, a result, a score.
-// Kept apart from the game view so that the lobby, the invitation and the tournament pages can
-// say these things without loading the board.
+// The game in words, for every view: the rules and clock of a room, a move, a result, a score,
+// a rating. Kept apart from the game view so that the lobby, the invitation and the tournament
+// pages can say these things without loading the board.
 
 import { pieceName, sharedTraits, ATTRIBUTES } from './pieces.js';
+import { h } from './dom.js';
 
 const COLS = 'ABCD';
 export const squareName = (sq) => `${COLS[sq % 4]}${Math.floor(sq / 4) + 1}`;
@@ -111,3 +112,72 @@ export const BOT_LEVELS = [
   { level: 5, words: 'plays perfectly' },
 ];
 export const DEFAULT_BOT_LEVEL = 2;
+
+// ---- ratings: "1500", "1500?" while provisional, "±85", a game's "+12"; the pool a room's rules
+// are rated in ("standard", or "advanced" with 2×2 squares: all four traits either way) and why a
+// room cannot be rated; names linking to their profiles, with their ratings ----
+
+export const POOLS = ['standard', 'advanced'];
+export const POOL_WORDS = { standard: 'Standard', advanced: 'Advanced' };
+
+const whole = (x) => (typeof x === 'number' && Number.isFinite(x) ? Math.round(x) : null);
+
+/** `r`: {rating, provisional} (unrounded or whole); '' for none (a guest, a pool not played). */
+export function ratingText(r) {
+  const n = r ? whole(r.rating) : null;
+  return n === null ? '' : `${n}${r.provisional ? '?' : ''}`;
+}
+
+export function deviationText(rd) {
+  const n = whole(rd);
+  return n === null ? '' : `±${n}`;
+}
+
+/** "+12", "-12" or "±0". */
+export function changeText(before, after) {
+  if (whole(after) === null || whole(before) === null) return '';
+  const d = whole(after) - whole(before);
+  return d > 0 ? `+${d}` : d < 0 ? `-${-d}` : '±0';
+}
+
+/** 'standard', 'advanced', or null when not all four traits count. */
+export function poolOf(rules) {
+  const a = rules && Array.isArray(rules.attributes) ? rules.attributes : null;
+  if (a && ['color', 'height', 'shape', 'fill'].some((t) => !a.includes(t))) return null;
+  return rules && rules.squares ? 'advanced' : 'standard';
+}
+
+export const RATED_PROBLEMS = {
+  account: 'Log in to play rated games.',
+  traits: 'Rated games count all four traits.',
+  clock: 'Rated games need a clock.',
+};
+
+/** Why create_room's "rated" would be refused (a key of RATED_PROBLEMS), or null. A move clock
+ *  still being typed (move_ms undefined) is the form's own check. */
+export function ratedProblem({ account, rules, clock }) {
+  if (!account) return 'account';
+  if (!poolOf(rules)) return 'traits';
+  if (clock && clock.move_ms === null) return 'clock';
+  return null;
+}
+
+/** The computer ("bot-N") has no profile. */
+export const isBot = (id) => typeof id === 'string' && id.startsWith('bot-');
+
+export const profileHref = (name) => `#/player/${encodeURIComponent(name)}`;
+
+/** A rating beside a name; its "?" is read "provisional". Null for none. */
+export function ratingSpan(r) {
+  const text = ratingText(r);
+  if (!text) return null;
+  return h('span', { class: 'rating', dataset: { role: 'rating', rating: whole(r.rating), provisional: r.provisional ? 'true' : null } },
+    String(whole(r.rating)), r.provisional ? [h('span', { 'aria-hidden': 'true' }, '?'), h('span', { class: 'sr-only' }, ' provisional')] : null);
+}
+
+/** A name linking to its profile (the computer's, or any when `plain`, is text), and its rating. */
+export function playerLabel(name, r = null, id = null, attrs = {}, plain = false) {
+  const link = plain || isBot(id) ? h('span', attrs, name) : h('a', { href: profileHref(name), ...attrs, class: `player-link ${attrs.class || ''}`.trim() }, name);
+  const rating = ratingSpan(r);
+  return rating ? [link, ' ', rating] : link;
+}

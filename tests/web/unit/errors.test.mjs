@@ -35,6 +35,8 @@ test('the same code after different requests', () => {
   assert.match(pause, /running/);
   assert.notEqual(start, describeError({ code: 'wrong_status' }), 'a request without words of its own gets the general ones');
   assert.match(describeError({ code: 'tournament_full' }, { kind: 'add_bot' }), /computer/);
+  assert.match(describeError({ code: 'not_allowed', message: 'Refused' }, { kind: 'create' }), /rated games are for accounts/,
+    'a rated room refused');
 });
 
 test('a move in the wrong phase says what to do instead', () => {

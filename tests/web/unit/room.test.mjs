@@ -291,3 +291,30 @@ test('every event of section 9 is known as a room event', () => {
   for (const type of ['game_started', 'given', 'placed', 'passed', 'game_over', 'rematch_requested', 'joined', 'left',
     'disconnected', 'reconnected', 'player_renamed', 'resumed']) assert.ok(ROOM_EVENTS.has(type), type);
 });
+
+test('a rated room: each account\'s rating on its seat, kept through a new game, changed by the result', () => {
+  const room = new Room(waitingSnapshot({ rated: true, players: [{ seat: 0, ...ANN, connected: true, rating: 1512, provisional: false }, null] }));
+  assert.equal(room.rated, true);
+  assert.equal(room.players[0].rating, 1512);
+  room.applyEvent({ type: 'joined', room: 'k3x9abqz', seq: 2, player: { ...BO, rating: 1500, provisional: true }, as: 'player', seat: 1 });
+  assert.deepEqual([room.players[1].rating, room.players[1].provisional], [1500, true]);
+  // game_started names the players without their ratings: the seats keep theirs.
+  room.applyEvent({ type: 'game_started', room: 'k3x9abqz', seq: 3, first: 1, players: [ANN, BO], clock: clock(60000, 60000, 1) });
+  assert.deepEqual([room.players[0].rating, room.players[0].provisional], [1512, false]);
+  assert.deepEqual([room.players[1].rating, room.players[1].provisional], [1500, true]);
+  room.applyEvent({ type: 'game_over', room: 'k3x9abqz', seq: 4, result: 'win', winner: 0, reason: 'resign',
+    ratings: [{ seat: 0, before: 1512, after: 1520, rd: 80, provisional: false }, { seat: 1, before: 1500, after: 1410, rd: 290, provisional: true }] });
+  assert.deepEqual(room.result.ratings.map((r) => r.after), [1520, 1410]);
+  assert.deepEqual([room.players[0].rating, room.players[1].rating], [1520, 1410]);
+});
+
+test('guests have no rating, and an unrated room says so', () => {
+  const room = new Room(waitingSnapshot());
+  assert.equal(room.rated, false);
+  room.applyEvent({ type: 'joined', room: 'k3x9abqz', seq: 2, player: BO, as: 'player', seat: 1 });
+  assert.equal('rating' in room.players[1], false);
+  room.applyEvent({ type: 'game_started', room: 'k3x9abqz', seq: 3, first: 1, players: [ANN, { id: 'pnew', name: 'Cy' }], clock: clock(60000, 60000, 1) });
+  assert.equal('rating' in room.players[1], false, 'another player in the seat does not inherit a rating');
+  room.applyEvent({ type: 'game_over', room: 'k3x9abqz', seq: 4, result: 'draw', winner: null, reason: 'board_full' });
+  assert.equal(room.result.ratings, undefined);
+});

@@ -1,11 +1,12 @@
 // The game in words (web/js/words.js): squares named as on the board's frame (columns A to D
 // left to right, rows 1 to 4 top to bottom, PROTOCOL.md section 2), a room's rules and clock,
-// a move, a result with the traits its four pieces share, and the score of a pair.
+// a move, a result with the traits its four pieces share, the score of a pair, and ratings.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
   squareName, rulesSummary, formatSeconds, patternKind, lineWords, moveText, scoreText, resultText, BOT_LEVELS, DEFAULT_BOT_LEVEL,
+  ratingText, deviationText, changeText, poolOf, ratedProblem, RATED_PROBLEMS, profileHref, isBot, POOLS,
 } from '../../../web/js/words.js';
 
 // Pieces by their bits (section 2): 1 dark, 2 tall, 4 square, 8 hollow.
@@ -126,4 +127,67 @@ test('the score of the seated pair, with their names, once a game has ended', ()
 test('the computer\'s levels are 1 to 5, as create_room accepts them', () => {
   assert.deepEqual(BOT_LEVELS.map((l) => l.level), [1, 2, 3, 4, 5]);
   assert.ok(BOT_LEVELS.some((l) => l.level === DEFAULT_BOT_LEVEL));
+});
+
+// Ratings: a rating in whole points with "?" while provisional, its deviation, a game's change;
+// the pool of a room's rules and why a room cannot be rated (create_room's "rated": an account,
+// all four traits, a clock); a profile's address.
+
+const ALL = ['color', 'height', 'shape', 'fill'];
+
+test('a rating in whole points, "?" while provisional; nothing for a guest', () => {
+  assert.equal(ratingText({ rating: 1500, provisional: true }), '1500?');
+  assert.equal(ratingText({ rating: 1612.4999, provisional: false }), '1612', 'the server sends unrounded doubles');
+  assert.equal(ratingText({ rating: 1612.5, rd: 60 }), '1613');
+  assert.equal(ratingText(null), '');
+  assert.equal(ratingText(undefined), '');
+  assert.equal(ratingText({ rating: null, provisional: false }), '');
+});
+
+test('the deviation as ±, in whole points', () => {
+  assert.equal(deviationText(85.3), '±85');
+  assert.equal(deviationText(350), '±350');
+  assert.equal(deviationText(undefined), '');
+});
+
+test('a game\'s change: +12, -12, ±0; nothing without both ratings', () => {
+  assert.equal(changeText(1500, 1512), '+12');
+  assert.equal(changeText(1500, 1488), '-12');
+  assert.equal(changeText(1500, 1500), '±0');
+  assert.equal(changeText(1500.4, 1511.6), '+12', 'rounded before subtracting, as the ratings shown');
+  assert.equal(changeText(null, 1500), '');
+  assert.equal(changeText(1500, undefined), '');
+});
+
+test('the pools: all four traits, the 2×2 squares decide between standard and advanced', () => {
+  assert.deepEqual(POOLS, ['standard', 'advanced']);
+  assert.equal(poolOf({ squares: false, attributes: ALL, false_claim: 'reject' }), 'standard');
+  assert.equal(poolOf({ squares: true, attributes: ['fill', 'shape', 'height', 'color'] }), 'advanced', 'in any order');
+  assert.equal(poolOf({ squares: false, attributes: ALL, false_claim: 'lose' }), 'standard', 'a wrong call that loses is still rated');
+  assert.equal(poolOf({ squares: false, attributes: ['color', 'height'] }), null, 'the beginner variant is never rated');
+  assert.equal(poolOf({ squares: true, attributes: ['color', 'height', 'shape'] }), null);
+  assert.equal(poolOf({}), 'standard', 'the server\'s default rules count every trait');
+});
+
+test('a rated room: an account, all four traits and a clock; each refusal says why', () => {
+  const rules = { squares: false, attributes: ALL };
+  const timed = { move_ms: 60000, claim_ms: 10000 };
+  assert.equal(ratedProblem({ account: true, rules, clock: timed }), null);
+  assert.equal(ratedProblem({ account: true, rules: { ...rules, squares: true }, clock: timed }), null);
+  assert.equal(ratedProblem({ account: false, rules, clock: timed }), 'account');
+  assert.equal(ratedProblem({ account: true, rules: { attributes: ['color'] }, clock: timed }), 'traits');
+  assert.equal(ratedProblem({ account: true, rules, clock: { move_ms: null, claim_ms: 10000 } }), 'clock');
+  assert.equal(ratedProblem({ account: true, rules, clock: { move_ms: undefined } }), null,
+    'a clock field still being typed is left to the form\'s own check');
+  assert.equal(ratedProblem({ account: false, rules: { attributes: ['color'] }, clock: { move_ms: null } }), 'account',
+    'the account first: nothing else would make it rated');
+  for (const why of ['account', 'traits', 'clock']) assert.ok(RATED_PROBLEMS[why].length < 40, `"${RATED_PROBLEMS[why]}" fits a phone's line`);
+});
+
+test('a profile\'s address, and the computer that has none', () => {
+  assert.equal(profileHref('Ann'), '#/player/Ann');
+  assert.equal(profileHref('Zoë / Bo'), '#/player/Zo%C3%AB%20%2F%20Bo');
+  assert.equal(isBot('bot-3'), true);
+  assert.equal(isBot('pk3x9abqz'), false);
+  assert.equal(isBot(null), false);
 });
