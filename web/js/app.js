@@ -132,6 +132,9 @@ export class App extends EventTarget {
   }
 
   onWelcome(msg, resumed) {
+    // An account's hello by name resumes too; another player than before (logged in or out) does not.
+    const before = this.me.id;
+    resumed = (before === null || before === msg.player) && (resumed || Array.isArray(msg.rooms));
     this.session.welcome(msg);
     this.roomStore.welcome(resumed);
     this.lobby.list();
@@ -220,6 +223,9 @@ export class App extends EventTarget {
   get tournaments() { return this.tournamentStore.book; }
 
   setName(name) { this.session.setName(name); }
+  /** Logged in or out (the cookie set or gone): greeted anew on a new connection (once named). */
+  signedIn(name) { this.session.signedIn(name); this.conn.reconnect(); this.changed(); }
+  signedOut() { this.session.signedOut(); this.conn.reconnect(); this.changed(); }
   rename(name) { return this.session.rename(name); }
   ping() { this.session.ping(); }
   serverNow() { return this.session.serverNow(); }

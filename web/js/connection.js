@@ -91,6 +91,13 @@ export class Connection extends EventTarget {
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }
 
+  /** A new socket, whose handshake carries the session cookie (after a log in or out). */
+  reconnect() {
+    this.attempt = 0;
+    if (this.ws) this.ws.close(1000);
+    else this.retryNow();
+  }
+
   /** A restarting server is being retried every half second (RESTART_RETRY_MS). */
   get retryingQuickly() {
     return this.restartSince !== 0 && Date.now() - this.restartSince < RESTART_QUICK_FOR_MS;

@@ -1,6 +1,7 @@
 // Entry point: routes the address (#/ lobby, #/room/ID a room, #/tournament/ID a tournament,
-// #/game/ID[/STEP] the replay of a finished game, #/rules how to play) to a view, keeps the header's connection
-// line current, shows notices, polls the lobby and ticks the clocks.
+// #/game/ID[/STEP] the replay of a finished game, #/rules how to play, #/account logging in and
+// the account, #/player/NAME a player's profile, #/leaderboard[/POOL] the best ratings) to a
+// view, keeps the header's connection line current, shows notices, polls the lobby and ticks the clocks.
 
 import { App } from './app.js';
 import { parseRoomId, roomKey } from './room-store.js';
@@ -32,7 +33,7 @@ let viewKey = null;
 // The lobby's own modules load with the page (index.html preloads them); the game, tournament,
 // replay and rules views load when first shown, so a first visit fetches what the lobby needs.
 const VIEW_MODULES = { game: './game.js', tournament: './tournament.js', replay: './replay.js', rules: './rules.js',
-  tournamentInvite: './tournament-invite.js' };
+  tournamentInvite: './tournament-invite.js', account: './account.js', profile: './profile.js', leaderboard: './leaderboard.js' };
 const loadedViews = new Map(); // name -> module
 const loadingViews = new Set();
 
@@ -60,6 +61,11 @@ function route() {
   const replay = hash.match(/^#\/game\/([^/?#]+)(?:\/(\d+))?/);
   if (replay) return { name: 'replay', id: parseRoomId(replay[1]), step: replay[2] ?? null };
   if (/^#\/rules\/?$/.test(hash)) return { name: 'rules' };
+  if (/^#\/account\/?$/.test(hash)) return { name: 'account' };
+  let p = hash.match(/^#\/player\/([^/?#]+)/);
+  if (p) return { name: 'profile', player: parseRoomId(p[1]) };
+  p = hash.match(/^#\/leaderboard(?:\/(standard|advanced))?\/?$/);
+  if (p) return { name: 'leaderboard', pool: p[1] ?? 'standard' };
   let m = hash.match(/^#\/room\/([^/?#]+)/);
   if (m) return { name: 'room', id: parseRoomId(m[1]) };
   m = hash.match(/^#\/tournament\/([^/?#]+)/);
@@ -72,6 +78,10 @@ function wantedView() {
   // A replay needs neither a name nor the server's greeting: anybody with the link may watch it.
   if (r.name === 'replay') return lazyView('replay', `replay:${r.id}`, (m) => new m.ReplayView(r.id, r.step), r.step);
   if (r.name === 'rules') return lazyView('rules', 'rules', (m) => new m.RulesView());
+  // Over HTTP: no name needed.
+  if (r.name === 'profile') return lazyView('profile', `profile:${r.player}`, (m) => new m.ProfileView(r.player));
+  if (r.name === 'leaderboard') return lazyView('leaderboard', 'leaderboard', (m) => new m.LeaderboardView(app, r.pool), r.pool);
+  if (r.name === 'account') return lazyView('account', 'account', (m) => new m.AccountView(app));
   // A room's link opened without a name is an invitation: one page takes the name and joins,
   // and stays until the room's snapshot is in (or says why it is not).
   if (r.name === 'room') {
@@ -139,23 +149,30 @@ function renderHeader() {
   connLine.hidden = !text;
   // On a phone the rename box takes the place of "How to play", so that the header keeps its height.
   header.classList.toggle('renaming', renaming && !!app.me.name && !app.needsName);
+  // Drawn again only when it changed, so that the focus stays.
+  const drawn = [app.me.name, app.needsName, app.me.account, renaming].join('\n');
+  if (drawn === whoDrawn) return;
+  whoDrawn = drawn;
+  // An account's name is its login: no renaming.
+  const account = app.me.account
+    ? h('a', { class: 'link', href: '#/account', dataset: { action: 'account' } }, 'Account')
+    : h('a', { class: 'link', href: '#/account', dataset: { action: 'log-in' } }, 'Log in');
   if (app.me.name && !app.needsName) {
-    // The field being typed in is left alone: the header redraws on every change.
-    if (renaming && who.querySelector('[data-role="rename-input"]')) return;
     who.replaceChildren(renaming ? renameForm()
       : h('span', {}, h('span', { class: 'who-label' }, 'Playing as '), h('strong', { dataset: { role: 'me' } }, app.me.name), ' ',
-        h('button', { type: 'button', class: 'link', dataset: { action: 'rename' }, 'aria-label': 'Change your name',
-          onclick: () => { renaming = true; renderHeader(); } }, 'change')));
+        app.me.account ? null : h('button', { type: 'button', class: 'link', dataset: { action: 'rename' }, 'aria-label': 'Change your name',
+          onclick: () => { renaming = true; renderHeader(); } }, 'change'), ' ', account));
     const input = who.querySelector('[data-role="rename-input"]');
     if (input) { input.focus(); input.select(); }
   } else {
-    who.replaceChildren();
+    who.replaceChildren(account);
   }
 }
 
 // Renaming keeps the player (same seats, same games): Enter sends it, Escape or leaving the
 // field keeps the old name.
 let renaming = false;
+let whoDrawn = null;
 
 function renameForm() {
   const stop = () => { renaming = false; renderHeader(); };

@@ -1,6 +1,8 @@
 // Who this tab is to the server (protocol section 4): the name and the token it remembers, the
 // hello that says them on every (re)connection, the welcome, renaming, and the server's clock
 // as ping and pong measure it. The other stores ask it whether the server has welcomed us.
+// An account's session cookie goes with the handshake: the hello is the same, the welcome an
+// account's (`account`, `ratings`), maybe without a token (the cookie is then who we are).
 //
 // `host` is the App: send(msg, ctx) tracks a request, notify(text, kind, where, options),
 // endNotice(key), announce(text), changed().
@@ -20,7 +22,7 @@ export function nameProblem(name, empty = 'Please type a name.') {
 export class Session {
   constructor(host) {
     this.host = host;
-    this.me = { id: null, name: load(KEY_NAME), token: load(KEY_TOKEN) };
+    this.me = { id: null, name: load(KEY_NAME), token: load(KEY_TOKEN), account: false, ratings: null };
     this.welcomed = false;
     this.everWelcomed = false;
     this.restarting = false; // closed by a server restart (1012), not yet signed in again
@@ -68,8 +70,25 @@ export class Session {
       this.host.notify('The server is back.', 'info');
     }
     this.me.id = msg.player;
+    this.me.account = msg.account === true;
+    this.me.ratings = this.me.account && msg.ratings && typeof msg.ratings === 'object' ? msg.ratings : null;
     if (msg.name) { this.me.name = msg.name; save(KEY_NAME, msg.name); }
     if (msg.token) { this.me.token = msg.token; save(KEY_TOKEN, msg.token); }
+    else if (this.me.account) this.forgetToken(); // the cookie is the identity
+  }
+
+  /** Logged in or signed up: the next hello says the account's name (the cookie decides). */
+  signedIn(name) {
+    if (typeof name === 'string' && name) { this.me.name = name; save(KEY_NAME, name); }
+  }
+
+  /** Logged out: a guest next, who needs a name of its own (an account's is refused). */
+  signedOut() {
+    this.forgetToken();
+    this.me.name = null;
+    save(KEY_NAME, null);
+    this.me.account = false;
+    this.me.ratings = null;
   }
 
   /** The name typed on the name page: remembered, and said in a hello if none was said yet. */

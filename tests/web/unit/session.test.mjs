@@ -1,7 +1,8 @@
 // Who the tab is to the server (web/js/session.js), against PROTOCOL.md section 4: hello with
 // the token when there is one, else with the name; the welcome's token and name remembered;
 // names checked before they are sent; a rename only while connected; a restart said until the
-// server is back; and the server's clock read from pong at the middle of the round trip.
+// server is back; the server's clock read from pong at the middle of the round trip; and an
+// account's welcome (its cookie is who it is: a welcome without a token keeps none).
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -124,4 +125,52 @@ test('the server\'s clock: pong\'s time is read as of the middle of the round tr
   const before = Date.now();
   const now = session.serverNow();
   assert.ok(now >= before + 4000 && now <= Date.now() + 4000);
+});
+
+test('an account\'s welcome: its ratings; without a token, the guest\'s is forgotten and the name says hello', () => {
+  const storage = fakeStorage();
+  storage.setItem('quarto.token', 'guest-token');
+  storage.setItem('quarto.name', 'Ann');
+  const host = fakeHost();
+  const session = new Session(host);
+  session.opened();
+  assert.deepEqual(host.ofType('hello'), [{ type: 'hello', token: 'guest-token' }], 'the hello is unchanged: the cookie decides');
+  const ratings = { standard: { rating: 1512.3, rd: 80.1, volatility: 0.06, provisional: false, games: 30 } };
+  session.welcome({ type: 'welcome', player: 'pk3x9abqz', name: 'Ann', account: true, ratings, protocol: 1 });
+  assert.equal(session.me.account, true);
+  assert.deepEqual(session.me.ratings, ratings);
+  assert.equal(session.me.token, null);
+  assert.equal(storage.getItem('quarto.token'), null);
+  assert.equal(session.needsName, false);
+  session.closed({ code: 1006 });
+  session.opened();
+  assert.deepEqual(host.ofType('hello').at(-1), { type: 'hello', name: 'Ann' });
+});
+
+test('a guest\'s welcome is no account\'s; an account\'s token, when it has one, is kept', () => {
+  const storage = fakeStorage();
+  const session = new Session(fakeHost());
+  session.welcome({ type: 'welcome', player: 'p1', name: 'Ann', token: 't1', account: false, protocol: 1 });
+  assert.equal(session.me.account, false);
+  assert.equal(session.me.ratings, null);
+  session.welcome({ type: 'welcome', player: 'p1', name: 'Ann', token: 't2', account: true, ratings: {}, protocol: 1 });
+  assert.equal(storage.getItem('quarto.token'), 't2');
+});
+
+test('logged in: the account\'s name says the next hello; logged out: a guest again, with a name of its own', () => {
+  const storage = fakeStorage();
+  const host = fakeHost();
+  const session = new Session(host);
+  assert.equal(session.needsName, true);
+  session.signedIn('Ann');
+  assert.equal(session.needsName, false, 'logging in on a new device needs no guest name first');
+  assert.equal(storage.getItem('quarto.name'), 'Ann');
+  session.welcome({ type: 'welcome', player: 'p1', name: 'Ann', token: 'acct', account: true, ratings: {}, protocol: 1 });
+  session.signedOut();
+  assert.equal(session.me.account, false);
+  assert.equal(session.me.ratings, null);
+  assert.equal(storage.getItem('quarto.token'), null, 'the account\'s token would resume it without its cookie');
+  assert.equal(session.needsName, true, 'a guest may not say hello with an account\'s name (name_taken)');
+  session.opened();
+  assert.deepEqual(host.ofType('hello'), []);
 });
