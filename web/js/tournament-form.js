@@ -72,7 +72,7 @@ export class TournamentList {
               `${games} game${games === 1 ? '' : 's'} playing — watch`)) : null),
         h('div', { class: 'room-buttons' },
           h('a', { class: `button ${t.status === 'registering' ? 'primary' : 'secondary'}`, href: tournamentHref(t.id),
-            dataset: { action: 'open-tournament', tournament: t.id }, 'aria-label': `Open ${t.name}` },
+            dataset: { action: 'open-tournament', tournament: t.id }, 'aria-label': `${t.status === 'registering' ? 'Open to join' : 'Open'} ${t.name}` },
           t.status === 'registering' ? 'Open to join' : 'Open')));
     });
     const more = sorted.length - shown.length;
