@@ -44,7 +44,7 @@ export class AccountView {
     this.app = app;
     this.root = h('section', { class: 'account-page', dataset: { role: 'account' }, 'aria-labelledby': 'account-title' });
     this.drawn = null;
-    this.expecting = null; // the account logged in, until its welcome is here
+    this.expecting = null; // {name, after}: logged in, until a welcome after the `after`th
     this.ratings = null; // /api/me's, newer than the welcome's
     this.confirming = false; // Delete waits for its confirmation
     this.busy = false;
@@ -71,7 +71,7 @@ export class AccountView {
 
   state() {
     if (this.app.me.account) return 'account';
-    if (this.expecting && !this.app.welcomed) return 'connecting';
+    if (this.expecting && this.app.session.welcomes <= this.expecting.after) return 'connecting';
     return 'guest';
   }
 
@@ -139,7 +139,7 @@ export class AccountView {
 
   connectingParts() {
     return [h('div', { class: 'card', 'aria-busy': 'true' },
-      h('h2', { id: 'account-title', tabindex: '-1' }, `Welcome, ${this.expecting}`),
+      h('h2', { id: 'account-title', tabindex: '-1' }, `Welcome, ${this.expecting.name}`),
       h('p', { class: 'muted', role: 'status' }, 'Connecting as your account…'))];
   }
 
@@ -173,7 +173,7 @@ export class AccountView {
   /** Logged in or signed up: the page waits for the account's welcome on a new connection. */
   signedIn(body, typed) {
     const name = body && typeof body.name === 'string' ? body.name : typed;
-    this.expecting = name;
+    this.expecting = { name, after: this.app.session.welcomes };
     this.app.signedIn(name);
     this.app.announce(`Logged in as ${name}.`);
   }

@@ -24,6 +24,7 @@ export class Session {
     this.host = host;
     this.me = { id: null, name: load(KEY_NAME), token: load(KEY_TOKEN), account: false, ratings: null };
     this.welcomed = false;
+    this.welcomes = 0; // so far: a new identity's is the next one
     this.everWelcomed = false;
     this.restarting = false; // closed by a server restart (1012), not yet signed in again
     this.serverOffset = 0; // server epoch ms - local epoch ms (from pong)
@@ -62,6 +63,7 @@ export class Session {
   }
 
   welcome(msg) {
+    this.welcomes += 1;
     this.welcomed = true;
     this.everWelcomed = true;
     if (this.restarting) {
