@@ -83,9 +83,9 @@ CREATE TABLE game_analysis (
 // ('' for none): nodes sharing the database each load their own. quarto_fence: each node's
 // fencing token; a node whose rows another has taken over is fenced (token -1), and its
 // journal's transactions fail from then on.
-// Version 7: accounts, their sessions and ratings, the rated games and what each did to its
-// players' ratings, and the games by player id, as in the SQLite file (sqlite_schema.cpp says
-// what each holds).
+// Version 7: accounts, their sessions and ratings, and the rated games. Version 8: the ratings
+// by pool, what each rated game did to its players' ratings, and the games by player id. As in
+// the SQLite file (sqlite_schema.cpp says what each holds).
 constexpr std::array<const char*, schema_version - first_version> migrations{
     R"sql(
 ALTER TABLE journal ADD COLUMN node TEXT NOT NULL DEFAULT '';
@@ -123,11 +123,13 @@ CREATE TABLE ratings (
   last_game_ms BIGINT NOT NULL,
   PRIMARY KEY (player_id, pool)
 );
-CREATE INDEX ratings_by_pool ON ratings (pool, rating);
 CREATE TABLE rated_games (
   game_id    TEXT PRIMARY KEY,
   applied_ms BIGINT NOT NULL
 );
+)sql",
+    R"sql(
+CREATE INDEX ratings_by_pool ON ratings (pool, rating);
 CREATE TABLE rating_changes (
   game_id             TEXT NOT NULL,
   seat                SMALLINT NOT NULL CHECK (seat IN (0, 1)),

@@ -224,12 +224,8 @@ CREATE TABLE quarto_fence (
     // games (by player id) are the account's with no row rewritten. name_key (account_name_key)
     // makes names unique in any case of their ASCII letters; a deleted account has none (its
     // name is free again), no password hash and no sessions. sessions: by the hash of the
-    // session's id (token_hash). ratings: one row per player and pool, by rating within a pool
-    // for the leaderboard. rated_games: the games whose result the ratings hold, so that each
-    // is applied once. rating_changes: what a rated game did to each seat's rating, both sides
-    // whole so that the game reads back as it was applied, and by player, pool and the game's
-    // end (at_ms) for the player's chart. The games by player id: a profile counts its results,
-    // and an account's export lists its games.
+    // session's id (token_hash). ratings: one row per player and pool. rated_games: the games
+    // whose result the ratings hold, so that each is applied once.
     {R"sql(
 CREATE TABLE accounts (
   player_id     TEXT PRIMARY KEY,
@@ -256,11 +252,17 @@ CREATE TABLE ratings (
   last_game_ms INTEGER NOT NULL,
   PRIMARY KEY (player_id, pool)
 ) WITHOUT ROWID;
-CREATE INDEX ratings_by_pool ON ratings (pool, rating);
 CREATE TABLE rated_games (
   game_id    TEXT PRIMARY KEY,
   applied_ms INTEGER NOT NULL
 ) WITHOUT ROWID;
+)sql"},
+    // Version 8: ratings by rating within a pool, for the leaderboard. rating_changes: what a
+    // rated game did to each seat's rating, both sides whole so that the game reads back as it
+    // was applied, and by player, pool and the game's end (at_ms) for the player's chart. The
+    // games by player id: a profile counts its results, and an account's export lists its games.
+    {R"sql(
+CREATE INDEX ratings_by_pool ON ratings (pool, rating);
 CREATE TABLE rating_changes (
   game_id             TEXT NOT NULL,
   seat                INTEGER NOT NULL CHECK (seat IN (0, 1)),

@@ -1,6 +1,6 @@
-// Accounts, sessions and ratings (schema version 7) on both engines, through open_store as the
-// server opens them, and the step to version 7 from a file (fixtures/archive_v6.sql) and a
-// database of version 6.
+// Accounts, sessions and ratings (schema versions 7 and 8) on both engines, through open_store
+// as the server opens them, and the steps from version 6, from a file (fixtures/archive_v6.sql)
+// and from a database.
 #include <fstream>
 #include <future>
 #include <sstream>
@@ -228,7 +228,7 @@ TEST_CASE("engines: game_archive carries the account calls to its thread and bac
 
 // ---- version 6 -> 7 ----------------------------------------------------------------------
 
-TEST_CASE("a version 6 file written by the server opens at version 7 with its games and journal, and empty account tables")
+TEST_CASE("a version 6 file written by the server opens at the current version with its games and journal, and empty account tables")
 {
     scratch_dir dir;
     const std::string path = dir.file("quarto.db");
@@ -244,7 +244,7 @@ TEST_CASE("a version 6 file written by the server opens at version 7 with its ga
 
     {
         sqlite_store s = open_sqlite(path);
-        CHECK(s.version() == 7);
+        CHECK(s.version() == schema_version);
         for (const char* id : {"c3nk5ujdmhyj", "2re2scyazsxg", "g79gbdfizqaf", "hqiq8xy4cxwu", "jie52cjwtc5b", "tv8qwzptz7ia"}) {
             CAPTURE(id);
             const auto found = s.find_game(id);
@@ -273,7 +273,7 @@ TEST_CASE("a version 6 file written by the server opens at version 7 with its ga
           "games_by_player0_id,games_by_player1_id");
 }
 
-TEST_CASE("postgresql: a version 6 database migrates to version 7, keeping its games, with empty account tables")
+TEST_CASE("postgresql: a version 6 database migrates to the current version, keeping its games, with empty account tables")
 {
     each_engine([](const engine& e) {
         if (e.name != "postgresql") return; // the file's path is the test above
@@ -287,7 +287,7 @@ TEST_CASE("postgresql: a version 6 database migrates to version 7, keeping its g
                        "DROP INDEX games_by_player0_id, games_by_player1_id; UPDATE quarto_schema SET version = 6");
         REQUIRE(e.query(where, "SELECT count(*) FROM pg_tables WHERE tablename = 'accounts'") == "0");
         const auto s = open_engine(where);
-        CHECK(s->version() == 7);
+        CHECK(s->version() == schema_version);
         CHECK(*s->find_game("g1").value == quarto_game("g1"));
         for (const char* table : {"accounts", "sessions", "ratings", "rated_games", "rating_changes"}) {
             CAPTURE(table);

@@ -1,4 +1,4 @@
-// What the archive keeps of a player who has an account (schema version 7): the account (the
+// What the archive keeps of a player who has an account (schema versions 7 and 8): the account (the
 // guest's player id, its name, the password's Argon2id hash string), its sessions (by the hash
 // of their ids), its rating in each pool, and which games have been rated. The archive hashes
 // nothing itself and reads none of these secrets: it stores the strings it is given, and no

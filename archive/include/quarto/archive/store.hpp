@@ -20,7 +20,7 @@ namespace quarto::archive {
 
 // The schema version this build writes (SQLite: PRAGMA user_version; PostgreSQL: the
 // quarto_schema table). Older stores are migrated on open; newer ones are refused.
-inline constexpr int schema_version = 7;
+inline constexpr int schema_version = 8;
 
 // Answers up to this many games per player query.
 inline constexpr int max_games_per_query = 100;
