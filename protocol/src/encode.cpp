@@ -1,5 +1,7 @@
 #include "quarto/protocol/encode.hpp"
 
+#include <charconv>
+
 #include "quarto/protocol/fields.hpp"
 #include "quarto/protocol/json_writer.hpp"
 #include "quarto/protocol/request_id.hpp"
@@ -174,12 +176,45 @@ json encode_moves(std::span<const move_record> moves)
     return parsed([&](json_text& t) { fields::write_moves(t, moves); });
 }
 
-std::string welcome(const model::player_info& p, const std::string& token, const json& req, const resume_list* resuming)
+void write_pool_rating(json_text& t, const pool_rating& r)
+{
+    // The shortest text that reads back as the same double.
+    const auto real = [&t](double v) {
+        char digits[32];
+        const auto end = std::to_chars(std::begin(digits), std::end(digits), v).ptr;
+        t.raw({digits, static_cast<std::size_t>(end - digits)});
+    };
+    t.lit("{\"rating\":");
+    real(r.rating);
+    t.lit(",\"rd\":");
+    real(r.deviation);
+    t.lit(",\"volatility\":");
+    real(r.volatility);
+    t.lit(",\"provisional\":").boolean(r.provisional).lit(",\"games\":").number(r.games).put('}');
+}
+
+std::string welcome(const model::player_info& p, const std::string& token, const json& req, const resume_list* resuming,
+                    std::span<const pool_rating> const* account)
 {
     std::string out;
     json_writer w = start(out, "welcome");
-    w.key("player").value(p.id).key("name").value(p.name).key("token").value(token);
-    w.key("protocol").value(protocol_version);
+    w.key("player").value(p.id).key("name").value(p.name);
+    if (!token.empty()) w.key("token").value(token);
+    w.key("protocol").value(protocol_version).key("account").value(account != nullptr);
+    if (account) {
+        w.key("ratings");
+        w.value_with([&](json_text& t) {
+            t.put('{');
+            bool first = true;
+            for (const auto& r : *account) {
+                if (!first) t.put(',');
+                first = false;
+                t.put('"').raw(r.pool).lit("\":");
+                write_pool_rating(t, r);
+            }
+            t.put('}');
+        });
+    }
     if (resuming) {
         w.key("rooms").begin_array();
         for (const auto& id : resuming->rooms) w.value(id);
@@ -269,7 +304,16 @@ std::string room_summary(const room_view& room, bool is_private)
     w.key("status").value(to_string(room.status)).key("players").begin_array();
     for (const auto& s : room.seats)
         if (s) w.value(s->player.name);
-    w.end_array().key("spectators").value(room.spectators).key("rules");
+    // By the names' order: an account's rating, null for a guest.
+    w.end_array().key("player_ratings").begin_array();
+    for (const auto& s : room.seats) {
+        if (!s) continue;
+        if (const auto& r = s->player.rating)
+            w.begin_object().key("rating").value(r->points).key("provisional").value(r->provisional).end_object();
+        else w.null();
+    }
+    w.end_array().key("rated").value(room.rated);
+    w.key("spectators").value(room.spectators).key("rules");
     w.value_with([&](json_text& t) { fields::write_rules(t, room.game_rules); });
     w.key("clock");
     w.value_with([&](json_text& t) { fields::write_clock_settings(t, room.clock); });
@@ -305,11 +349,13 @@ std::string room_snapshot(const room_view& room, std::optional<seat> you, const 
             continue;
         }
         w.begin_object().key("seat").value(s).key("id").value(info->player.id).key("name").value(info->player.name);
+        if (const auto& r = info->player.rating)
+            w.key("rating").value(r->points).key("provisional").value(r->provisional);
         w.key("connected").value(info->connected);
         if (info->claim_victory_in_ms) w.key("claim_victory_in_ms").value(*info->claim_victory_in_ms);
         w.end_object();
     }
-    w.end_array().key("spectators").value(room.spectators);
+    w.end_array().key("spectators").value(room.spectators).key("rated").value(room.rated);
     write_tournament(w, room);
     if (room.score) {
         w.key("score");

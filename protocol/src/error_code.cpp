@@ -31,6 +31,9 @@ std::string_view to_string(error_code code)
     case error_code::too_many_rooms: return "too_many_rooms";
     case error_code::too_many_tournaments: return "too_many_tournaments";
     case error_code::unavailable: return "unavailable";
+    case error_code::not_allowed: return "not_allowed";
+    case error_code::name_taken: return "name_taken";
+    case error_code::unknown_session: return "unknown_session";
     }
     return "internal";
 }
@@ -79,6 +82,9 @@ std::string_view default_message(error_code code)
     case error_code::too_many_tournaments:
         return "You direct as many open tournaments as one player (or one address) may; finish one first.";
     case error_code::unavailable: return "That room is on another server that cannot be reached just now; try again in a moment.";
+    case error_code::not_allowed: return "Rated games are for players with an account, under rules that are rated.";
+    case error_code::name_taken: return "That name belongs to an account: log in, or choose another name.";
+    case error_code::unknown_session: return "That session has ended; log in again.";
     }
     return "Internal error.";
 }

@@ -104,7 +104,9 @@ void write_moves(json_text& t, std::span<const move_record> moves)
 
 void write_player(json_text& t, const model::player_info& p)
 {
-    t.lit("{\"id\":").str(p.id).lit(",\"name\":").str(p.name).put('}');
+    t.lit("{\"id\":").str(p.id).lit(",\"name\":").str(p.name);
+    if (p.rating) t.lit(",\"rating\":").number(p.rating->points).lit(",\"provisional\":").boolean(p.rating->provisional);
+    t.put('}');
 }
 
 void write_score(json_text& t, const model::room_score& s)

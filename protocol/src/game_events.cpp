@@ -32,7 +32,7 @@ void game_started_event(std::string& out, const event_stamp& stamp, const game& 
 }
 
 void game_over_event(std::string& out, const event_stamp& stamp, const game& g, std::string_view game_id, instant now,
-                     const model::room_score* score)
+                     const model::room_score* score, const std::array<rating_change, 2>* ratings)
 {
     json_text t = start_event(out, "{\"type\":\"game_over\",\"room\":", stamp);
     t.lit(",\"game\":").str(game_id).put(',');
@@ -42,6 +42,16 @@ void game_over_event(std::string& out, const event_stamp& stamp, const game& g, 
     if (score) {
         t.lit(",\"score\":");
         fields::write_score(t, *score);
+    }
+    if (ratings) {
+        t.lit(",\"ratings\":[");
+        for (seat s = 0; s < 2; ++s) {
+            const rating_change& r = (*ratings)[s];
+            if (s > 0) t.put(',');
+            t.lit("{\"seat\":").number(s).lit(",\"before\":").number(r.before).lit(",\"after\":").number(r.after);
+            t.lit(",\"rd\":").number(r.deviation).lit(",\"provisional\":").boolean(r.provisional).put('}');
+        }
+        t.put(']');
     }
     t.put('}');
 }

@@ -151,8 +151,13 @@ client_message read_hello(const json& m)
         h.token = string_field(*token, "token");
         if (h.token->empty() || h.token->size() > 128) throw field_error{"\"token\" is not a player token"};
     }
+    if (const json* session = find(m, "session")) {
+        h.session = string_field(*session, "session");
+        if (h.session->empty() || h.session->size() > 128) throw field_error{"\"session\" is not a session id"};
+    }
     if (const json* name = find(m, "name")) h.name = name_field(*name, "name", false);
-    if (!h.token && !h.name) throw field_error{"hello needs a \"name\" (or a \"token\" to resume)"};
+    if (!h.token && !h.name && !h.session)
+        throw field_error{"hello needs a \"name\" (or a \"token\" to resume, or an account's \"session\")"};
     return session_message{h};
 }
 
@@ -178,6 +183,7 @@ client_message read_create_room(const json& m)
     if (const json* clock = find(m, "clock"); clock && !clock->is_null()) c.clock = clock_field(*clock);
     if (const json* p = find(m, "private"); p && !p->is_null()) c.is_private = bool_field(*p, "private");
     if (const json* o = find(m, "opponent"); o && !o->is_null()) c.opponent = opponent_field(*o);
+    if (const json* r = find(m, "rated"); r && !r->is_null()) c.rated = bool_field(*r, "rated");
     return lobby_message{std::move(c)};
 }
 
@@ -353,6 +359,16 @@ std::optional<rules> read_rules(const nlohmann::json& value)
     try {
         return rules_field(value);
     } catch (const field_error&) {
+        return std::nullopt;
+    }
+}
+
+std::optional<std::string> read_player_name(const nlohmann::json& value, std::string& problem)
+{
+    try {
+        return name_field(value, "name", false);
+    } catch (const field_error& e) {
+        problem = e.message;
         return std::nullopt;
     }
 }

@@ -181,7 +181,8 @@ TEST_CASE("every error code has its wire name and a readable default message")
                                          "piece_unavailable", "invalid_claim", "rate_limited",
                                          "no_such_tournament", "not_director", "registration_closed",
                                          "tournament_full", "not_registered", "wrong_status", "not_enough_players",
-                                         "bot_already_registered", "too_many_rooms", "too_many_tournaments", "unavailable"};
+                                         "bot_already_registered", "too_many_rooms", "too_many_tournaments", "unavailable",
+                                         "not_allowed", "name_taken", "unknown_session"};
     REQUIRE(names.size() == error_code_count);
     for (std::size_t i = 0; i < names.size(); ++i) {
         const auto code = static_cast<error_code>(i);
@@ -229,16 +230,25 @@ TEST_CASE("a parse error becomes the error reply with its req")
 TEST_CASE("welcome, pong, room_created, rooms, synced, room_closed")
 {
     CHECK(t::welcome(ann, "0123456789abcdef0123456789abcdef", nullptr) ==
-          wire(R"({"type":"welcome","player":"p1","name":"Ann","token":"0123456789abcdef0123456789abcdef","protocol":1})"));
+          wire(R"({"type":"welcome","player":"p1","name":"Ann","token":"0123456789abcdef0123456789abcdef","protocol":1,"account":false})"));
     CHECK(t::welcome(ann, "t", "h").at("req") == "h");
     const std::vector<std::string> rooms{"k3x9abqz", "m4r7cdef"}, tournaments{"t5h8wxyz"};
     const protocol::resume_list resuming{rooms, tournaments};
     CHECK(wire(protocol::welcome(ann, "t", 3, &resuming)) ==
-          wire(R"({"type":"welcome","player":"p1","name":"Ann","token":"t","protocol":1,)"
+          wire(R"({"type":"welcome","player":"p1","name":"Ann","token":"t","protocol":1,"account":false,)"
                R"("rooms":["k3x9abqz","m4r7cdef"],"tournaments":["t5h8wxyz"],"req":3})"));
     const protocol::resume_list nothing{};
     CHECK(wire(protocol::welcome(ann, "t", nullptr, &nothing)) ==
-          wire(R"({"type":"welcome","player":"p1","name":"Ann","token":"t","protocol":1,"rooms":[],"tournaments":[]})"));
+          wire(R"({"type":"welcome","player":"p1","name":"Ann","token":"t","protocol":1,"account":false,"rooms":[],"tournaments":[]})"));
+    // An account's: no token (its session is its identity), its ratings by pool, unrounded.
+    const std::vector<protocol::pool_rating> ratings{{"standard", 1623.4567, 61.5, 0.0599, 31, false},
+                                                     {"advanced", 1500, 500, 0.09, 0, true}};
+    const std::span<const protocol::pool_rating> account{ratings};
+    CHECK(wire(protocol::welcome(ann, "", nullptr, &nothing, &account)) ==
+          wire(R"({"type":"welcome","player":"p1","name":"Ann","protocol":1,"account":true,"ratings":{)"
+               R"("standard":{"rating":1623.4567,"rd":61.5,"volatility":0.0599,"provisional":false,"games":31},)"
+               R"("advanced":{"rating":1500,"rd":500,"volatility":0.09,"provisional":true,"games":0}},)"
+               R"("rooms":[],"tournaments":[]})"));
     CHECK(protocol::resumed_all() == R"({"type":"resumed_all"})");
     CHECK(t::pong(1'700'000'000'123, nullptr) == wire(R"({"type":"pong","time_ms":1700000000123})"));
     CHECK(t::pong(5, 4.5) == wire(R"({"type":"pong","time_ms":5,"req":4.5})"));
@@ -416,6 +426,13 @@ TEST_CASE("passed events and the draw of a full board")
         CHECK(event(t::game_over_event(stamp, g, "g1", at_ms(5000))) ==
               wire(R"({"type":"game_over","room":"k3x9abqz","seq":7,"game":"g1","result":"draw","winner":null,"reason":"board_full",
                        "clock":{"remaining_ms":[59800,60000],"running":null}})"));
+        // A rated game's: both seats' changes, in whole points.
+        const std::array<protocol::rating_change, 2> changes{{{1500, 1488, 290, true}, {1712, 1716, 60, false}}};
+        const json rated = event(t::text([&](std::string& out) {
+            protocol::game_over_event(out, stamp, g, "g1", at_ms(5000), nullptr, &changes);
+        }));
+        CHECK(rated.at("ratings") == wire(R"([{"seat":0,"before":1500,"after":1488,"rd":290,"provisional":true},
+                                              {"seat":1,"before":1712,"after":1716,"rd":60,"provisional":false}])"));
     }
     SUBCASE("the final window runs out: a draw")
     {
@@ -524,7 +541,7 @@ TEST_CASE("room_summary lists the names of seated players, and says when the one
     room_fixture f;
     f.seats[1] = seat_info{bo, false, std::nullopt};
     CHECK(t::room_summary(f.view(3, room_status::waiting, 2, nullptr, at_ms(0)), false) ==
-          wire(R"({"id":"k3x9abqz","name":"Ann's room","status":"waiting","players":["Bo"],"spectators":2,
+          wire(R"({"id":"k3x9abqz","name":"Ann's room","status":"waiting","players":["Bo"],"player_ratings":[null],"rated":false,"spectators":2,
                    "rules":{"squares":false,"attributes":["color","height","shape","fill"],"false_claim":"reject"},
                    "clock":{"move_ms":60000,"claim_ms":10000},"private":false,"tournament":null,"host_away":true})"));
     f.seats[1] = seat_info{bo, true, std::nullopt};
@@ -544,6 +561,18 @@ TEST_CASE("room_summary lists the names of seated players, and says when the one
 
     f.tournament = "tk3x9abqz";
     CHECK(t::room_summary(f.view(5, room_status::playing, 0, nullptr, at_ms(0)), false).at("tournament") == "tk3x9abqz");
+
+    // An account's rating beside its name, null for a guest's; a rated room says so.
+    f.seats[0] = seat_info{player_info{"p1", "Ann", model::shown_rating{1623, false}}, true, std::nullopt};
+    auto rated = f.view(6, room_status::playing, 0, nullptr, at_ms(0));
+    rated.rated = true;
+    const json r = t::room_summary(rated, false);
+    CHECK(r.at("player_ratings") == wire(R"([{"rating":1623,"provisional":false},null])"));
+    CHECK(r.at("rated") == true);
+    const json snapshot = t::room_snapshot(rated, seat{0}, nullptr);
+    CHECK(snapshot.at("rated") == true);
+    CHECK(snapshot.at("players")[0] == wire(R"({"seat":0,"id":"p1","name":"Ann","rating":1623,"provisional":false,"connected":true})"));
+    CHECK_FALSE(snapshot.at("players")[1].contains("rating"));
 }
 
 // ---- room snapshot ---------------------------------------------------------------------------
@@ -556,7 +585,7 @@ TEST_CASE("room snapshot of a waiting room")
     CHECK(snapshot == wire(R"({"type":"room","room":"k3x9abqz","seq":1,"name":"Ann's room",
         "rules":{"squares":false,"attributes":["color","height","shape","fill"],"false_claim":"reject"},
         "clock_rules":{"move_ms":60000,"claim_ms":10000},"status":"waiting",
-        "players":[{"seat":0,"id":"p1","name":"Ann","connected":true},null],"spectators":0,"tournament":null,
+        "players":[{"seat":0,"id":"p1","name":"Ann","connected":true},null],"spectators":0,"rated":false,"tournament":null,
         "you":{"seat":0},
         "game":{"board":[null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null],
                 "available":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15],"phase":"waiting","turn":null,"in_hand":null,
@@ -598,7 +627,7 @@ TEST_CASE("room snapshot of a game in progress")
         "rules":{"squares":false,"attributes":["color","height","shape","fill"],"false_claim":"reject"},
         "clock_rules":{"move_ms":60000,"claim_ms":10000},"status":"playing",
         "players":[{"seat":0,"id":"p1","name":"Ann","connected":true},{"seat":1,"id":"p2","name":"Bo","connected":false}],
-        "spectators":1,"tournament":null,"you":{"seat":1},
+        "spectators":1,"rated":false,"tournament":null,"you":{"seat":1},
         "game":{"board":[5,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null],
                 "available":[0,1,2,3,4,6,7,8,9,11,12,13,14,15],"phase":"place","turn":0,"in_hand":10,
                 "clock":{"remaining_ms":[59000,60000],"running":0},"claim":{"seat":0,"remaining_ms":9000},

@@ -270,10 +270,25 @@ TEST_CASE("hello with a token resumes")
     }
 }
 
-TEST_CASE("hello needs a name or a token")
+TEST_CASE("hello needs a name, a token or a session")
 {
     check_bad_message(R"({"type":"hello"})");
     check_bad_message(R"({"type":"hello","player":"p1"})");
+    const auto h = parse_as<hello>(R"({"type":"hello","session":"0123456789abcdef0123456789abcdef"})");
+    REQUIRE(h.session);
+    CHECK(*h.session == "0123456789abcdef0123456789abcdef");
+    CHECK_FALSE(h.name);
+    check_bad_message(R"({"type":"hello","session":""})");
+    check_bad_message(R"({"type":"hello","session":5})");
+    check_bad_message(R"({"type":"hello","session":")" + std::string(129, 'a') + "\"}");
+}
+
+TEST_CASE("create_room: rated is a boolean, false unless asked")
+{
+    CHECK_FALSE(parse_as<create_room>(R"({"type":"create_room"})").rated);
+    CHECK(parse_as<create_room>(R"({"type":"create_room","rated":true})").rated);
+    CHECK_FALSE(parse_as<create_room>(R"({"type":"create_room","rated":null})").rated);
+    check_bad_message(R"({"type":"create_room","rated":"yes"})");
 }
 
 // ---- ping, list_rooms ----------------------------------------------------------------------

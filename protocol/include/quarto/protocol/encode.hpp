@@ -15,6 +15,7 @@
 #include "quarto/model/player.hpp"
 #include "quarto/model/room.hpp"
 #include "quarto/protocol/error_code.hpp"
+#include "quarto/protocol/json_text.hpp"
 #include "quarto/protocol/messages.hpp"
 
 namespace quarto::protocol {
@@ -42,6 +43,7 @@ struct room_view {
     std::string_view game_id;    // the archive id of `current` (shown once it has finished)
     std::string_view tournament; // the tournament whose game this room holds; empty if none
     const model::room_score* score = nullptr; // shown when given (the snapshot)
+    bool rated = false;                        // its games change the players' ratings
 };
 
 // JSON values of the settings and results, for documents built with nlohmann::json (the
@@ -59,11 +61,25 @@ struct resume_list {
     std::span<const std::string> tournaments;
 };
 
+// An account's rating in one pool, as welcome and GET /api/players show it: rating and
+// deviation unrounded.
+struct pool_rating {
+    std::string_view pool; // "standard", "advanced"
+    double rating = 0;
+    double deviation = 0;
+    double volatility = 0;
+    int games = 0;
+    bool provisional = true;
+};
+// {"rating","rd","volatility","provisional","games"}
+void write_pool_rating(json_text& t, const pool_rating& r);
+
 // Direct replies. `req` is echoed when it is not null.
 // `resuming`: given after a hello with a token (the lists, empty ones too), null after one with
-// a name.
+// a name. `account`: an account's ratings by pool (null for a guest: "account": false). An
+// empty `token` is left out: an account's identity is its session, which welcome never shows.
 std::string welcome(const model::player_info& p, const std::string& token, const json& req,
-                    const resume_list* resuming = nullptr);
+                    const resume_list* resuming = nullptr, std::span<const pool_rating> const* account = nullptr);
 // After the welcome of a hello with a token, once every snapshot of the resume has been sent.
 std::string resumed_all();
 std::string pong(std::int64_t server_epoch_ms, const json& req);

@@ -38,9 +38,13 @@ enum class error_code : std::uint8_t {
     too_many_tournaments,
     // A node of a cluster cannot reach the node that holds the room (Redis is down).
     unavailable,
+    // Accounts and rated games.
+    not_allowed,     // a guest asked for what takes an account (a rated room or its seat), or rules that are not rated
+    name_taken,      // a guest's name is an account's
+    unknown_session, // hello with a session that has ended (or never was)
 };
 
-inline constexpr std::size_t error_code_count = static_cast<std::size_t>(error_code::unavailable) + 1;
+inline constexpr std::size_t error_code_count = static_cast<std::size_t>(error_code::unknown_session) + 1;
 
 std::string_view to_string(error_code code);
 // The error a refused game action is reported as.

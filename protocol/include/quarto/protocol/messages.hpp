@@ -32,6 +32,7 @@ inline constexpr int max_page_size = 200;
 struct hello {
     std::optional<std::string> name;  // a new guest
     std::optional<std::string> token; // resume a known player
+    std::optional<std::string> session; // an account's session id (as its cookie holds it)
 };
 struct ping {};
 // A new name for the player who said hello: same id, token, seats and places.
@@ -55,6 +56,7 @@ struct create_room {
     clock_settings clock;
     bool is_private = false;
     std::optional<model::bot_opponent> opponent; // none: the other seat waits for a person
+    bool rated = false; // its games change the players' ratings: accounts only, rated rules only
 };
 struct list_tournaments {
     page_request page;

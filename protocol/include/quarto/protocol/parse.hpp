@@ -30,6 +30,10 @@ std::variant<parsed_message, parse_error> parse_client_message(std::string_view 
 std::optional<rules> read_rules(const nlohmann::json& value);
 std::optional<clock_settings> read_clock_settings(const nlohmann::json& value, clock_settings defaults = {});
 
+// A player's name by hello's rules (trimmed of spaces, 1..32 bytes, no control character), for
+// the HTTP routes that take one; nullopt with `problem` said when it breaks them.
+std::optional<std::string> read_player_name(const nlohmann::json& value, std::string& problem);
+
 // Only the "req" of a message, for refusals that do not read the rest (rate limiting).
 nlohmann::json request_id_of(std::string_view text);
 
