@@ -294,7 +294,7 @@ void app::wait_for_clients()
 
 // The handshake is done: the socket leaves the front for a shard, in turn.
 void app::open_websocket(loop_socket socket, std::shared_ptr<void> ticket, std::string address, std::string remote,
-                         std::string already_read)
+                         std::string already_read, std::string session)
 {
     beast::error_code ec;
     const int fd = socket.release(ec);
@@ -302,8 +302,9 @@ void app::open_websocket(loop_socket socket, std::shared_ptr<void> ticket, std::
     auto& target = *state_.shards[next_shard_];
     next_shard_ = (next_shard_ + 1) % state_.shards.size();
     target.post([fd, ticket = std::move(ticket), address = std::move(address), remote = std::move(remote),
-                 already_read = std::move(already_read)](shards::shard& s) mutable {
-        s.open_websocket(fd, std::move(ticket), std::move(address), std::move(remote), std::move(already_read));
+                 already_read = std::move(already_read), session = std::move(session)](shards::shard& s) mutable {
+        s.open_websocket(fd, std::move(ticket), std::move(address), std::move(remote), std::move(already_read),
+                         std::move(session));
     });
 }
 

@@ -5,10 +5,12 @@
 
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <thread>
 #include <vector>
 
+#include "accounts/login_limiter.hpp"
 #include "accounts/password_pool.hpp"
 #include "app/db_file_lock.hpp"
 #include "app/heap_trimmer.hpp"
@@ -47,8 +49,16 @@ public:
     analysis::analysis_worker* analysis_worker() override { return analysis_worker_.get(); }
     analysis::game_analyses* game_analyses() override { return game_analyses_.get(); }
     net::address_limiter& connections_per_address() override { return *state_.connections_per_address; }
+    accounts::password_pool* passwords() override { return passwords_.get(); }
+    std::chrono::seconds login_retry_after(std::string_view address, std::string_view name) override;
+    void login_failed(std::string_view address, std::string_view name) override;
+    void login_succeeded(std::string_view name) override;
+    std::optional<known_guest> guest_of_token(std::string_view token) override;
+    std::string new_player_id() override;
+    std::string new_session_id() override;
+    void account_made(const std::string& id, const std::string& name) override;
     void open_websocket(loop_socket socket, std::shared_ptr<void> ticket, std::string address,
-                        std::string remote, std::string already_read) override;
+                        std::string remote, std::string already_read, std::string session) override;
 
 private:
     // This node's figures, for the cluster (any thread: atomics only).
@@ -76,9 +86,11 @@ private:
     // destroyed first: its threads run game_analyses' jobs until they are joined.
     std::unique_ptr<analysis::game_analyses> game_analyses_;
     std::unique_ptr<analysis::analysis_worker> analysis_worker_;
-    // Passwords hashed and checked off the loops (--password-threads, --password-queue). Nothing
-    // submits to it yet: it starts and stops with the server, ready for the accounts' routes.
+    // Passwords hashed and checked off the loops (--password-threads, --password-queue), for the
+    // accounts' routes; and their failed logins, counted from the front and the pool's threads.
     std::unique_ptr<accounts::password_pool> passwords_;
+    std::mutex logins_mutex_;
+    accounts::login_limiter logins_;
     const http::settings http_settings_;
     http::static_cache files_;
     asio::io_context front_{1};

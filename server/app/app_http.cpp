@@ -2,6 +2,7 @@
 // and the nodes, read from the shards and the registries.
 #include "app/app.hpp"
 
+#include "play/random_ids.hpp"
 #include "quarto/protocol/encode_tournament.hpp"
 #include "shards/shard.hpp"
 
@@ -41,6 +42,50 @@ std::string app::metrics_text()
     if (state_.journal) metrics::append_journal(text, state_.journal->commits(), state_.journal->syncs());
     if (node_) cluster::append_metrics(text, *node_);
     return text;
+}
+
+std::chrono::seconds app::login_retry_after(std::string_view address, std::string_view name)
+{
+    std::lock_guard lock{logins_mutex_};
+    return logins_.retry_after(address, name, accounts::login_limiter::clock::now());
+}
+
+void app::login_failed(std::string_view address, std::string_view name)
+{
+    std::lock_guard lock{logins_mutex_};
+    logins_.failed(address, name, accounts::login_limiter::clock::now());
+}
+
+void app::login_succeeded(std::string_view name)
+{
+    std::lock_guard lock{logins_mutex_};
+    logins_.succeeded(name);
+}
+
+std::optional<http::site::known_guest> app::guest_of_token(std::string_view token)
+{
+    const auto record = state_.players.find_by_token(token);
+    if (!record) return std::nullopt;
+    return known_guest{record->info.id, record->account};
+}
+
+std::string app::new_player_id()
+{
+    std::string id;
+    do { // as the registry makes a guest's: "p" and 8 random characters, written in place
+        id = play::new_short_id(9);
+        id[0] = 'p';
+    } while (state_.players.find_by_id(id));
+    return id;
+}
+
+std::string app::new_session_id() { return play::new_token(); }
+
+void app::account_made(const std::string& id, const std::string& name)
+{
+    // Ratings are read again by the account's next hello; a guest made an account has none.
+    const auto known = state_.players.find_by_id(id);
+    state_.players.sign_in(id, name, known ? known->ratings : decltype(known->ratings){});
 }
 
 std::string app::nodes_json() { return cluster::nodes_json(node_.get(), state_.settings.node_id, figures()); }

@@ -3,11 +3,14 @@
 #include <spdlog/spdlog.h>
 
 #include "analysis/evaluate.hpp"
+#include "http/accounts_api.hpp"
 #include "http/client_address.hpp"
 #include "http/origin_policy.hpp"
+#include "http/players_api.hpp"
 #include "http/query_string.hpp"
 #include "http/content_negotiation.hpp"
 #include "http/request_target.hpp"
+#include "http/session_cookie.hpp"
 #include "http/static_cache.hpp"
 #include "net/ws_handshake.hpp"
 #include "quarto/archive/game_json.hpp"
@@ -34,6 +37,13 @@ bh::response<bh::string_body> text_response(bh::status status, unsigned version,
     res.body() = std::move(body);
     res.prepare_payload();
     return res;
+}
+
+template <class Field>
+std::string_view header_text(const bh::request<bh::string_body>& req, Field f)
+{
+    const auto value = req[f];
+    return {value.data(), value.size()};
 }
 
 } // namespace
@@ -106,6 +116,7 @@ void http_session::serve()
     const unsigned version = req.version();
     const bool head = head_;
 
+    if (is_accounts_route(path)) return serve_accounts(path, version, keep_alive);
     if (req.method() != bh::verb::get && !head) {
         auto res = text_response(bh::status::method_not_allowed, version, keep_alive, "Only GET and HEAD are served.\n");
         res.set(bh::field::allow, "GET, HEAD");
@@ -127,6 +138,7 @@ void http_session::serve()
         return send_json(bh::status::ok, version, keep_alive, path == "/api/rooms" ? site_.rooms_json(p) : site_.tournaments_json(p));
     }
     if (auto games = route_games_api(path, query)) return serve_games(std::move(*games), version, keep_alive);
+    if (is_players_route(path)) return serve_players_api(site_, path, query, answer_later(version, keep_alive));
     if (auto analysis = route_analysis_api(path, query))
         return serve_position_analysis(std::move(*analysis), version, keep_alive);
     // One room by id, for an invitation's page before its visitor has a name (private rooms too:
@@ -362,7 +374,8 @@ void http_session::upgrade(std::string_view path, std::string_view host)
     stream_.expires_never();
     auto response = std::make_shared<std::string>(std::move(std::get<std::string>(accepted)));
     asio::async_write(stream_.socket(), asio::buffer(*response),
-                      [self = shared_from_this(), response, client = std::move(client)](
+                      [self = shared_from_this(), response, client = std::move(client),
+                       session = session_from_cookies(header_text(req, bh::field::cookie))](
                           beast::error_code ec, std::size_t) mutable {
                           if (ec) return; // gone during the handshake
                           // A client that did not wait for the 101 may have sent its first frames
@@ -371,8 +384,48 @@ void http_session::upgrade(std::string_view path, std::string_view host)
                           std::string already_read{static_cast<const char*>(rest.data()), rest.size()};
                           self->site_.open_websocket(self->stream_.release_socket(), std::move(self->ticket_),
                                                      std::move(client.address), std::move(client.description),
-                                                     std::move(already_read));
+                                                     std::move(already_read), std::move(session));
                       });
+}
+
+// The accounts' routes (accounts_api.hpp): any method, answered from this connection's loop
+// when the archive and the password pool are done. A request that changes something must come
+// from a page of this server (its Origin, when it has one, as for a WebSocket).
+void http_session::serve_accounts(std::string_view path, unsigned version, bool keep_alive)
+{
+    auto& req = parser_->get();
+    site_.count_request();
+    const auto& settings = site_.http_settings();
+    if (req.method() != bh::verb::get && req.method() != bh::verb::head) {
+        const auto origin = header_text(req, bh::field::origin);
+        const auto host = header_text(req, bh::field::host);
+        if (!origin.empty() && !origin_allowed(origin, host, settings.allowed_origins))
+            return send_json(bh::status::forbidden, version, keep_alive,
+                             api_error_body("forbidden", "This page's origin may not use this server's accounts."));
+    }
+    beast::error_code peer_error;
+    const auto peer = stream_.socket().remote_endpoint(peer_error);
+    if (peer_error) return;
+    account_call call{req.method(), path, std::move(req.body()), session_from_cookies(header_text(req, bh::field::cookie)),
+                      address_of(req, peer, settings.trust_proxy).address,
+                      reached_over_tls(header_text(req, "X-Forwarded-Proto"), settings.trust_proxy)};
+    serve_accounts_api(site_, std::move(call), answer_later(version, keep_alive));
+}
+
+api_answer http_session::answer_later(unsigned version, bool keep_alive)
+{
+    return [self = shared_from_this(), version, keep_alive](api_reply r) {
+        asio::post(self->stream_.get_executor(), [self, version, keep_alive, r = std::move(r)]() mutable {
+            auto res = text_response(r.status, version, keep_alive, std::move(r.body), "application/json");
+            for (auto& [field, value] : r.headers) res.set(field, value);
+            if (r.status == bh::status::no_content) {
+                res.body().clear();
+                res.erase(bh::field::content_type);
+                res.prepare_payload();
+            }
+            self->send(std::move(res));
+        });
+    };
 }
 
 void http_session::on_write(bool keep_alive, beast::error_code ec, std::size_t)

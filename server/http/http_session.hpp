@@ -9,6 +9,7 @@
 #include <optional>
 #include <string_view>
 
+#include "http/accounts_api.hpp"
 #include "http/analysis_api.hpp"
 #include "http/games_api.hpp"
 #include "http/site.hpp"
@@ -42,6 +43,9 @@ private:
     void serve_position_analysis(analysis_request request, unsigned version, bool keep_alive);
     void send_json(beast::http::status status, unsigned version, bool keep_alive, std::string body);
     void serve_static(std::string_view target, unsigned version, bool keep_alive);
+    void serve_accounts(std::string_view path, unsigned version, bool keep_alive);
+    // An answer from another thread, sent from this connection's loop.
+    api_answer answer_later(unsigned version, bool keep_alive);
 
     stream_type stream_;
     beast::flat_buffer buffer_;

@@ -4,12 +4,14 @@
 // to a shard.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "accounts/password_pool.hpp"
 #include "analysis/analysis_worker.hpp"
 #include "analysis/game_analyses.hpp"
 #include "http/static_cache.hpp"
@@ -55,12 +57,34 @@ public:
     virtual static_cache& files() = 0; // the web root's files
     virtual net::address_limiter& connections_per_address() = 0;
 
+    // ---- accounts (accounts_api.hpp) ----
+    // Argon2id's threads; null when this server keeps no accounts.
+    virtual accounts::password_pool* passwords() = 0;
+    // The limits on failed logins, per client address and per name (any thread): zero when a
+    // login may be tried now, else how long until it may.
+    virtual std::chrono::seconds login_retry_after(std::string_view address, std::string_view name) = 0;
+    virtual void login_failed(std::string_view address, std::string_view name) = 0;
+    virtual void login_succeeded(std::string_view name) = 0;
+    // The guest a token resumes (any thread): their id, and whether they have an account already.
+    struct known_guest {
+        std::string id;
+        bool account = false;
+    };
+    virtual std::optional<known_guest> guest_of_token(std::string_view token) = 0;
+    // An id for a new player, and a new session's id (128 random bits).
+    virtual std::string new_player_id() = 0;
+    virtual std::string new_session_id() = 0;
+    // The account has been made of a guest (or a new player): connections of that player are
+    // the account's from now on, and the guest's token resumes it no more (any thread).
+    virtual void account_made(const std::string& id, const std::string& name) = 0;
+
     // The opening handshake is done: the socket becomes a WebSocket client of this loop.
     // `address`: the client's address, as the per-address caps count it; `remote`: for logs;
     // `already_read`: bytes read past the upgrade request (the client's first frames, when it
-    // did not wait for the 101), taken apart before anything else the socket brings.
+    // did not wait for the 101), taken apart before anything else the socket brings; `session`:
+    // the id in the handshake's session cookie, empty when it had none.
     virtual void open_websocket(loop_socket socket, std::shared_ptr<void> ticket, std::string address,
-                                std::string remote, std::string already_read) = 0;
+                                std::string remote, std::string already_read, std::string session) = 0;
 
 protected:
     ~site() = default;

@@ -77,7 +77,9 @@ const std::string& lobby_board::entry::summary_text() const
         const protocol::room_view v{listing.id,    0,       listing.name, listing.game_rules,
                                     listing.clock, state.status, seats, state.spectators,
                                     nullptr,       {},      {},           listing.tournament};
-        summary = protocol::room_summary(v, listing.is_private);
+        protocol::room_view shown = v;
+        shown.rated = listing.rated;
+        summary = protocol::room_summary(shown, listing.is_private);
     }
     return summary;
 }

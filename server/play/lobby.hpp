@@ -43,6 +43,7 @@ struct lobby_listing {
     // A room where a person plays the computer: never listed while a seat is free (nobody comes
     // to the lobby to sit down opposite another person's practice partner).
     bool computer = false;
+    bool rated = false;
 };
 
 class lobby_board {

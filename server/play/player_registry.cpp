@@ -1,11 +1,13 @@
 #include "play/player_registry.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <spdlog/fmt/fmt.h>
 
 #include "play/random_ids.hpp"
 #include "quarto/archive/token_hash.hpp"
+#include "quarto/core/rating/glicko2.hpp"
 
 namespace quarto::server::play {
 
@@ -23,7 +25,7 @@ std::shared_ptr<const player_record> player_registry::create(std::string name, s
         id = new_short_id(9);
         id[0] = 'p';
     } while (by_id_.contains(id));
-    auto record = std::make_shared<const player_record>(player_record{{id, std::move(name)}, std::move(hash)});
+    auto record = std::make_shared<const player_record>(player_record{{id, std::move(name), {}}, std::move(hash), false, {}});
     id_by_token_hash_.emplace(record->token_hash, id);
     by_id_.emplace(id, entry{record, {}, {}, 0, std::chrono::steady_clock::now(), address});
     if (!address.empty()) ids_by_address_[address].push_back(id);
@@ -56,12 +58,55 @@ void player_registry::forget(std::unordered_map<std::string, entry>::iterator it
     by_id_.erase(it);
 }
 
+archive::stored_rating player_record::rating_in(rating::pool pool) const
+{
+    if (const auto& r = ratings[static_cast<std::size_t>(pool)]) return *r;
+    const rating::rating fresh = rating::new_player;
+    return {pool, fresh.value, fresh.deviation, fresh.volatility, 0, 0};
+}
+
+std::optional<model::shown_rating> shown_rating_of(const player_record& p, const rules& r)
+{
+    if (!p.account) return std::nullopt;
+    const auto pool = r.squares ? rating::pool::advanced : rating::pool::standard;
+    const archive::stored_rating s = p.rating_in(pool);
+    return model::shown_rating{static_cast<int>(std::lround(s.rating)),
+                               rating::provisional({s.rating, s.deviation, s.volatility, s.games})};
+}
+
+std::shared_ptr<const player_record> player_registry::sign_in(
+    const std::string& id, std::string name, const std::array<std::optional<archive::stored_rating>, 2>& ratings)
+{
+    std::lock_guard lock{mutex_};
+    auto record = std::make_shared<const player_record>(player_record{{id, std::move(name), {}}, {}, true, ratings});
+    const auto it = by_id_.find(id);
+    if (it == by_id_.end()) {
+        by_id_.emplace(id, entry{record, {}, {}, 0, std::chrono::steady_clock::now(), {}});
+        return record;
+    }
+    if (!it->second.record->token_hash.empty()) id_by_token_hash_.erase(it->second.record->token_hash);
+    it->second.record = record;
+    renames_.fetch_add(1, std::memory_order_release);
+    return record;
+}
+
+void player_registry::set_rating(const std::string& id, rating::pool pool, const archive::stored_rating& r)
+{
+    std::lock_guard lock{mutex_};
+    const auto it = by_id_.find(id);
+    if (it == by_id_.end()) return;
+    auto changed = std::make_shared<player_record>(*it->second.record);
+    changed->ratings[static_cast<std::size_t>(pool)] = r;
+    it->second.record = std::move(changed);
+    renames_.fetch_add(1, std::memory_order_release);
+}
+
 std::shared_ptr<const player_record> player_registry::restore(const player_record& known)
 {
     std::lock_guard lock{mutex_};
     if (const auto it = by_id_.find(known.info.id); it != by_id_.end()) return it->second.record;
     auto record = std::make_shared<const player_record>(known);
-    id_by_token_hash_.emplace(record->token_hash, record->info.id);
+    if (!record->token_hash.empty()) id_by_token_hash_.emplace(record->token_hash, record->info.id);
     by_id_.emplace(record->info.id, entry{record, {}, {}, 0, std::chrono::steady_clock::now(), {}});
     return record;
 }
@@ -73,7 +118,9 @@ std::shared_ptr<const player_record> player_registry::rename(const std::string& 
     if (it == by_id_.end()) return nullptr;
     auto& record = it->second.record;
     if (record->info.name != name) {
-        record = std::make_shared<const player_record>(player_record{{id, std::move(name)}, record->token_hash});
+        auto renamed = std::make_shared<player_record>(*record);
+        renamed->info.name = std::move(name);
+        record = std::move(renamed);
         renames_.fetch_add(1, std::memory_order_release);
     }
     return record;

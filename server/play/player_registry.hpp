@@ -8,6 +8,7 @@
 // client saying hello and leaving in a loop holds a bounded number of records.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -18,14 +19,33 @@
 #include <unordered_map>
 #include <vector>
 
+#include "quarto/archive/accounts.hpp"
 #include "quarto/protocol/encode.hpp"
 
 namespace quarto::server::play {
 
 struct player_record {
+    player_record() = default;
+    player_record(model::player_info player, std::string hash, bool has_account = false,
+                  std::array<std::optional<archive::stored_rating>, 2> pool_ratings = {})
+        : info{std::move(player)}, token_hash{std::move(hash)}, account{has_account}, ratings{pool_ratings}
+    {
+    }
+
     model::player_info info;
-    std::string token_hash;
+    std::string token_hash; // a guest's; empty for an account, whose identity is its session
+    bool account = false;
+    // An account's rating in each pool (by rating::pool), as the archive last had it, or as its
+    // last rated game here left it; none before the first rated game of the pool.
+    std::array<std::optional<archive::stored_rating>, 2> ratings;
+
+    // The rating a rated game in `pool` starts from: a player new to the pool is a new player.
+    archive::stored_rating rating_in(rating::pool pool) const;
 };
+
+// The rating shown beside an account's name in a room of `rules`: the pool of those rules
+// (advanced for 2x2 squares, else standard); none for a guest.
+std::optional<model::shown_rating> shown_rating_of(const player_record& p, const rules& r);
 
 class player_registry {
 public:
@@ -42,8 +62,16 @@ public:
     // The player's new name: a new record (same id and token hash) replaces the old one, which
     // those holding it keep as it was. Null for an unknown id.
     std::shared_ptr<const player_record> rename(const std::string& id, std::string name);
-    // How many renames there have been: a connection holding a record sees when it may be stale
-    // (another connection of the same player renamed) without taking the lock.
+    // An account signed in (a session's hello) or made of a guest (claimed): its record, with
+    // `name` and `ratings`, replaces any record of the id, and the guest's token no longer
+    // resumes it. Creates the record when the id is not known here.
+    std::shared_ptr<const player_record> sign_in(const std::string& id, std::string name,
+                                                 const std::array<std::optional<archive::stored_rating>, 2>& ratings);
+    // A rated game has ended: the account's rating in the pool. Nothing for an unknown id.
+    void set_rating(const std::string& id, rating::pool pool, const archive::stored_rating& r);
+    // How many renames (and new ratings) there have been: a connection holding a record sees
+    // when it may be stale (another connection of the same player renamed, a game rated)
+    // without taking the lock.
     std::uint64_t renames() const { return renames_.load(std::memory_order_acquire); }
 
     // The rooms a player is in (seated or watching), so that a resumed player gets them back.

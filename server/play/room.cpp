@@ -36,7 +36,8 @@ lobby_listing room::listing() const
             settings_.clock,
             settings_.is_private,
             settings_.tournament ? settings_.tournament->tournament : std::string{},
-            settings_.bot.has_value()};
+            settings_.bot.has_value(),
+            settings_.rated};
 }
 
 lobby_state room::lobby() const
@@ -99,8 +100,9 @@ void room::seat_creator(const client_ref& c, const player_record& p)
 {
     journal_summary(); // the room's first entry
     seats_[0] = p.info;
+    seat_rating(0, p);
     subscribe(c, p);
-    publish(protocol::joined_event(next_stamp(), p.info, false, seat{0}), change::take_seat{0, {p.info, p.token_hash}}, &c);
+    publish(protocol::joined_event(next_stamp(), *seats_[0], false, seat{0}), change::take_seat{0, {*seats_[0], p.token_hash, rated_seat(0)}}, &c);
     if (bot_) seat_bot();
     lobby_changed();
 }
@@ -109,6 +111,8 @@ void room::seat_pair(const player_record& first_seat, const player_record& secon
 {
     seats_[0] = first_seat.info;
     seats_[1] = second_seat.info;
+    seat_rating(0, first_seat);
+    seat_rating(1, second_seat);
     host_.players().add_room(first_seat.info.id, id_);
     host_.players().add_room(second_seat.info.id, id_);
     // Away until the tournament brings their connections; the computer is never away.
@@ -199,11 +203,14 @@ void room::join(const client_ref& c, const player_record& p, bool as_spectator, 
     for (seat s = 0; s < 2 && !free; ++s)
         if (!seats_[s]) free = s;
     if (!free) return send_error(c, error_code::room_full, protocol::default_message(error_code::room_full), req);
+    if (settings_.rated && !p.account)
+        return send_error(c, error_code::not_allowed, "The seats of a rated room are for players with an account; watch as a spectator, or log in.", req);
 
     std::erase_if(spectators_, [&](const auto& w) { return w.id == id; });
     seats_[*free] = p.info;
+    seat_rating(*free, p);
     subscribe(c, p);
-    publish(protocol::joined_event(next_stamp(), p.info, false, free), change::take_seat{*free, {p.info, p.token_hash}}, &c);
+    publish(protocol::joined_event(next_stamp(), *seats_[*free], false, free), change::take_seat{*free, {*seats_[*free], p.token_hash, rated_seat(*free)}}, &c);
     send_snapshot(c, id, req);
     if (seats_[0] && seats_[1] && status_ != room_status::playing) {
         start_game();
@@ -342,7 +349,8 @@ protocol::room_view room::view(const std::array<std::optional<model::seat_info>,
             host_.now(),
             game_id_,
             settings_.tournament ? std::string_view{settings_.tournament->tournament} : std::string_view{},
-            &score_};
+            &score_,
+            settings_.rated};
 }
 
 void room::count_result()

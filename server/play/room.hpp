@@ -18,6 +18,7 @@
 #include "quarto/core/solver/position.hpp"
 #include "quarto/core/game.hpp"
 #include "quarto/protocol/encode.hpp"
+#include "quarto/protocol/game_events.hpp"
 #include "quarto/protocol/messages.hpp"
 
 namespace quarto::server::play {
@@ -50,6 +51,9 @@ struct room_settings {
     // Held while the room is open: its place under the cap on rooms per address.
     std::shared_ptr<void> creator_quota;
     seat bot_seat = 1; // see bot
+    // Its games change the players' ratings (rating::pool_of the rules and clock): only
+    // accounts take its seats.
+    bool rated = false;
 };
 
 class room {
@@ -72,6 +76,7 @@ public:
     // The tournament whose game this is, if any.
     const tournament_link* tournament() const { return settings_.tournament ? &*settings_.tournament : nullptr; }
     bool is_private() const { return settings_.is_private; }
+    bool rated() const { return settings_.rated; }
     // What the lobby shows, the fixed part and the changing part.
     lobby_listing listing() const;
     lobby_state lobby() const;
@@ -144,6 +149,18 @@ private:
     void game_finished(const room_change& cause);
     // Adds the finished game's result to the running score.
     void count_result();
+    // ---- ratings (room_rating.cpp) ----
+    // A player sits down: the rating shown beside their name, and in a rated room the one their
+    // games start from.
+    void seat_rating(seat s, const player_record& p);
+    // A rated game has ended (live or replayed): both seats' new ratings, the same either way,
+    // kept for its game_over and its archive record. Nothing before its first placement: a
+    // game that never got going counts for no one.
+    void rate_game();
+    // What a take_seat journals of seat `s`'s rating: a rated room's only.
+    std::optional<archive::stored_rating> rated_seat(seat s) const;
+    // The game_over's "ratings" of the game just rated; null for an unrated one.
+    const std::array<protocol::rating_change, 2>* shown_rating_changes() const;
     // Seat `s` empties; between games the room waits for a new opponent.
     void vacate(seat s);
     void archive_game();
@@ -219,6 +236,11 @@ private:
     std::optional<game> game_;
     std::string game_id_;                               // the archive id of game_, fresh per game
     std::array<model::player_info, 2> game_players_; // who sat down when game_ started
+    // A rated room's: the rating each seat's player brings to the next game, and the last
+    // finished game's changes (none when it was not rated).
+    std::array<archive::stored_rating, 2> seat_ratings_{};
+    std::optional<archive::game_ratings> game_ratings_;
+    std::array<protocol::rating_change, 2> shown_changes_{};
     std::int64_t game_started_unix_ms_ = 0;
     model::room_status status_ = model::room_status::waiting;
     std::array<bool, 2> rematch_wanted_{};

@@ -83,7 +83,7 @@ void room::seat_bot()
     seats_[s] = b.player;
     // Not to the creator, whose snapshot (right after room_created) shows the bot seated.
     const client_ref* creator = subscribers_.empty() ? nullptr : &subscribers_.front().client;
-    publish(protocol::joined_event(next_stamp(), b.player, false, s), change::take_seat{s, {b.player, "-"}}, creator);
+    publish(protocol::joined_event(next_stamp(), b.player, false, s), change::take_seat{s, {b.player, "-", std::nullopt}}, creator);
     spdlog::info("room {}: {} sits down", id_, b.player.name);
     // After the snapshot, as when a person takes the second seat.
     defer_while_open([this] { bot_resume(); });

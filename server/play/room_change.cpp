@@ -1,9 +1,11 @@
 #include "play/room_change.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
+#include "quarto/core/rating/glicko2.hpp"
 #include "quarto/core/solver/bot.hpp"
 #include "quarto/protocol/fields.hpp"
 #include "quarto/protocol/json_text.hpp"
@@ -42,6 +44,14 @@ std::optional<seat> seat_word(std::string_view w)
     return static_cast<seat>(*s);
 }
 
+// A double as the shortest text that reads back as the same value.
+void real(protocol::json_text& t, double v)
+{
+    char digits[32];
+    const auto end = std::to_chars(std::begin(digits), std::end(digits), v).ptr;
+    t.raw({digits, static_cast<std::size_t>(end - digits)});
+}
+
 // Written straight into the entry (a summary is written at every game's start), as JSON that
 // read_summary reads.
 void write_summary(std::string& out, const change::summary& s)
@@ -56,7 +66,19 @@ void write_summary(std::string& out, const change::summary& s)
         if (i > 0) t.put(',');
         if (const auto& p = s.seats[i]) {
             t.lit("{\"id\":").str(p->info.id).lit(",\"name\":").str(p->info.name);
-            t.lit(",\"token_hash\":").str(p->token_hash).put('}');
+            t.lit(",\"token_hash\":").str(p->token_hash);
+            if (const auto& shown = p->info.rating)
+                t.lit(",\"rating\":{\"points\":").number(shown->points).lit(",\"provisional\":").boolean(shown->provisional).put('}');
+            if (const auto& g = p->rating) {
+                t.lit(",\"glicko\":{\"r\":");
+                real(t, g->rating);
+                t.lit(",\"d\":");
+                real(t, g->deviation);
+                t.lit(",\"v\":");
+                real(t, g->volatility);
+                t.lit(",\"g\":").number(g->games).lit(",\"t\":").number(g->last_game_ms).put('}');
+            }
+            t.put('}');
         } else {
             t.null();
         }
@@ -69,6 +91,7 @@ void write_summary(std::string& out, const change::summary& s)
         else t.null();
         t.put('}');
     }
+    if (s.rated) t.lit(",\"rated\":true");
     if (s.bot) {
         t.lit(",\"bot\":{\"level\":").number(s.bot->level).lit(",\"delay_ms\":").number(s.bot->delay_ms);
         t.lit(",\"seat\":").number(s.bot_seat).put('}');
@@ -104,8 +127,23 @@ std::optional<change::summary> read_summary(std::string_view text)
         if (!seats.is_array() || seats.size() != 2) return std::nullopt;
         for (std::size_t i = 0; i < 2; ++i) {
             if (seats[i].is_null()) continue;
-            s.seats[i] = seated_player{{seats[i].at("id").get<std::string>(), seats[i].at("name").get<std::string>()},
-                                       seats[i].at("token_hash").get<std::string>()};
+            const json& seat = seats[i];
+            s.seats[i] = seated_player{{seat.at("id").get<std::string>(), seat.at("name").get<std::string>(), {}},
+                                       seat.at("token_hash").get<std::string>(), std::nullopt};
+            if (const auto shown = seat.find("rating"); shown != seat.end()) {
+                const auto points = integer_in(shown->at("points"), 0, 100000);
+                if (!points) return std::nullopt;
+                s.seats[i]->info.rating = model::shown_rating{static_cast<int>(*points), shown->at("provisional").get<bool>()};
+            }
+            if (const auto g = seat.find("glicko"); g != seat.end()) {
+                const auto games = integer_in(g->at("g"), 0, INT32_MAX);
+                const auto last = integer_in(g->at("t"), 0, INT64_MAX);
+                if (!games || !last || !g->at("r").is_number() || !g->at("d").is_number() || !g->at("v").is_number())
+                    return std::nullopt;
+                s.seats[i]->rating = archive::stored_rating{s.game_rules.squares ? rating::pool::advanced : rating::pool::standard,
+                                                            g->at("r").get<double>(), g->at("d").get<double>(),
+                                                            g->at("v").get<double>(), static_cast<int>(*games), *last};
+            }
         }
         const auto seq = integer_in(j.at("seq"), 0, INT64_MAX);
         if (!seq) return std::nullopt;
@@ -126,6 +164,7 @@ std::optional<change::summary> read_summary(std::string_view text)
                 s.tournament_first = static_cast<seat>(*f);
             }
         }
+        if (const auto rated = j.find("rated"); rated != j.end()) s.rated = rated->get<bool>();
         if (const auto b = j.find("bot"); b != j.end()) {
             const auto level = integer_in(b->at("level"), solver::min_bot_level, solver::max_bot_level);
             const auto delay = integer_in(b->at("delay_ms"), 0, model::max_bot_delay_ms);
@@ -166,9 +205,27 @@ void encode_into(std::string& out, const room_change& c)
                 out += "room ";
                 write_summary(out, x);
             } else if constexpr (std::is_same_v<T, change::take_seat>) {
-                out += "seat ";
-                put(x.s);
-                ((((out += ' ') += x.player.token_hash) += ' ') += x.player.info.id) += ' ';
+                // An account has no token: "-", as the computer.
+                const std::string_view hash = x.player.token_hash.empty() ? std::string_view{"-"} : x.player.token_hash;
+                if (const auto& g = x.player.rating) {
+                    out += "rseat ";
+                    put(x.s);
+                    out += ' ';
+                    put(static_cast<int>(g->pool));
+                    for (const double v : {g->rating, g->deviation, g->volatility}) {
+                        char digits[32];
+                        out += ' ';
+                        out.append(digits, std::to_chars(std::begin(digits), std::end(digits), v).ptr);
+                    }
+                    out += ' ';
+                    put(g->games);
+                    out += ' ';
+                    put(g->last_game_ms);
+                } else {
+                    out += "seat ";
+                    put(x.s);
+                }
+                ((((out += ' ') += hash) += ' ') += x.player.info.id) += ' ';
                 out += x.player.info.name;
             } else if constexpr (std::is_same_v<T, change::leave_seat>) {
                 out += "unseat ";
@@ -215,11 +272,24 @@ std::optional<room_change> decode(std::string_view line)
 {
     const std::string_view kind = word(line);
     if (kind == "room") return read_summary(line);
-    if (kind == "seat") {
+    if (kind == "seat" || kind == "rseat") {
         const auto s = seat_word(word(line));
+        std::optional<archive::stored_rating> rated;
+        if (kind == "rseat") {
+            const auto pool = number<int>(word(line));
+            const auto r = number<double>(word(line)), d = number<double>(word(line)), v = number<double>(word(line));
+            const auto games = number<int>(word(line));
+            const auto last = number<std::int64_t>(word(line));
+            if (!pool || (*pool != 0 && *pool != 1) || !r || !d || !v || !games || !last) return std::nullopt;
+            rated = archive::stored_rating{static_cast<rating::pool>(*pool), *r, *d, *v, *games, *last};
+        }
         const std::string_view hash = word(line), id = word(line);
         if (!s || hash.empty() || id.empty() || line.empty()) return std::nullopt;
-        return change::take_seat{*s, {{std::string{id}, std::string{line}}, std::string{hash}}};
+        change::take_seat taken{*s, {{std::string{id}, std::string{line}}, std::string{hash}, rated}};
+        if (rated) // the rating shown beside the name, as the room showed it
+            taken.player.info.rating = model::shown_rating{static_cast<int>(std::lround(rated->rating)),
+                                                           rating::provisional({rated->rating, rated->deviation, rated->volatility, rated->games})};
+        return taken;
     }
     if (kind == "unseat") {
         const auto s = seat_word(word(line));

@@ -2,12 +2,18 @@
 // room replays it on restore. Encoded as one short line of text, words separated by spaces:
 //
 //   room {"name":…,"rules":…,"clock":…,"private":…,"seats":[…],"seq":N[,"tournament":{"id":…,"first":S}]
-//         [,"bot":{"level":L,"delay_ms":D,"seat":S}]}
+//         [,"bot":{"level":L,"delay_ms":D,"seat":S}][,"rated":true]}
 //        a summary: the room as it stands (written when it opens and when a game starts; older
 //        entries are cut); a tournament's game names its tournament and who gives first; a room
 //        with the computer, its level, delay and seat (1 when left out; its token hash is "-": no
-//        token resumes it)
-//   seat S HASH ID NAME     a player took seat S (HASH: the token's, to resume after a restart)
+//        token resumes it). A seat of an account has its shown "rating" ({"points","provisional"});
+//        in a rated room also "glicko": {"r","d","v","g","t"}, the rating its next game starts
+//        from (rating, deviation, volatility, games, last game's Unix ms)
+//   seat S HASH ID NAME     a player took seat S (HASH: the token's, to resume after a restart;
+//                           "-" for the computer and for an account, which no token resumes)
+//   rseat S POOL R D V G T HASH ID NAME   the same in a rated room, with the rating the player's
+//                           games there start from (pool 0 standard, 1 advanced; rating,
+//                           deviation, volatility, games, last game's Unix ms)
 //   unseat S                seat S was left
 //   start FIRST UNIX_MS GAME_ID       a game started; FIRST gives first
 //   act KIND SEAT VALUE LINE T        an accepted action (core's move_kind name)
@@ -28,14 +34,17 @@
 #include <string_view>
 #include <variant>
 
+#include "quarto/archive/accounts.hpp"
 #include "quarto/core/game.hpp"
 #include "quarto/protocol/encode.hpp"
 
 namespace quarto::server::play {
 
 struct seated_player {
-    model::player_info info;
+    model::player_info info; // its shown rating included
     std::string token_hash;
+    // In a rated room's summary: the rating the player's next game there starts from.
+    std::optional<archive::stored_rating> rating{};
     friend bool operator==(const seated_player&, const seated_player&) = default;
 };
 
@@ -52,6 +61,7 @@ struct summary {
     model::room_score score;           // the seated pair's games so far
     std::optional<model::bot_opponent> bot; // the computer, if it plays here
     seat bot_seat = 1;                         // and its seat
+    bool rated = false;                        // its games change ratings
     friend bool operator==(const summary&, const summary&) = default;
 };
 struct take_seat {

@@ -134,13 +134,14 @@ void room::game_finished(const room_change& cause)
     deadline_->cancel();
     set_status(room_status::finished);
     count_result();
+    rate_game();
     const game_result r = *game_->result();
     metrics::bump(host_.counters().games_finished[static_cast<std::size_t>(r.reason)]);
     archive_game();
     lobby_changed(); // before the event: whoever has seen it finds the lobby agree
     const instant now = host_.now();
     publish(event_frame([&](std::string& out) {
-                protocol::game_over_event(out, next_stamp(), *game_, game_id_, now, &score_);
+                protocol::game_over_event(out, next_stamp(), *game_, game_id_, now, &score_, shown_rating_changes());
             }),
             cause);
     if (r.winner)
@@ -160,7 +161,9 @@ void room::archive_game()
     const auto played = std::chrono::duration_cast<milliseconds>(host_.now() - game_->started_at()).count();
     archive::game_origin origin{game_id_, archived_room_id(), settings_.name, game_players_, game_started_unix_ms_,
                                 game_started_unix_ms_ + played};
-    host_.archive_game(id_, archive::make_game_record(std::move(origin), *game_));
+    auto record = archive::make_game_record(std::move(origin), *game_);
+    record.ratings = game_ratings_;
+    host_.archive_game(id_, std::move(record));
 }
 
 void room::arm_timer()

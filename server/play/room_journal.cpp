@@ -25,11 +25,23 @@ void room::journal(const room_change& c, std::string_view event)
     host_.journal_append(id_, ++journal_n_, c, event);
 }
 
+namespace {
+
+// A seated player as the registry knows them again after a restart: an account ("-", no token)
+// until its session's hello reads its ratings, a guest by the hash of its token.
+player_record restored_player(const seated_player& p)
+{
+    const bool account = p.token_hash == "-" || p.token_hash.empty();
+    return {{p.info.id, p.info.name, {}}, account ? std::string{} : p.token_hash, account, {}};
+}
+
+} // namespace
+
 void room::journal_summary()
 {
     if (!journaled_) return;
     change::summary s{settings_.name, settings_.game_rules, settings_.clock, settings_.is_private, {}, seq_, {}, {},
-                      score_,        settings_.bot, settings_.bot_seat};
+                      score_,        settings_.bot, settings_.bot_seat, settings_.rated};
     if (settings_.tournament) {
         s.tournament = settings_.tournament->tournament;
         s.tournament_first = settings_.tournament->first;
@@ -37,7 +49,8 @@ void room::journal_summary()
     for (seat i = 0; i < 2; ++i) {
         if (!seats_[i]) continue;
         const auto known = host_.players().find_by_id(seats_[i]->id);
-        s.seats[i] = seated_player{*seats_[i], known ? known->token_hash : std::string{}};
+        s.seats[i] = seated_player{*seats_[i], known ? known->token_hash : std::string{}, std::nullopt};
+        if (settings_.rated) s.seats[i]->rating = seat_ratings_[i];
     }
     journal(s);
     host_.journal_cut(id_, journal_n_);
@@ -70,7 +83,8 @@ std::unique_ptr<room> room::restore(room_host& host, model::room_id id,
     }
     const instant base = host.now() - milliseconds{last_time};
 
-    room_settings settings{first->name, first->game_rules, first->clock, first->is_private, {}, first->bot, {}, first->bot_seat};
+    room_settings settings{first->name, first->game_rules, first->clock, first->is_private, {}, first->bot, {}, first->bot_seat,
+                           first->rated};
     if (first->tournament) settings.tournament = tournament_link{*first->tournament, first->tournament_first, nullptr};
     auto r = std::make_unique<room>(host, id, std::move(settings));
     r->seq_ = first->seq;
@@ -106,7 +120,9 @@ void room::archive_replayed_game()
     const auto moves = game_->moves();
     const std::int64_t ended = game_started_unix_ms_ + (moves.empty() ? 0 : moves.back().at_ms);
     archive::game_origin origin{game_id_, archived_room_id(), settings_.name, game_players_, game_started_unix_ms_, ended};
-    host_.archive_game_if_missing(id_, archive::make_game_record(std::move(origin), *game_));
+    auto record = archive::make_game_record(std::move(origin), *game_);
+    record.ratings = game_ratings_;
+    host_.archive_game_if_missing(id_, std::move(record));
 }
 
 bool room::replay(const room_change& c, instant base)
@@ -119,8 +135,9 @@ bool room::replay(const room_change& c, instant base)
                     seats_[s].reset();
                     if (!x.seats[s]) continue;
                     seats_[s] = x.seats[s]->info;
+                    if (x.seats[s]->rating) seat_ratings_[s] = *x.seats[s]->rating;
                     if (bot_in(s)) continue; // the bot is no guest: nothing to resume
-                    host_.players().restore({x.seats[s]->info, x.seats[s]->token_hash});
+                    host_.players().restore(restored_player(*x.seats[s]));
                     host_.players().add_room(x.seats[s]->info.id, id_);
                 }
                 score_ = x.score;
@@ -128,8 +145,9 @@ bool room::replay(const room_change& c, instant base)
             } else if constexpr (std::is_same_v<T, change::take_seat>) {
                 if (seats_[x.s]) return false;
                 seats_[x.s] = x.player.info;
+                if (x.player.rating) seat_ratings_[x.s] = *x.player.rating;
                 if (bot_in(x.s)) return true;
-                host_.players().restore({x.player.info, x.player.token_hash});
+                host_.players().restore(restored_player(x.player));
                 host_.players().add_room(x.player.info.id, id_);
                 return true;
             } else if constexpr (std::is_same_v<T, change::leave_seat>) {
@@ -155,6 +173,7 @@ bool room::replay(const room_change& c, instant base)
                 if (game_->finished()) {
                     set_status(room_status::finished);
                     count_result();
+                    rate_game();
                 }
                 return true;
             } else if constexpr (std::is_same_v<T, change::time_passed>) {
@@ -162,6 +181,7 @@ bool room::replay(const room_change& c, instant base)
                 if (game_->expire(base + milliseconds{x.t}) != time_event::game_over) return false;
                 set_status(room_status::finished);
                 count_result();
+                rate_game();
                 return true;
             } else if constexpr (std::is_same_v<T, change::rematch>) {
                 rematch_wanted_[x.s] = true;
@@ -178,6 +198,7 @@ bool room::replay(const room_change& c, instant base)
                 if (!game_->abandon(x.absent, at).ok()) return false;
                 set_status(room_status::finished);
                 count_result();
+                rate_game();
                 return true;
             } else {
                 return true; // only an event

@@ -17,6 +17,10 @@ using protocol::error_code;
 
 namespace {
 
+// While a hello is looked up (a few milliseconds): past this many messages, the rest are
+// refused as over the rate.
+constexpr std::size_t max_held_messages = 64;
+
 net::ws_connection::limits limits_of(const config& settings)
 {
     net::ws_connection::limits l;
@@ -32,7 +36,7 @@ struct overloaded : Ts... {
 } // namespace
 
 client::client(shard& home, play::client_ref self, int fd, std::shared_ptr<void> ticket, std::string address,
-               std::string remote, std::string already_read)
+               std::string remote, std::string already_read, std::string session)
     : home_{home},
       self_{self},
       connection_{home.loop(), home, fd, *this, limits_of(home.state().settings), std::move(remote)},
@@ -40,6 +44,7 @@ client::client(shard& home, play::client_ref self, int fd, std::shared_ptr<void>
       address_{std::move(address)},
       limiter_{home.state().settings.rate_limit, home.state().settings.rate_burst, home.turn_time()},
       joins_{home.state().settings.join_rate, home.state().settings.join_burst, home.turn_time()},
+      cookie_session_{std::move(session)},
       carried_{std::move(already_read)}
 {
     metrics::move(home_.counters().connections_open, 1);
@@ -56,6 +61,7 @@ client::client(shard& home, play::client_ref self, migrant&& moved)
       limiter_{moved.limiter},
       joins_{moved.joins},
       player_{std::move(moved.player)},
+      held_{std::move(moved.held)},
       pending_{std::move(moved.pending)},
       resume_on_start_{moved.resume},
       carried_{std::move(moved.connection.unread)}
@@ -76,6 +82,7 @@ void client::start()
         resume_on_start_ = false;
         resume_places();
     }
+    release_held();
     if (!connection_.open()) return;
     const std::string already_read = std::move(carried_);
     connection_.start(already_read);
@@ -131,6 +138,13 @@ void client::on_binary()
 
 void client::handle(std::string_view text)
 {
+    if (finding_player_) {
+        if (held_.size() >= max_held_messages)
+            return reply_error(error_code::rate_limited, protocol::default_message(error_code::rate_limited),
+                               protocol::request_id_of(text));
+        held_.emplace_back(text);
+        return;
+    }
     auto parsed = protocol::parse_client_message(text);
     if (auto* error = std::get_if<protocol::parse_error>(&parsed)) {
         // Before hello, a message of any type but hello is answered hello_required, also one of
@@ -162,7 +176,11 @@ void client::on_session(const protocol::session_message& m, const json& req)
                        if (!player_)
                            return reply_error(error_code::hello_required,
                                               protocol::default_message(error_code::hello_required), req);
-                       if (admit_join_rate(req)) rename(r.name, req);
+                       if (!admit_join_rate(req)) return;
+                       // An account's name is its login: it stays as it was made.
+                       if (player_->account)
+                           return reply_error(error_code::not_allowed, "An account's name cannot be changed.", req);
+                       check_guest_name(r.name, [name = r.name, req](client& c) { c.rename(name, req); }, req);
                    },
                    [&](const protocol::ping&) {
                        if (!player_)
@@ -179,14 +197,20 @@ void client::hello(const protocol::hello& h, const json& req)
     auto& players = home_.players();
     if (player_ || finding_player_)
         return reply_error(error_code::bad_message, "This connection has already said hello.", req);
+    if (h.session) return sign_in(*h.session, true, h, req);
+    if (!cookie_session_.empty()) return sign_in(cookie_session_, false, h, req);
     renames_seen_ = players.renames();
     if (!h.token) {
-        std::string token; // the player's secret, known here only as they get it
-        player_ = players.create(*h.name, &token, address_);
-        publish_player();
-        return welcome(token, false, req);
+        return check_guest_name(*h.name, [h, req](client& c) {
+            auto& registry = c.home_.players();
+            c.renames_seen_ = registry.renames();
+            std::string token; // the player's secret, known here only as they get it
+            c.player_ = registry.create(*h.name, &token, c.address_);
+            c.publish_player();
+            c.welcome(token, false, req);
+        }, req);
     }
-    if (auto known = players.find_by_token(*h.token)) {
+    if (auto known = players.find_by_token(*h.token); known && !known->account) {
         player_ = std::move(known);
         publish_player(); // another 30 days
         return welcome(*h.token, true, req);
@@ -207,14 +231,27 @@ void client::found_player(const std::optional<std::string>& record, const std::s
 {
     finding_player_ = false;
     const auto found = record ? player_from_json(*record) : std::nullopt;
-    if (!found) return reply_error(error_code::unknown_token, protocol::default_message(error_code::unknown_token), req);
-    player_ = home_.players().restore({found->info, archive::token_hash(token)});
-    renames_seen_ = home_.players().renames();
-    welcome(token, true, req);
+    if (!found) reply_error(error_code::unknown_token, protocol::default_message(error_code::unknown_token), req);
+    else {
+        player_ = home_.players().restore({found->info, archive::token_hash(token)});
+        renames_seen_ = home_.players().renames();
+        welcome(token, true, req);
+    }
+    release_held();
+}
+
+void client::release_held()
+{
+    while (!finding_player_ && !held_.empty()) {
+        const std::string text = std::move(held_.front());
+        held_.pop_front();
+        handle(text);
+    }
 }
 
 void client::publish_player()
 {
+    if (player_->account) return; // no token resumes an account: its session does
     if (auto* cluster = home_.state().cluster)
         cluster->publish_player(player_->token_hash, player_json(*player_));
 }
@@ -225,11 +262,14 @@ void client::welcome(const std::string& token, bool resumed, const json& req)
     players.connected(player_->info.id);
     spdlog::info("ws {}: {} is {} ({})", connection_.remote(), resumed ? "resumed" : "hello", player_->info.id,
                  player_->info.name);
-    if (!resumed) return reply(protocol::welcome(player_->info, token, req));
+    const auto ratings = player_->account ? account_ratings() : std::vector<protocol::pool_rating>{};
+    const std::span<const protocol::pool_rating> account{ratings};
+    const auto* account_view = player_->account ? &account : nullptr;
+    if (!resumed) return reply(protocol::welcome(player_->info, token, req, nullptr, account_view));
     const auto rooms = players.rooms_of(player_->info.id);
     const auto tournaments = players.tournaments_of(player_->info.id);
     const protocol::resume_list resuming{rooms, tournaments};
-    reply(protocol::welcome(player_->info, token, req, &resuming));
+    reply(protocol::welcome(player_->info, token, req, &resuming, account_view));
 
     // Where the player's places are: if on one other shard, the connection moves there first.
     const auto& state = home_.state();
@@ -398,7 +438,7 @@ bool client::may_enter_room(const model::room_id& id, const json& req)
 void client::move_to(std::uint16_t target, std::string_view text, bool resume)
 {
     migrant m{connection_.release(), std::move(ticket_), address_,         connection_.remote(), limiter_, joins_,
-              player_,            std::string{text},  resume};
+              player_,            std::string{text},  resume,  std::move(held_)};
     home_.emigrate(*this, target, std::move(m));
 }
 

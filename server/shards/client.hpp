@@ -8,6 +8,9 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,9 +33,11 @@ class client final : public net::ws_connection::events {
 public:
     using json = nlohmann::json;
 
-    // A new connection whose handshake is done; `already_read`: its first bytes, read by the front.
+    // A new connection whose handshake is done; `already_read`: its first bytes, read by the front;
+    // `session`: the session id of the handshake's cookie (empty: none), which makes its hello an
+    // account's.
     client(shard& home, play::client_ref self, int fd, std::shared_ptr<void> ticket, std::string address,
-           std::string remote, std::string already_read);
+           std::string remote, std::string already_read, std::string session = {});
     // A client that has moved here.
     client(shard& home, play::client_ref self, migrant&& moved);
     ~client();
@@ -73,6 +78,20 @@ private:
     void on_room(const protocol::room_message& m, const json& req, std::string_view text);
     void on_tournament(const protocol::tournament_message& m, const json& req, std::string_view text);
     void hello(const protocol::hello& h, const json& req);
+    // ---- accounts (client_account.cpp) ----
+    // The hello of an account: its session (`from_hello`: named by the hello, else the
+    // cookie's) is looked up in the archive; a cookie's that has ended leaves a guest's hello.
+    void sign_in(const std::string& session, bool from_hello, const protocol::hello& h, const json& req);
+    void signed_in(const std::string& id, const std::string& name,
+                   const std::array<std::optional<archive::stored_rating>, 2>& ratings, const json& req);
+    // The welcome's "ratings" of the account.
+    std::vector<protocol::pool_rating> account_ratings() const;
+    // A guest may not take an account's name: `free` runs once the archive says it is not one
+    // (or cannot say), else the answer is name_taken.
+    void check_guest_name(const std::string& name, std::function<void(client&)> free, const json& req);
+    // The lookup is done: the messages held meanwhile are handled, in order (until one of them
+    // starts another lookup).
+    void release_held();
     // Tells the other nodes of a cluster who holds this token (and their name).
     void publish_player();
     // The player is known: the welcome, then (resumed) their rooms and tournaments.
@@ -105,7 +124,11 @@ private:
     net::rate_limiter joins_; // see admit_membership_change
     std::shared_ptr<const play::player_record> player_;
     std::uint64_t renames_seen_ = 0; // the registry's renames() when player_ was last taken
-    bool finding_player_ = false;    // hello with a token asked Redis, and awaits the answer
+    bool finding_player_ = false;    // hello (or rename) asked Redis or the archive, and awaits the answer
+    // What came meanwhile, handled in order once the answer is in: a client may send its first
+    // messages right behind its hello.
+    std::deque<std::string> held_;
+    std::string cookie_session_;     // the handshake's session cookie, until hello
     std::vector<play::place> places_;
     std::string pending_;         // a migrant's message, handled on start()
     bool resume_on_start_ = false; // a migrant that said hello with a token

@@ -5,6 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "quarto/core/rating/pool.hpp"
 #include "shards/shard.hpp"
 
 namespace quarto::server::shards {
@@ -13,6 +14,15 @@ std::variant<play::room*, creation_refused> create_room(shard& home, protocol::c
                                                         const play::client_ref& creator, const play::player_record& p,
                                                         const std::string& address)
 {
+    if (request.rated) {
+        if (!p.account)
+            return creation_refused{protocol::error_code::not_allowed, "Only a player with an account can create a rated room."};
+        if (request.opponent)
+            return creation_refused{protocol::error_code::not_allowed, "Games against the computer are not rated."};
+        if (!rating::pool_of(request.game_rules, request.clock))
+            return creation_refused{protocol::error_code::not_allowed,
+                                    "Only games with all four attributes and a move clock are rated."};
+    }
     auto quota = home.state().rooms_per_address->admit(address);
     if (!quota)
         return creation_refused{protocol::error_code::too_many_rooms,
@@ -26,8 +36,9 @@ std::variant<play::room*, creation_refused> create_room(shard& home, protocol::c
                                  std::nullopt,
                                  opponent,
                                  std::move(quota)};
+    settings.rated = request.rated;
     play::room& r = home.create_room(std::move(settings), creator, p);
-    spdlog::info("room {}: created by {}{}{}", r.id(), p.info.id, is_private ? " (private)" : "",
+    spdlog::info("room {}: created by {}{}{}{}", r.id(), p.info.id, is_private ? " (private)" : "", r.rated() ? " (rated)" : "",
                  opponent ? fmt::format(" against the computer, level {}", opponent->level) : "");
     return &r;
 }

@@ -2,6 +2,7 @@
 // player and rate limit, and what it was doing when it moved.
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,6 +23,7 @@ struct migrant {
     std::shared_ptr<const play::player_record> player;
     std::string pending;    // the message that made it move: handled first on arrival
     bool resume = false;    // it said hello with a token: take the player's places back there
+    std::deque<std::string> held; // messages that came while its hello was being looked up
 };
 
 } // namespace quarto::server::shards

@@ -123,13 +123,13 @@ play::client_ref shard::new_slot()
 }
 
 void shard::open_websocket(int fd, std::shared_ptr<void> ticket, std::string address, std::string remote,
-                           std::string already_read)
+                           std::string already_read, std::string session)
 {
     const auto ref = new_slot();
     spdlog::info("ws {}: connected", remote);
     auto& occupant = slots_[ref.slot].occupant;
     occupant = std::make_unique<client>(*this, ref, fd, std::move(ticket), std::move(address), std::move(remote),
-                                        std::move(already_read));
+                                        std::move(already_read), std::move(session));
     occupant->start();
     // A shutdown that began before this connection was counted has not told it.
     if (state_.shutting_down.load())

@@ -85,7 +85,7 @@ public:
     // A WebSocket whose handshake is done: its connection and client. `already_read`: what the
     // front read past the upgrade request, taken apart first.
     void open_websocket(int fd, std::shared_ptr<void> ticket, std::string address, std::string remote,
-                        std::string already_read);
+                        std::string already_read, std::string session = {});
     // A client moving here from another shard.
     void immigrate(migrant m);
     // Moves a local client (whose connection has been released) to `target`.

@@ -294,10 +294,21 @@ http_connection::~http_connection()
 
 http_response http_connection::get(const std::string& target, const header_list& headers, steady::time_point deadline)
 {
+    return request("GET", target, {}, headers, deadline);
+}
+
+http_response http_connection::request(const std::string& method, const std::string& target, const std::string& body,
+                                       const header_list& headers, steady::time_point deadline)
+{
     auto& i = *impl_;
-    http::request<http::string_body> req{http::verb::get, target, 11};
+    http::request<http::string_body> req{http::string_to_verb(method), target, 11};
     req.set(http::field::host, "127.0.0.1:" + std::to_string(i.port_));
     for (const auto& [name, value] : headers) req.set(name, value);
+    if (!body.empty()) {
+        req.set(http::field::content_type, "application/json");
+        req.body() = body;
+    }
+    if (!body.empty() || req.method() == http::verb::post) req.prepare_payload();
     http::response<http::string_body> res;
     beast::error_code result = net::error::would_block;
     bool finished = false;
@@ -315,7 +326,7 @@ http_response http_connection::get(const std::string& target, const header_list&
         });
     });
     if (!run_ioc_until(i.ioc_, [&] { return finished; }, deadline) || result)
-        throw std::runtime_error("GET " + target + " failed: " +
+        throw std::runtime_error(method + " " + target + " failed: " +
                                  (finished ? result.message() : std::string{"timed out"}));
     header_list fields;
     for (const auto& f : res) fields.emplace_back(std::string{f.name_string()}, std::string{f.value()});
@@ -347,6 +358,18 @@ http_response http_get(unsigned short port, const std::string& target, const hea
         return http_connection{port}.get(target, with_close, deadline);
     } catch (const boost::system::system_error& e) {
         throw std::runtime_error("GET " + target + " failed: " + e.code().message());
+    }
+}
+
+http_response http_request(unsigned short port, const std::string& method, const std::string& target,
+                           const std::string& body, const header_list& headers, steady::time_point deadline)
+{
+    header_list with_close{{"Connection", "close"}};
+    with_close.insert(with_close.end(), headers.begin(), headers.end());
+    try {
+        return http_connection{port}.request(method, target, body, with_close, deadline);
+    } catch (const boost::system::system_error& e) {
+        throw std::runtime_error(method + " " + target + " failed: " + e.code().message());
     }
 }
 

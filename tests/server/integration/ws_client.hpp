@@ -119,6 +119,11 @@ http_response http_get(unsigned short port, const std::string& target,
 http_response http_get(unsigned short port, const std::string& target, const header_list& headers,
                        steady::time_point deadline = in(default_wait));
 
+// Any method on its own connection (POST, DELETE), with a JSON body when `body` is not empty.
+http_response http_request(unsigned short port, const std::string& method, const std::string& target,
+                           const std::string& body, const header_list& headers = {},
+                           steady::time_point deadline = in(default_wait));
+
 // One kept-alive HTTP/1.1 connection to 127.0.0.1:PORT for several requests.
 class http_connection {
 public:
@@ -128,6 +133,9 @@ public:
     http_connection& operator=(const http_connection&) = delete;
     http_response get(const std::string& target, const header_list& headers = {},
                       steady::time_point deadline = in(default_wait));
+    // Any method, with a JSON body when `body` is not empty.
+    http_response request(const std::string& method, const std::string& target, const std::string& body,
+                          const header_list& headers = {}, steady::time_point deadline = in(default_wait));
 
 private:
     struct impl;
