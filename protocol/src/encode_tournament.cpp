@@ -11,6 +11,14 @@ const std::string& player_id(const model::tournament_record& t, int index)
     return t.players.at(static_cast<std::size_t>(index)).id;
 }
 
+// An account's rating beside its name: "rating" and "provisional", as in a room's snapshot.
+void add_rating(json& out, const model::tournament_entrant& e)
+{
+    if (!e.rating) return;
+    out["rating"] = e.rating->points;
+    out["provisional"] = e.rating->provisional;
+}
+
 json points_json(int half_points)
 {
     return half_points % 2 == 0 ? json(half_points / 2) : json(half_points / 2.0);
@@ -26,7 +34,8 @@ json tournament_settings_json(const model::tournament_settings& s)
             {"clock", encode_clock_settings(s.clock)},
             {"max_players", s.max_players},
             {"start_at_ms", s.start_at_ms ? json(*s.start_at_ms) : json(nullptr)},
-            {"round_pause_seconds", s.round_pause_seconds}};
+            {"round_pause_seconds", s.round_pause_seconds},
+            {"rated", s.rated}};
 }
 
 namespace {
@@ -67,11 +76,13 @@ json standing_json(const model::tournament_record& t, const tournament::standing
     json tiebreaks = {{"sonneborn_berger", s.sonneborn_berger}};
     if (t.settings.format == model::tournament_format::swiss) tiebreaks["buchholz"] = s.buchholz;
     const auto& entrant = t.players.at(static_cast<std::size_t>(s.player));
-    return {{"rank", s.rank},
-            {"player", entrant.id},
-            {"name", entrant.name},
-            {"points", points_json(s.half_points)},
-            {"tiebreaks", std::move(tiebreaks)}};
+    json out{{"rank", s.rank},
+             {"player", entrant.id},
+             {"name", entrant.name},
+             {"points", points_json(s.half_points)},
+             {"tiebreaks", std::move(tiebreaks)}};
+    add_rating(out, entrant);
+    return out;
 }
 
 } // namespace
@@ -113,6 +124,7 @@ std::string tournament_snapshot(const model::tournament_record& t, std::uint64_t
     for (const auto& p : t.players) {
         players.push_back({{"id", p.id}, {"name", p.name}, {"active", p.active}});
         if (p.bot) players.back()["bot"] = p.bot->level;
+        add_rating(players.back(), p);
     }
     json rounds = json::array();
     for (const model::tournament_round& r : t.rounds) {

@@ -248,6 +248,7 @@ client_message read_create_tournament(const json& m)
         t.start_at_ms = integer_in(*start, "start_at_ms", 0, INT64_MAX);
     if (const json* pause = optional_field(m, "round_pause_seconds"))
         t.round_pause_seconds = static_cast<int>(integer_in(*pause, "round_pause_seconds", 0, model::max_round_pause_seconds));
+    if (const json* rated = optional_field(m, "rated")) t.rated = bool_field(*rated, "rated");
     return lobby_message{create_tournament{std::move(t)}};
 }
 

@@ -18,6 +18,7 @@ json stored_tournament(const model::tournament_record& t)
     for (const auto& p : t.players) {
         players.push_back({{"id", p.id}, {"name", p.name}, {"active", p.active}});
         if (p.bot) players.back()["bot"] = {{"level", p.bot->level}, {"delay_ms", p.bot->delay_ms}};
+        if (p.rating) players.back()["rating"] = {{"points", p.rating->points}, {"provisional", p.rating->provisional}};
     }
     json rounds = json::array();
     for (const model::tournament_round& r : t.rounds) {
@@ -132,7 +133,17 @@ model::tournament_settings read_settings(const json& s)
     // Stored before rounds paused: the default.
     if (const auto pause = s.find("round_pause_seconds"); pause != s.end())
         out.round_pause_seconds = within(*pause, 0, model::max_round_pause_seconds, "round_pause_seconds");
+    if (const auto rated = s.find("rated"); rated != s.end()) out.rated = rated->get<bool>(); // stored before ratings: casual
     return out;
+}
+
+// An entrant's rating as shown when it was stored; none for a guest (or a tournament stored
+// before ratings).
+std::optional<model::shown_rating> stored_rating(const json& player)
+{
+    const auto r = player.find("rating");
+    if (r == player.end()) return std::nullopt;
+    return model::shown_rating{static_cast<int>(within(r->at("points"), 0, 100000, "rating")), r->at("provisional").get<bool>()};
 }
 
 // A round waiting for its start time: only the last, and none of its games started (a forfeit
@@ -165,7 +176,7 @@ std::optional<model::tournament_record> read_stored_tournament(const json& store
         t.created_ms = whole(stored.at("created_ms"), "created_ms");
         for (const json& p : stored.at("players"))
             t.players.push_back({id_text(p.at("id"), "player id"), p.at("name").get<std::string>(), p.at("active").get<bool>(),
-                                 stored_bot(p)});
+                                 stored_bot(p), stored_rating(p)});
         const auto player_count = static_cast<int>(t.players.size());
         if (player_count > model::max_tournament_players) throw std::out_of_range{"players"};
         const auto check_index = [&](const json& i) { return within(i, 0, player_count - 1, "player index"); };

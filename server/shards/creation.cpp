@@ -50,6 +50,13 @@ std::variant<tournaments::tournament*, creation_refused> create_tournament(shard
     // A start time is a timer on this loop: centuries ahead would overflow it.
     if (request.settings.start_at_ms && *request.settings.start_at_ms > home.unix_ms() + model::max_tournament_start_ahead_ms)
         return creation_refused{protocol::error_code::bad_message, "start_at_ms: at most a year from now (unix time in ms)."};
+    if (request.settings.rated) {
+        if (!director.account)
+            return creation_refused{protocol::error_code::not_allowed, "Only a player with an account can direct a rated tournament."};
+        if (!rating::pool_of(request.settings.game_rules, request.settings.clock))
+            return creation_refused{protocol::error_code::not_allowed,
+                                    "Only games with all four attributes and a move clock are rated."};
+    }
     auto& state = home.state();
     auto for_director = state.tournaments_per_director->admit(director.info.id);
     auto for_address = for_director ? state.tournaments_per_address->admit(address) : nullptr;

@@ -216,10 +216,12 @@ void tournament::join(const play::client_ref& c, const play::player_record& p, c
         return send_error(c, error_code::registration_closed, protocol::default_message(error_code::registration_closed), req);
     if (static_cast<int>(record_.players.size()) >= record_.settings.max_players)
         return send_error(c, error_code::tournament_full, protocol::default_message(error_code::tournament_full), req);
+    if (record_.settings.rated && !p.account)
+        return send_error(c, error_code::not_allowed, "A rated tournament is for players with an account; log in to play in it.", req);
     // A player whose connection closed while this join was on its way may be forgotten already:
     // registering them would seat a player nobody can resume as.
     if (!host_.players().add_tournament(id, id_)) return;
-    record_.players.push_back({id, p.info.name, true, {}});
+    record_.players.push_back({id, p.info.name, true, {}, play::shown_rating_of(p, record_.settings.game_rules)});
     subscribe(c, id);
     spdlog::info("tournament {}: {} ({}) registered", id_, id, p.info.name);
     changed(&c, req);
@@ -229,6 +231,8 @@ void tournament::add_bot(const play::client_ref& c, const model::bot_opponent& o
 {
     if (record_.status != tournament_status::registering)
         return send_error(c, error_code::registration_closed, protocol::default_message(error_code::registration_closed), req);
+    if (record_.settings.rated)
+        return send_error(c, error_code::not_allowed, "Games against the computer are not rated: a rated tournament has none.", req);
     // One at most: two would meet in a room with nobody to play in it.
     if (std::any_of(record_.players.begin(), record_.players.end(), [](const auto& p) { return p.bot.has_value(); }))
         return send_error(c, error_code::bot_already_registered,

@@ -86,6 +86,8 @@ private:
     void add_bot(const play::client_ref& c, const model::bot_opponent& opponent, const json& req);
 
     void begin();
+    // A rated tournament's start: each entrant's rating now, and the field ordered by it.
+    void seed_by_rating();
     // Pairs rounds until one has games to play or waits for its start time, or the tournament
     // is over.
     void advance();

@@ -32,6 +32,7 @@ int swiss_rounds_for(int players)
 
 void tournament::begin()
 {
+    if (record_.settings.rated) seed_by_rating();
     const int n = static_cast<int>(record_.players.size());
     if (record_.settings.format == model::tournament_format::round_robin) {
         schedule_ = scoring::round_robin_schedule(n);
@@ -43,6 +44,20 @@ void tournament::begin()
     start_timer_->cancel();
     spdlog::info("tournament {}: started, {} players, {} rounds", id_, n, record_.settings.rounds);
     advance();
+}
+
+// Each entrant's rating as the tournament starts (as the server knows it now: from their last
+// hello, or their last rated game here), and the field in that order, best first: pairings
+// rank players by points, then by their place in the field, so the first round of a Swiss
+// pairs by strength and the standings' ties are broken the same way.
+void tournament::seed_by_rating()
+{
+    for (auto& e : record_.players)
+        if (const auto known = host_.players().find_by_id(e.id); known && known->account)
+            e.rating = play::shown_rating_of(*known, record_.settings.game_rules);
+    std::stable_sort(record_.players.begin(), record_.players.end(), [](const auto& a, const auto& b) {
+        return (a.rating ? a.rating->points : 0) > (b.rating ? b.rating->points : 0);
+    });
 }
 
 int tournament::total_rounds() const { return record_.settings.rounds; }
@@ -142,6 +157,7 @@ void tournament::start_game(std::size_t pairing_index, bool first_game)
     settings.game_rules = record_.settings.game_rules;
     settings.clock = record_.settings.clock;
     settings.tournament = play::tournament_link{id_, static_cast<seat>(starter), nullptr};
+    settings.rated = record_.settings.rated;
     for (seat s = 0; s < 2; ++s) {
         const auto& entrant = s == 0 ? a : b;
         if (!entrant.bot) continue;

@@ -128,3 +128,32 @@ TEST_CASE("the stored form keeps the pause and a waiting round, and reads older 
         {{{"room", ""}, {"game", ""}, {"first", 0}, {"finished", true}, {"winner", 1}, {"reason", "forfeit"}}});
     CHECK(read_stored_tournament(forfeit));
 }
+
+TEST_CASE("a rated tournament: rated in its settings, each account's rating beside its name, kept when stored")
+{
+    tournament_record t = record_with_waiting_round();
+    t.settings.rated = true;
+    t.players[0].rating = quarto::model::shown_rating{1712, false};
+    t.players[1].rating = quarto::model::shown_rating{1500, true};
+    const json stored = stored_tournament(t);
+    CHECK(stored["settings"]["rated"] == true);
+    CHECK(stored["players"][0]["rating"] == json{{"points", 1712}, {"provisional", false}});
+    const auto back = read_stored_tournament(json::parse(stored.dump()));
+    REQUIRE(back);
+    CHECK(back->settings.rated);
+    CHECK(back->players[0].rating == t.players[0].rating);
+    CHECK(back->players[1].rating == t.players[1].rating);
+    const json snapshot = json::parse(quarto::protocol::tournament_snapshot(*back, 3, {}, nullptr));
+    CHECK(snapshot["settings"]["rated"] == true);
+    CHECK(snapshot["players"][0]["rating"] == 1712);
+    CHECK(snapshot["players"][1]["provisional"] == true);
+
+    // Stored before ratings: a casual tournament of guests.
+    json older = stored;
+    older["settings"].erase("rated");
+    for (auto& p : older["players"]) p.erase("rating");
+    const auto old = read_stored_tournament(older);
+    REQUIRE(old);
+    CHECK_FALSE(old->settings.rated);
+    CHECK_FALSE(old->players[0].rating);
+}

@@ -353,3 +353,54 @@ TEST_CASE("accounts: bad requests get clear answers")
     CHECK(http_get(server.port(), "/api/leaderboard?pool=beginner").status == 400);
     CHECK(http_get(server.port(), "/api/players/Nobody/games?limit=0").status == 400);
 }
+
+TEST_CASE("accounts: a rated tournament takes accounts only, seeds its field by rating, and rates its games")
+{
+    server_process server;
+    const std::string ann_cookie = sign_up(server, "Ann"), bob_cookie = sign_up(server, "Bob"), cy_cookie = sign_up(server, "Cy");
+    const json first = rated_game(server, ann_cookie, bob_cookie); // Bob now rated above Cy, Ann below
+    REQUIRE(first["ratings"][1]["after"].get<int>() > 1500);
+
+    json welcome;
+    auto ann = signed_in(server, ann_cookie, welcome);
+    auto bob = signed_in(server, bob_cookie, welcome);
+    auto cy = signed_in(server, cy_cookie, welcome);
+    const auto answer = [](ws_client& ws, const std::string& type) {
+        return must(ws.wait_for([&](const json& m) { return m.value("type", "") == type || m.value("type", "") == "error"; }),
+                    type);
+    };
+    player guest = connect_player(server, "Gus");
+    guest->send({{"type", "create_tournament"}, {"name", "Cup"}, {"format", "swiss"}, {"rated", true}});
+    CHECK(answer(*guest.ws, "tournament_created")["code"] == "not_allowed");
+    cy->send({{"type", "create_tournament"}, {"name", "Cup"}, {"format", "swiss"}, {"rated", true}, {"clock", {{"move_ms", nullptr}}}});
+    CHECK(answer(*cy, "tournament_created")["code"] == "not_allowed");
+
+    cy->send({{"type", "create_tournament"}, {"name", "Cup"}, {"format", "swiss"}, {"rated", true}});
+    const json id = answer(*cy, "tournament_created").at("tournament");
+    CHECK(answer(*cy, "tournament")["settings"]["rated"] == true);
+    guest->send({{"type", "join_tournament"}, {"tournament", id}});
+    CHECK(answer(*guest.ws, "tournament")["code"] == "not_allowed");
+    cy->send({{"type", "add_bot"}, {"tournament", id}, {"opponent", {{"bot", 2}}}});
+    CHECK(answer(*cy, "tournament")["code"] == "not_allowed");
+    for (ws_client* p : {ann.get(), cy.get(), bob.get()}) { // Ann registers first, Bob last
+        p->send({{"type", "join_tournament"}, {"tournament", id}});
+        const json snap = answer(*p, "tournament");
+        REQUIRE_MESSAGE(snap["type"] == "tournament", snap.dump());
+        CHECK(snap["players"].back().contains("rating"));
+    }
+    cy->send({{"type", "start_tournament"}, {"tournament", id}, {"req", "go"}});
+    const json started = must(cy->wait_for([](const json& m) { return m.contains("req") && m["req"] == "go"; }), "started");
+    REQUIRE_MESSAGE(started["type"] == "tournament", started.dump());
+    // Best first: Bob (won the rated game), Cy (new), Ann (lost it).
+    std::vector<std::string> order;
+    for (const json& p : started["players"]) order.push_back(p["name"].get<std::string>());
+    CHECK(order == std::vector<std::string>{"Bob", "Cy", "Ann"});
+    CHECK(started["players"][0]["rating"] == first["ratings"][1]["after"]);
+    CHECK(started["standings"][0].contains("rating"));
+    // Round 1 of a Swiss pairs the top of the field: Bob and Cy play, Ann has the bye.
+    const json pairing = must(bob->wait_for([](const json& m) { return m.value("type", "") == "tournament_pairing"; }), "pairing");
+    const json room = must(bob->wait_for([&](const json& m) { return m.value("type", "") == "room" && m["room"] == pairing["room"]; }),
+                           "the game's room");
+    CHECK(room["rated"] == true);
+    CHECK(room["players"][0]["rating"].is_number_integer());
+}

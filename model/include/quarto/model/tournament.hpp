@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+
+#include "quarto/model/player.hpp"
 #include <string_view>
 #include <vector>
 
@@ -52,6 +54,8 @@ struct tournament_settings {
     int max_players = default_max_players;
     std::optional<std::int64_t> start_at_ms; // unix time; the server starts it then
     int round_pause_seconds = default_round_pause_seconds;
+    // Accounts only, each game rated; the Swiss is seeded by rating.
+    bool rated = false;
 };
 
 struct tournament_entrant {
@@ -59,6 +63,9 @@ struct tournament_entrant {
     std::string name;
     bool active = true; // false once removed by the director (after the start)
     std::optional<bot_opponent> bot; // the computer, entered by the director (add_bot)
+    // An account's rating in the tournament's pool when it registered, and again when the
+    // tournament started; none for a guest and the computer.
+    std::optional<shown_rating> rating{};
 };
 
 // One game of a pairing. `reason` is the game's end reason on the wire ("quarto", "timeout",
