@@ -3,6 +3,7 @@
 #include "app/app.hpp"
 
 #include "play/random_ids.hpp"
+#include "shards/player_json.hpp"
 #include "quarto/protocol/encode_tournament.hpp"
 #include "shards/shard.hpp"
 
@@ -85,7 +86,10 @@ void app::account_made(const std::string& id, const std::string& name)
 {
     // Ratings are read again by the account's next hello; a guest made an account has none.
     const auto known = state_.players.find_by_id(id);
-    state_.players.sign_in(id, name, known ? known->ratings : decltype(known->ratings){});
+    const auto made = state_.players.sign_in(id, name, known ? known->ratings : decltype(known->ratings){});
+    // The other nodes of a cluster learn that the guest's token resumes nobody now.
+    if (node_ && known && !known->token_hash.empty())
+        node_->publish_player(known->token_hash, shards::player_json({made->info, known->token_hash, true}));
 }
 
 std::string app::nodes_json() { return cluster::nodes_json(node_.get(), state_.settings.node_id, figures()); }

@@ -231,7 +231,7 @@ void client::found_player(const std::optional<std::string>& record, const std::s
 {
     finding_player_ = false;
     const auto found = record ? player_from_json(*record) : std::nullopt;
-    if (!found) reply_error(error_code::unknown_token, protocol::default_message(error_code::unknown_token), req);
+    if (!found || found->account) reply_error(error_code::unknown_token, protocol::default_message(error_code::unknown_token), req);
     else {
         player_ = home_.players().restore({found->info, archive::token_hash(token)});
         renames_seen_ = home_.players().renames();

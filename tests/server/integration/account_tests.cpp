@@ -8,6 +8,7 @@
 
 #include "helpers.hpp"
 #include "postgres_server.hpp"
+#include "redis_server.hpp"
 
 using namespace quarto_test;
 
@@ -403,4 +404,30 @@ TEST_CASE("accounts: a rated tournament takes accounts only, seeds its field by 
                            "the game's room");
     CHECK(room["rated"] == true);
     CHECK(room["players"][0]["rating"].is_number_integer());
+}
+
+TEST_CASE("accounts: on a cluster, any node logs anyone in, and a claimed guest's token resumes nobody on any")
+{
+    test_postgres::postgres_server postgres;
+    test_redis::redis_server redis;
+    const std::string db = postgres.fresh_database();
+    server_process alpha{{"--redis", redis.address(), "--node-id", "alpha", "--db", db}};
+    server_process beta{{"--redis", redis.address(), "--node-id", "beta", "--db", db}};
+    player ann = connect_player(alpha, "Ann");
+    const http_response made =
+        post(alpha, "/api/accounts", {{"name", "Ann"}, {"password", password}, {"token", ann.token}});
+    REQUIRE_MESSAGE(made.status == 201, made.body);
+
+    json welcome;
+    auto there = signed_in(beta, cookie_of(made), welcome);
+    CHECK(welcome["account"] == true);
+    CHECK(welcome["player"] == ann.id);
+    const http_response login = post(beta, "/api/sessions", {{"name", "Ann"}, {"password", password}});
+    CHECK(login.status == 200);
+    CHECK(send(alpha, "GET", "/api/me", cookie_of(login)).status == 200);
+
+    // The old token, on the node that did not see the account made, resumes nobody.
+    ws_client old{beta.port()};
+    old.send({{"type", "hello"}, {"token", ann.token}});
+    CHECK(must(old.wait_for([](const json& m) { return m.contains("type"); }), "answer")["code"] == "unknown_token");
 }
