@@ -57,6 +57,7 @@ public:
     std::string new_player_id() override;
     std::string new_session_id() override;
     void account_made(const std::string& id, const std::string& name) override;
+    void sessions_ended(const std::string& id) override;
     void open_websocket(loop_socket socket, std::shared_ptr<void> ticket, std::string address,
                         std::string remote, std::string already_read, std::string session) override;
 

@@ -92,6 +92,11 @@ void app::account_made(const std::string& id, const std::string& name)
         node_->publish_player(known->token_hash, shards::player_json({made->info, known->token_hash, true}));
 }
 
+void app::sessions_ended(const std::string& id)
+{
+    for (const auto& s : state_.shards) s->post([id](shards::shard& there) { there.close_player(id); });
+}
+
 std::string app::nodes_json() { return cluster::nodes_json(node_.get(), state_.settings.node_id, figures()); }
 
 } // namespace quarto::server

@@ -254,9 +254,12 @@ void log_out(site& server, account_call& call, api_answer answer, bool everywher
             answer(done ? no_content({{bh::field::set_cookie, ended}}) : archive_down());
         });
     }
-    with_account(server, call.session, answer, [answer, ended](archive::game_archive& a, const archive::stored_account& account) {
-        a.end_sessions(account.player_id, [answer, ended](bool done) {
-            answer(done ? no_content({{bh::field::set_cookie, ended}}) : archive_down());
+    site* at = &server;
+    with_account(server, call.session, answer, [answer, ended, at](archive::game_archive& a, const archive::stored_account& account) {
+        a.end_sessions(account.player_id, [answer, ended, at, id = account.player_id](bool done) {
+            if (!done) return answer(archive_down());
+            at->sessions_ended(id);
+            answer(no_content({{bh::field::set_cookie, ended}}));
         });
     });
 }
@@ -301,8 +304,10 @@ void change_password(site& server, account_call& call, api_answer answer)
             const bool hashing = passwords->hash(std::move(*new_password), [=](std::optional<std::string> hash) {
                 if (!hash) return answer(error(bh::status::service_unavailable, "unavailable", "The password could not be hashed; try again."));
                 // Every other session of the account ends: whoever knew the old password is out.
-                archive->set_password(account.player_id, *hash, keep, [answer](auto changed) {
-                    answer(changed.failed || !changed.value ? archive_down() : no_content());
+                archive->set_password(account.player_id, *hash, keep, [answer, at, id = account.player_id](auto changed) {
+                    if (changed.failed || !changed.value) return answer(archive_down());
+                    at->sessions_ended(id); // this device's own socket reconnects with its session
+                    answer(no_content());
                 });
             });
             if (!hashing) answer(busy());
@@ -320,6 +325,7 @@ void delete_me(site& server, account_call& call, api_answer answer)
             if (deleted.failed || !deleted.value) return answer(archive_down());
             spdlog::info("accounts: {} deleted their account", id);
             at->account_made(id, std::string{archive::deleted_player_name});
+            at->sessions_ended(id);
             answer(no_content({{bh::field::set_cookie, ended}}));
         });
     });

@@ -77,6 +77,9 @@ public:
     // The account has been made of a guest (or a new player): connections of that player are
     // the account's from now on, and the guest's token resumes it no more (any thread).
     virtual void account_made(const std::string& id, const std::string& name) = 0;
+    // Sessions of the account were ended (log out everywhere, a new password, deletion): its
+    // open WebSockets on this server close (any thread).
+    virtual void sessions_ended(const std::string& id) = 0;
 
     // The opening handshake is done: the socket becomes a WebSocket client of this loop.
     // `address`: the client's address, as the per-address caps count it; `remote`: for logs;

@@ -33,6 +33,8 @@ enum class close_code : std::uint16_t {
     policy_violation = 1008,
     message_too_big = 1009,
     service_restart = 1012,
+    // Application codes (4000..4999, RFC 6455 7.4.2).
+    session_ended = 4001, // the account's sessions were ended: log out everywhere, a new password, deletion
 };
 
 class ws_connection final : public event_loop::handler {

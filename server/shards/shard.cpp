@@ -258,6 +258,13 @@ void shard::tick()
     if (index_ == 0) state_.players.forget_idle(at, forget_players_after);
 }
 
+void shard::close_player(const std::string& player_id)
+{
+    for (auto& s : slots_)
+        if (s.occupant && s.occupant->player() && s.occupant->player()->info.id == player_id)
+            s.occupant->connection().close(net::close_code::session_ended, "session ended", false);
+}
+
 void shard::close_all()
 {
     // Events still waiting for their journal commit go before the close frames.

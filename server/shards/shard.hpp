@@ -182,6 +182,9 @@ public:
     static constexpr net::close_code shutdown_code = net::close_code::service_restart;
     static constexpr std::string_view shutdown_reason = "server restarting";
     void close_all();
+    // The account's sessions have ended: each of its connections here closes (4001), and whoever
+    // still holds a session says hello again with it.
+    void close_player(const std::string& player_id);
 
     // When the running turn began: one clock read serves every message of the turn.
     std::chrono::steady_clock::time_point turn_time() const { return loop_.turn_time(); }

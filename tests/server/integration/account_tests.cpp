@@ -235,6 +235,10 @@ TEST_CASE("accounts: logged in on a second connection, the same player in the sa
     CHECK(must(stale.wait_for([](const json& m) { return m.contains("type"); }), "answer")["code"] == "unknown_session");
     CHECK(send(server, "DELETE", "/api/sessions", first).status == 204);
     CHECK(send(server, "GET", "/api/me", first).status == 401);
+    // Everywhere means the sockets open with them too.
+    REQUIRE(phone->wait_closed());
+    CHECK(phone->close_code() == std::optional<std::uint16_t>{4001});
+    REQUIRE(laptop.wait_closed());
 }
 
 TEST_CASE("accounts: wrong passwords are limited alike for a missing and an existing account")
