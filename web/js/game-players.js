@@ -4,7 +4,7 @@
 // one's clock.
 
 import { h } from './dom.js';
-import { playerLabel } from './words.js';
+import { playerLabel, ratingSpan } from './words.js';
 import { clockText } from './clock.js';
 import { awayText } from './game-status.js';
 
@@ -28,6 +28,12 @@ export function presence(room, seat, welcomed) {
   };
 }
 
+/** `el` (or null) with `name` added to its classes. */
+function withClass(el, name) {
+  if (el) el.classList.add(name);
+  return el;
+}
+
 /** Both seats, their presence and clocks; `welcomed`: the server has greeted this page. */
 export function playersStrip(room, welcomed) {
   const me = room.you;
@@ -42,13 +48,16 @@ export function playersStrip(room, welcomed) {
     players.appendChild(h('div', { class: `player seat${seat}${active ? ' active' : ''}${seat === me ? ' me' : ''}`, dataset: { role: 'player', seat } },
       h('div', { class: 'player-name' },
         p ? h('span', { class: `conn ${here.state}`, title: here.title }) : null,
-        p ? playerLabel(p.name, p, p.id, { class: 'name', dataset: { fit: p.name } }, plain) : h('span', { class: 'name' }, 'Free seat'),
+        p ? playerLabel(p.name, null, p.id, { class: 'name', dataset: { fit: p.name } }, plain) : h('span', { class: 'name' }, 'Free seat'),
+        // The rating: beside the name, or on a phone under it (one of the two is shown).
+        withClass(ratingSpan(p), 'beside'),
         seat === me ? h('span', { class: 'you' }, ' (you)') : null,
         p ? h('span', { class: `conn-text${here.connected && here.known ? '' : ' away'}`, dataset: { role: 'presence', seat } }, here.text) : null,
         room.status === 'finished' && room.rematch[seat] ? h('span', { class: 'badge' }, 'wants a rematch') : null),
       h('div', { class: 'clock-row' },
         active ? h('span', { class: 'turn-mark' }, room.phase === 'place' ? 'placing' : 'giving') : null,
-        h('span', { class: 'clock', dataset: { role: 'clock', seat }, 'aria-label': `${p ? p.name : `Seat ${seat + 1}`}'s clock` }, clockText(room, seat)))));
+        h('span', { class: 'clock', dataset: { role: 'clock', seat }, 'aria-label': `${p ? p.name : `Seat ${seat + 1}`}'s clock` }, clockText(room, seat))),
+      withClass(ratingSpan(p), 'below')));
   }
   return players;
 }

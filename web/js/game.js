@@ -50,7 +50,7 @@ function ratingChanges(room) {
     const change = changeText(r.before, r.after);
     return h('span', { class: 'rating-change', dataset: { role: 'rating-change', seat: r.seat, change } },
       i ? ' · ' : '', `${room.seatName(r.seat)} ${ratingText({ rating: r.after, provisional: r.provisional })} `,
-      h('strong', { class: change.startsWith('+') ? 'up' : change.startsWith('-') ? 'down' : null }, change));
+      h('strong', {}, change));
   }));
 }
 
