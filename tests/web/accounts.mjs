@@ -8,7 +8,7 @@
 // Failed logins are limited per address: the scenario that provokes it comes last.
 
 import {
-  base, newPage as harnessPage, enter, started, give, place, resign, assert, assertEqual, shot, axeBothThemes, scenario, run,
+  base, newPage as harnessPage, enter, started, give, place, resign, assert, assertEqual, shot, axeBothThemes, noticeShown, scenario, run,
 } from './harness.mjs';
 
 const DESKTOP = { width: 1366, height: 768 };
@@ -177,7 +177,7 @@ scenario('a profile shows the ratings, the results, the chart and the games with
   assert(problems.length === 0, problems.join('\n'));
 });
 
-scenario('logging out and in again: a wrong password is said, the account\'s rooms come back; the password changes; the account is deleted', async () => {
+scenario('logging out and in again: a wrong password is said, the account\'s rooms come back; a new password logs out the other devices; the account is deleted', async () => {
   // A game in progress (a waiting room would close soon after its player has gone).
   const { pa: fay, pb: gus, room, row } = await ratedGame('Fay', 'Gus');
   await row.locator('[data-action="lobby-join"]').click();
@@ -204,12 +204,23 @@ scenario('logging out and in again: a wrong password is said, the account\'s roo
   await hal.locator('[data-role="name"]').fill('FAY');
   await hal.locator('[data-role="name"]').press('Enter');
   await hal.locator('[data-role="error"]', { hasText: 'belongs to an account' }).first().waitFor();
-  // A new password; then the account goes.
+  // Gus on a second device too; a new password ends that one's session (its socket closes, 4001),
+  // not this one's. Then the account goes.
+  const gus2 = await newPage('Gus2', PHONE);
+  await gus2.goto(`${base}/#/account`);
+  await gus2.locator('[data-role="log-in-name"]').fill('Gus');
+  await gus2.locator('[data-role="log-in-password"]').fill(PASSWORD);
+  await gus2.locator('[data-action="log-in-submit"]').click();
+  await gus2.locator('[data-role="account"][data-state="account"]').waitFor();
   await gus.evaluate(() => { window.location.hash = '#/account'; });
   await gus.locator('[data-role="old-password"]').fill(PASSWORD);
   await gus.locator('[data-role="new-password"]').fill(`${PASSWORD}!`);
   await gus.locator('[data-action="change-password"]').click();
   assert(/Password changed/.test(await formSays(gus, 'password-form')), 'the password changed');
+  await gus2.locator('[data-role="account"][data-state="guest"]').waitFor();
+  await noticeShown(gus2, 'notice', /logged out/);
+  assert(await gus2.evaluate(() => window.quarto.needsName), 'the other device is a guest again');
+  await gus.waitForFunction(() => window.quarto.welcomed && window.quarto.me.account);
   const exported = await gus.evaluate(async () => { const r = await fetch('api/me/export'); return { status: r.status, body: await r.json() }; });
   assertEqual(exported.status, 200, 'the export');
   assertEqual(exported.body.name, 'Gus', 'the export is the account\'s');

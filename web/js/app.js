@@ -198,10 +198,12 @@ export class App extends EventTarget {
     } else if (kind === 'join' && this.roomStore.joinRefused(ctx)) {
       // a room we only meant to watch again: nothing to say
     } else {
-      if (kind === 'hello') {
-        this.session.helloRefused(msg);
+      if (kind === 'hello' && this.session.helloRefused(msg)) {
         this.roomStore.inviteFailed();
+        this.notify('You have been logged out (on every device, or by a new password): log in again, or play as a guest.', 'info');
+        return this.changed();
       }
+      if (kind === 'hello') this.roomStore.inviteFailed();
       this.notify(describeError(msg, { kind, phase: ctx ? ctx.phase : undefined }), 'error', whereOf(ctx));
     }
     this.changed();

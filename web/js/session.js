@@ -56,6 +56,8 @@ export class Session {
     // A restart or upgrade (1012; 1001 from a proxy or an older server): say so until the page
     // is back in (a restart can outlast a notice's few seconds), then reconnect and resume as
     // after any disconnect.
+    // The account's sessions were ended (4001): ours too, unless the next welcome is the account's.
+    else if (code === 4001) this.sessionEnded = true;
     else if (code === 1012 || code === 1001) {
       this.restarting = true;
       this.host.notify('The server is restarting… reconnecting.', 'info', null, { key: 'restart', untilEnded: true });
@@ -64,6 +66,7 @@ export class Session {
 
   welcome(msg) {
     this.welcomes += 1;
+    this.sessionEnded = false;
     this.welcomed = true;
     this.everWelcomed = true;
     if (this.restarting) {
@@ -139,11 +142,15 @@ export class Session {
     save(KEY_TOKEN, null);
   }
 
-  /** A hello with a name was refused: the name is asked again (unless we were only too fast). */
+  /** A hello with a name was refused: the name is asked again (unless we were only too fast).
+   *  True when it was refused because our session ended (its name is an account's). */
   helloRefused(msg) {
-    if (msg.code === 'rate_limited') return;
+    if (msg.code === 'rate_limited') return false;
     this.me.name = null;
     save(KEY_NAME, null);
+    if (!this.sessionEnded) return false;
+    this.signedOut();
+    return true;
   }
 
   ping() {

@@ -174,3 +174,20 @@ test('logged in: the account\'s name says the next hello; logged out: a guest ag
   session.opened();
   assert.deepEqual(host.ofType('hello'), []);
 });
+
+test('the account\'s sessions ended (4001): a welcome as the account goes on; a refused hello makes a guest of this tab', () => {
+  const storage = fakeStorage();
+  const session = new Session(fakeHost());
+  session.welcome({ type: 'welcome', player: 'p1', name: 'Ann', account: true, ratings: {}, protocol: 1 });
+  session.closed({ code: 4001, reason: 'session ended' });
+  session.welcome({ type: 'welcome', player: 'p1', name: 'Ann', account: true, ratings: {}, protocol: 1 });
+  assert.equal(session.helloRefused({ code: 'name_taken' }), false, 'this tab\'s session was live: a later refusal is only a name\'s');
+  session.welcome({ type: 'welcome', player: 'p1', name: 'Ann', account: true, ratings: {}, protocol: 1 });
+  session.closed({ code: 4001, reason: 'session ended' });
+  assert.equal(session.helloRefused({ code: 'name_taken' }), true, 'the cookie is dead: the account\'s name is refused to a guest');
+  assert.equal(session.me.account, false);
+  assert.equal(session.needsName, true);
+  assert.equal(storage.getItem('quarto.name'), null);
+  session.closed({ code: 4001 });
+  assert.equal(session.helloRefused({ code: 'rate_limited' }), false, 'too fast is no reason');
+});
