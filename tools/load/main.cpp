@@ -10,6 +10,7 @@
 #include <fstream>
 #include <future>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -254,6 +255,7 @@ int main(int argc, char** argv)
 
     // The measured window.
     const auto server_cpu_0 = server_pid ? load::read_cpu(server_pid) : std::nullopt;
+    const auto server_threads_0 = server_pid ? load::read_thread_cpu(server_pid) : std::map<std::string, load::cpu_times>{};
     const auto self_cpu_0 = load::read_cpu(0);
     const auto server_wait_0 = server_pid ? load::read_run_delay(server_pid) : std::nullopt;
     const auto self_wait_0 = load::read_run_delay(0);
@@ -263,6 +265,7 @@ int main(int argc, char** argv)
     on_every_worker(workers, [](load::worker& w) { w.stop_window(); });
     const double window_s = seconds_since(window_start);
     const auto server_cpu_1 = server_pid ? load::read_cpu(server_pid) : std::nullopt;
+    const auto server_threads_1 = server_pid ? load::read_thread_cpu(server_pid) : std::map<std::string, load::cpu_times>{};
     const auto self_cpu_1 = load::read_cpu(0);
     const auto server_wait_1 = server_pid ? load::read_run_delay(server_pid) : std::nullopt;
     const auto self_wait_1 = load::read_run_delay(0);
@@ -298,6 +301,15 @@ int main(int argc, char** argv)
     const auto server_us = per_move_us(server_cpu_0, server_cpu_1);
     const auto server_user_us = per_move_us(server_cpu_0, server_cpu_1, part::user);
     const auto server_sys_us = per_move_us(server_cpu_0, server_cpu_1, part::system);
+    // Each server thread name's CPU µs per move over the window (a thread started during it
+    // counts from zero).
+    std::map<std::string, std::pair<double, double>> server_threads_us; // user, system
+    if (window.moves > 0)
+        for (const auto& [name, end] : server_threads_1) {
+            const auto it = server_threads_0.find(name);
+            const load::cpu_times begin = it == server_threads_0.end() ? load::cpu_times{} : it->second;
+            server_threads_us[name] = {(end.user_s - begin.user_s) * 1e6 / moves, (end.system_s - begin.system_s) * 1e6 / moves};
+        }
     const auto self_us = per_move_us(self_cpu_0, self_cpu_1);
     const auto self_user_us = per_move_us(self_cpu_0, self_cpu_1, part::user);
     const auto self_sys_us = per_move_us(self_cpu_0, self_cpu_1, part::system);
@@ -352,6 +364,11 @@ int main(int argc, char** argv)
       << ", system " << opt(server_sys_us, 2, "") << "; "
       << opt(cpu_share(server_cpu_0, server_cpu_1), 2, " cores") << "; waited for a CPU " << opt(server_wait, 2, " s/s")
       << ")\n";
+    if (!server_threads_us.empty()) {
+        t << "  server CPU by thread    us/move user + system:";
+        for (const auto& [name, us] : server_threads_us) t << " " << name << " " << fixed(us.first + us.second, 2);
+        t << "\n";
+    }
     t << "  load generator CPU      " << opt(self_us, 2, " us/move") << " (user " << opt(self_user_us, 2, "")
       << ", system " << opt(self_sys_us, 2, "") << "; " << opt(cpu_share(self_cpu_0, self_cpu_1), 2, " cores") << "; waited for a CPU "
       << opt(self_wait, 2, " s/s") << ")\n";
@@ -419,6 +436,9 @@ int main(int argc, char** argv)
         j["server_cpu_user_us_per_move"] = maybe(server_user_us);
         j["server_cpu_sys_us_per_move"] = maybe(server_sys_us);
         j["server_cpu_cores"] = maybe(cpu_share(server_cpu_0, server_cpu_1));
+        j["server_threads_cpu_us_per_move"] = nlohmann::json::object(); // by thread name: user, system
+        for (const auto& [name, us] : server_threads_us)
+            j["server_threads_cpu_us_per_move"][name] = {{"user", us.first}, {"system", us.second}};
         j["server_cpu_wait_s_per_s"] = maybe(server_wait);
         j["load_cpu_us_per_move"] = maybe(self_us);
         j["load_cpu_user_us_per_move"] = maybe(self_user_us);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string_view>
 #include <thread>
@@ -36,16 +37,13 @@ std::vector<unsigned long> listening_inodes(const char* table, std::uint16_t por
     return inodes;
 }
 
-} // namespace
-
-std::optional<cpu_times> read_cpu(pid_t pid)
+// utime and stime of a /proc stat line (a process's or a thread's), and its name.
+std::optional<std::pair<std::string, cpu_times>> parse_stat(const std::string& text)
 {
-    std::ifstream in{proc_dir(pid) + "/stat"};
-    std::string text;
-    if (!std::getline(in, text)) return std::nullopt;
     // The command name is in parentheses and may hold spaces: fields resume after the last ')'.
+    const auto open = text.find('(');
     const auto close = text.rfind(')');
-    if (close == std::string::npos) return std::nullopt;
+    if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
     std::istringstream fields{text.substr(close + 2)};
     std::string field;
     // Fields 3..13 (state .. cmajflt), then 14 utime and 15 stime.
@@ -54,7 +52,41 @@ std::optional<cpu_times> read_cpu(pid_t pid)
     unsigned long long utime = 0, stime = 0;
     if (!(fields >> utime >> stime)) return std::nullopt;
     const auto ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
-    return cpu_times{static_cast<double>(utime) / ticks, static_cast<double>(stime) / ticks};
+    return std::pair{text.substr(open + 1, close - open - 1),
+                     cpu_times{static_cast<double>(utime) / ticks, static_cast<double>(stime) / ticks}};
+}
+
+} // namespace
+
+std::optional<cpu_times> read_cpu(pid_t pid)
+{
+    std::ifstream in{proc_dir(pid) + "/stat"};
+    std::string text;
+    if (!std::getline(in, text)) return std::nullopt;
+    const auto parsed = parse_stat(text);
+    if (!parsed) return std::nullopt;
+    return parsed->second;
+}
+
+std::map<std::string, cpu_times> read_thread_cpu(pid_t pid)
+{
+    std::map<std::string, cpu_times> by_name;
+    const std::string tasks = proc_dir(pid) + "/task";
+    DIR* dir = opendir(tasks.c_str());
+    if (!dir) return by_name;
+    while (const dirent* entry = readdir(dir)) {
+        if (entry->d_name[0] == '.') continue;
+        std::ifstream in{tasks + "/" + entry->d_name + "/stat"};
+        std::string text;
+        if (!std::getline(in, text)) continue; // the thread has gone
+        if (const auto parsed = parse_stat(text)) {
+            auto& sum = by_name[parsed->first];
+            sum.user_s += parsed->second.user_s;
+            sum.system_s += parsed->second.system_s;
+        }
+    }
+    closedir(dir);
+    return by_name;
 }
 
 std::optional<double> read_run_delay(pid_t pid)

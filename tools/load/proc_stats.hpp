@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -17,6 +18,11 @@ struct cpu_times {
 
 // utime + stime from /proc/PID/stat (PID 0: this process, /proc/self).
 std::optional<cpu_times> read_cpu(pid_t pid);
+
+// The same for each of the process's threads (/proc/PID/task/*/stat), summed by thread name:
+// a server that names its threads ("quarto-shard-0", "quarto-pwd-0", ...) shows where its CPU
+// went. Threads that share a name are added up; a thread that has gone is not counted.
+std::map<std::string, cpu_times> read_thread_cpu(pid_t pid);
 
 // Time the process's threads spent runnable but waiting for a CPU, in seconds: the sum of the
 // second field of /proc/PID/task/*/schedstat. On a shared machine this tells CPU starvation
