@@ -8,9 +8,10 @@
 #         is: the same benchmark before and after a change, side by side in one run
 #
 # Each gets the same generous rate limit (a closed-loop bot sends far more than the default
-# 20 messages/s). Needs $root (the checkout).
+# 20 messages/s). Needs $root (the checkout). BENCH_BUILD=DIR builds and runs them from another
+# build directory than build/release; JOBS=N builds with N jobs (default: every core).
 
-bench_build=$root/build/release
+bench_build=${BENCH_BUILD:-$root/build/release}
 server_bin=$bench_build/bin/quarto-server
 load_bin=$bench_build/bin/quarto-load
 go_bin=$bench_build/bin/quarto-baseline-go
