@@ -28,6 +28,7 @@ export function settingsText(t) {
   parts.push(gpp === 2 ? '2 games per pairing (each starts once)' : '1 game per pairing');
   if (typeof s.round_pause_seconds === 'number' && s.round_pause_seconds > 0) parts.push(`${s.round_pause_seconds} s between rounds`);
   parts.push(rulesSummary(s.rules || {}, s.clock || {}));
+  if (s.rated) parts.push('rated');
   return parts.join(' · ');
 }
 

@@ -195,7 +195,10 @@ export class TournamentView {
     const actions = h('div', { class: 'actions' });
     // A guest watching without a name registers from the bar above the page (tournament-invite.js).
     if (t.status === 'registering' && !this.app.needsName) {
-      if (!entrant) {
+      if (!entrant && t.settings && t.settings.rated && !this.app.me.account) {
+        // Its players are accounts (the server refuses a guest's registration).
+        actions.appendChild(h('a', { class: 'button primary', href: '#/account', dataset: { action: 'log-in-to-play' } }, 'Log in to play'));
+      } else if (!entrant) {
         const full = typeof max === 'number' && players >= max;
         actions.appendChild(h('button', {
           type: 'button', class: 'primary', dataset: { action: 'join-tournament' },

@@ -32,6 +32,8 @@ test('the settings in a line: format, rounds, games per pairing, the pause, the 
     'Swiss · rounds set at the start · 2 games per pairing (each starts once) · standard rules');
   assert.equal(settingsText({ format: 'round_robin', status: 'registering', settings: {} }),
     'Round robin · everyone meets everyone · 1 game per pairing · standard rules');
+  assert.equal(settingsText({ format: 'round_robin', status: 'registering', settings: { rated: true, clock: { move_ms: 30000 } } }),
+    'Round robin · everyone meets everyone · 1 game per pairing · 30 s per move · rated', 'a rated tournament says so');
 });
 
 test('registering: how many have registered, and how it starts', () => {
