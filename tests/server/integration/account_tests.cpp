@@ -435,3 +435,22 @@ TEST_CASE("accounts: on a cluster, any node logs anyone in, and a claimed guest'
     old.send({{"type", "hello"}, {"token", ann.token}});
     CHECK(must(old.wait_for([](const json& m) { return m.contains("type"); }), "answer")["code"] == "unknown_token");
 }
+
+TEST_CASE("accounts: a rated game resigned before any placement counts for no one")
+{
+    server_process server;
+    const std::string ann_cookie = sign_up(server, "Ann"), bob_cookie = sign_up(server, "Bob");
+    json welcome;
+    auto ann = signed_in(server, ann_cookie, welcome);
+    auto bob = signed_in(server, bob_cookie, welcome);
+    const json room = create_room(*ann, {{"rated", true}});
+    join(*bob, room, "player");
+    must(ann->wait_for([](const json& m) { return m.value("type", "") == "game_started"; }), "game_started");
+    ann->send(action("resign", room));
+    const json over = must(ann->wait_for([](const json& m) { return m.value("type", "") == "game_over"; }), "game_over");
+    CHECK_FALSE(over.contains("ratings"));
+    CHECK(profile(server, "Ann")["ratings"]["standard"]["games"] == 0);
+    const json games = json::parse(http_get(server.port(), "/api/players/Ann/games").body)["games"];
+    REQUIRE(games.size() == 1);
+    CHECK(games[0]["rated"] == false);
+}
