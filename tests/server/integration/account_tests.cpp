@@ -204,9 +204,11 @@ TEST_CASE("accounts: a rated game changes both ratings once, across kill -9 and 
     rated_once_across_kill({"--db", postgres.fresh_database()});
 }
 
-TEST_CASE("accounts: logged in on a second connection, the same player in the same room")
+namespace {
+
+void second_device(const std::vector<std::string>& args)
 {
-    server_process server;
+    server_process server{args};
     const std::string first = sign_up(server, "Ann");
     json welcome;
     auto phone = signed_in(server, first, welcome);
@@ -239,6 +241,16 @@ TEST_CASE("accounts: logged in on a second connection, the same player in the sa
     REQUIRE(phone->wait_closed());
     CHECK(phone->close_code() == std::optional<std::uint16_t>{4001});
     REQUIRE(laptop.wait_closed());
+}
+
+} // namespace
+
+TEST_CASE("accounts: logged in on a second connection, the same player in the same room (SQLite)") { second_device({}); }
+
+TEST_CASE("accounts: logged in on a second connection, the same player in the same room (PostgreSQL)")
+{
+    test_postgres::postgres_server postgres;
+    second_device({"--db", postgres.fresh_database()});
 }
 
 TEST_CASE("accounts: wrong passwords are limited alike for a missing and an existing account")
@@ -315,9 +327,11 @@ TEST_CASE("accounts: rated rooms are for accounts, under rated rules")
     CHECK(join(*bob.ws, room, "spectator")["rated"] == true);
 }
 
-TEST_CASE("accounts: deleting an account keeps its games under \"deleted player\"")
+namespace {
+
+void deletion(const std::vector<std::string>& args)
 {
-    server_process server;
+    server_process server{args};
     duel d = start_duel(server, {{"clock", {{"move_ms", nullptr}}}});
     d.act(0, "resign");
     d.expect_all("game_over");
@@ -339,6 +353,16 @@ TEST_CASE("accounts: deleting an account keeps its games under \"deleted player\
     CHECK(bob["games"][0]["players"][0]["id"] == d.creator.id);
     // The name is free again.
     CHECK(post(server, "/api/accounts", {{"name", "Ann"}, {"password", password}}).status == 201);
+}
+
+} // namespace
+
+TEST_CASE("accounts: deleting an account keeps its games under \"deleted player\" (SQLite)") { deletion({}); }
+
+TEST_CASE("accounts: deleting an account keeps its games under \"deleted player\" (PostgreSQL)")
+{
+    test_postgres::postgres_server postgres;
+    deletion({"--db", postgres.fresh_database()});
 }
 
 TEST_CASE("accounts: bad requests get clear answers")
