@@ -108,6 +108,7 @@ await shot(ann, 'computer');
 // A tournament seen on the phone.
 await bob.goto(`${BASE}/#/`);
 await bob.locator('[data-action="show-tournament-form"]').click();
+await bob.locator('[data-role="tournament-form"]').waitFor(); // its module loads on the first opening
 await shot(bob, 'tournament-form', true);
 await bob.locator('[data-role="tournament-name"]').fill('Phone cup');
 await bob.locator('[data-action="create-tournament"]').click();

@@ -13,7 +13,7 @@ import { MAX_PLAYER_NAME_BYTES, MAX_ROOM_NAME_BYTES, tooLong } from './limits.js
 import { h, focusKey, restoreFocus } from './dom.js';
 import { gameFields } from './form-fields.js';
 import { feedbackSlot, say } from './feedback.js';
-import { TournamentForm, TournamentList } from './tournament-form.js';
+import { TournamentList } from './tournament-list.js';
 import { BOT_LEVELS, DEFAULT_BOT_LEVEL, rulesSummary, ratedProblem, RATED_PROBLEMS, poolOf, POOL_WORDS, playerLabel } from './words.js';
 import { roomKey } from './room-store.js';
 import { tournamentHref } from './tournaments.js';
@@ -117,7 +117,7 @@ export class LobbyView {
     this.mine = h('div', { class: 'my-rooms' });
     this.gamesOn = h('div', { class: 'games-on-slot' }); // a returning player's games in progress, first
     this.tournamentList = new TournamentList(app);
-    this.tournamentForm = new TournamentForm(app);
+    this.tournamentForm = null; // once "New tournament" has been opened
     this.recent = h('div', { class: 'recent-list', 'aria-live': 'polite' });
   }
 
@@ -133,7 +133,7 @@ export class LobbyView {
           join),
         this.tournamentList.node,
         this.buildRecent()),
-      h('div', { class: 'lobby-main' }, form, this.buildComputer(), this.tournamentForm.node)));
+      h('div', { class: 'lobby-main' }, form, this.buildComputer(), this.buildTournament())));
     this.update();
     this.app.listRooms();
     this.app.listTournaments();
@@ -157,7 +157,7 @@ export class LobbyView {
   feedback(text, kind, where) {
     if (!where) return false;
     if (where.form === 'create-room') { say(this.createSlot, text, kind); return true; }
-    if (where.form === 'create-tournament') return this.tournamentForm.feedback(text, kind);
+    if (where.form === 'create-tournament') return !!this.tournamentForm && this.tournamentForm.feedback(text, kind);
     return false;
   }
 
@@ -311,6 +311,25 @@ export class LobbyView {
     return form;
   }
 
+  /** "New tournament", folded: its form's module loads when it is first opened, as the views do. */
+  buildTournament() {
+    const wait = h('p', { class: 'muted' }, 'Loading…');
+    let loading = false;
+    const card = h('details', { class: 'card create-tournament', ontoggle: () => {
+      if (!card.open || this.tournamentForm || loading) return;
+      loading = true;
+      import('./tournament-form.js').then(({ TournamentForm }) => {
+        this.tournamentForm = new TournamentForm(this.app);
+        wait.replaceWith(this.tournamentForm.node);
+        this.tournamentForm.update();
+      }, () => {
+        loading = false;
+        this.app.notify('Part of the page could not be loaded; check the connection and reload.');
+      });
+    } }, h('summary', { dataset: { action: 'show-tournament-form' } }, h('h2', { id: 'create-tournament-title' }, 'New tournament')), wait);
+    return card;
+  }
+
   /** "Play the computer": a level and one button; the room starts the game at once. */
   buildComputer() {
     const level = h('select', { id: 'bot-level', dataset: { role: 'bot-level' } },
@@ -349,7 +368,7 @@ export class LobbyView {
     if (this.showRated) this.showRated(); // logged in or out
     if (this.computerButton) this.computerButton.disabled = !this.app.welcomed;
     this.tournamentList.update();
-    this.tournamentForm.update();
+    if (this.tournamentForm) this.tournamentForm.update();
     // The games this tab follows; those it plays that are on are offered first, above the lobby.
     const fk = focusKey(this.gamesOn);
     this.gamesOn.replaceChildren(gamesOnBanner(this.app) ?? '');

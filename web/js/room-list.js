@@ -3,7 +3,7 @@
 // nobody, and the server closes them shortly), then the finished ones folded away behind
 // "Finished (N)", closed until the player opens it (they stay in the lobby until the server
 // reclaims them, and would otherwise push the open rooms down). A tournament's games are not
-// listed here but under their tournament (the lobby's tournament list, tournament-form.js, and
+// listed here but under their tournament (the lobby's tournament list, tournament-list.js, and
 // the tournament's page), where they belong.
 //
 // Hooks: data-role="rooms" (the list), each room data-room-id (data-host-away="true" on a room

@@ -36,10 +36,10 @@
 //                                       the computer while registering (shown until one is entered: one at
 //                                       most); the computer's row in the players has data-bot=LEVEL
 //     data-action="copy-tournament-link", data-action="lobby"
-//   Lobby (lobby.js, tournament-form.js)
+//   Lobby (lobby.js, tournament-list.js, tournament-form.js)
 //     data-role="tournament-list", "tournament-row" (data-tournament-id, data-status),
-//     data-action="open-tournament"; data-action="show-tournament-form" opens the form
-//     data-role="tournament-form" with the fields
+//     data-action="open-tournament"; data-action="show-tournament-form" opens the form (its module
+//     loads then) data-role="tournament-form" with the fields
 //     data-role="tournament-name", "tournament-format", "tournament-rounds", "tournament-games",
 //     "tournament-max-players", "tournament-move-seconds", "tournament-claim-seconds",
 //     "tournament-attribute" (data-attribute), "tournament-squares", "tournament-false-claim",
@@ -48,7 +48,7 @@
 //     data-role="pairing" (round and opponent), data-action="tournament-link" (header),
 //     data-role="next-round" with data-role="round-countdown" once the game is over and the next round waits,
 //     data-action="back-to-tournament" (in place of the rematch button once the game is over)
-//   A tournament's games in the lobby (tournament-form.js): not among the rooms, but counted under
+//   A tournament's games in the lobby (tournament-list.js): not among the rooms, but counted under
 //     the tournament's row: data-role="tournament-playing" (data-playing), with
 //     data-role="room-tournament": a link to the tournament
 
