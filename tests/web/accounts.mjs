@@ -1,7 +1,8 @@
 // Accounts and ratings in the browser (PROTOCOL.md section 20): signing up (a guest's games come
 // along), a rated room between two accounts with the ratings beside the names and their changes
-// at the end, a guest who may only watch it, profiles with their chart and games, the
-// leaderboard, logging out and in again, and failed logins held off (harness.mjs runs them).
+// at the end, a guest who may only watch it, a rated tournament that only an account directs,
+// profiles with their chart and games, the leaderboard, logging out and in again, and failed
+// logins held off (harness.mjs runs them).
 //
 //   QUARTO_SERVER=/path/to/quarto-server QUARTO_WEB_ROOT=/path/to/web E2E_OUT=/tmp/e2e node accounts.mjs
 //
@@ -9,6 +10,7 @@
 
 import {
   base, newPage as harnessPage, enter, started, give, place, resign, assert, assertEqual, shot, axeBothThemes, noticeShown, scenario, run,
+  createTournament, openTournament,
 } from './harness.mjs';
 
 const DESKTOP = { width: 1366, height: 768 };
@@ -228,6 +230,59 @@ scenario('logging out and in again: a wrong password is said, the account\'s roo
   await gus.locator('[data-action="confirm-delete"]').click();
   await gus.locator('[data-role="account"][data-state="guest"]').waitFor();
   assertEqual((await gus.evaluate(async () => (await fetch('api/me')).status)), 401, 'no account any more');
+});
+
+scenario('a rated tournament: a guest may not direct one and is told why, and so is an account with rules that are not rated; an account directs one, which a guest is offered to log in to', async () => {
+  const [ida, jon] = await Promise.all([newPage('Ida', PHONE), newPage('Jon', DESKTOP)]);
+  await Promise.all([enter(ida, 'Ida'), enter(jon, 'Jon')]);
+  // A guest: Rated is disabled, and the line under it offers to log in.
+  await ida.locator('[data-action="show-tournament-form"]').click();
+  const idaRated = ida.locator('[data-role="tournament-rated"]');
+  await idaRated.waitFor();
+  assert(await idaRated.isDisabled(), 'a guest directs no rated tournament');
+  assertEqual((await ida.locator('[data-role="tournament-rated-why"]').textContent()).trim(), 'Log in to direct a rated tournament.', 'the form says why');
+  assertEqual(await ida.locator('[data-role="tournament-rated-why"] [data-action="log-in"]').getAttribute('href'), '#/account', 'with a link to log in');
+  // Asked all the same, the server refuses, and the form says it in words.
+  await ida.evaluate(() => window.quarto.createTournament({ name: 'Sneaky cup', format: 'round_robin', rated: true,
+    rules: { squares: false, attributes: ['color', 'height', 'shape', 'fill'], false_claim: 'reject' }, clock: { move_ms: 60000, claim_ms: 10000 } }));
+  const refusal = ida.locator('[data-role="tournament-form"] [data-role="error"]');
+  await refusal.waitFor();
+  assert(/^This tournament cannot be rated: it needs an account to direct it/.test(await refusal.textContent()), `the refusal in words: "${await refusal.textContent()}"`);
+  const problems = await axeBothThemes(ida, 'the tournament form of a guest, on a phone', 'tournament-form-guest-phone');
+  await noOverflow(ida, 'the tournament form on a phone');
+
+  // An account: Rated is offered while the rules and the clock can be rated.
+  await signUp(jon, 'Jon');
+  await jon.locator('[data-action="lobby"]').first().click();
+  await jon.locator('[data-action="show-tournament-form"]').click();
+  const rated = jon.locator('[data-role="tournament-rated"]');
+  const why = jon.locator('[data-role="tournament-rated-why"]');
+  await rated.waitFor();
+  await jon.waitForFunction(() => !document.querySelector('[data-role="tournament-rated"]').disabled);
+  assertEqual(await why.textContent(), 'Counts for the standard rating.', 'standard rules: the standard pool');
+  await jon.locator('[data-role="tournament-squares"]').check();
+  assertEqual(await why.textContent(), 'Counts for the advanced rating.', '2×2 squares: the advanced pool');
+  await jon.locator('[data-role="tournament-squares"]').uncheck();
+  await jon.locator('[data-role="tournament-attribute"][data-attribute="fill"]').uncheck();
+  assert(await rated.isDisabled(), 'three traits: not rated');
+  assertEqual(await why.textContent(), 'Rated games count all four traits.', 'the form says why');
+  await jon.locator('[data-role="tournament-attribute"][data-attribute="fill"]').check();
+  await jon.locator('[data-role="tournament-move-seconds"]').fill('');
+  assert(await rated.isDisabled(), 'untimed: not rated');
+  assertEqual(await why.textContent(), 'Rated games need a clock.', 'the form says why');
+  await jon.locator('[data-role="tournament-name"]').fill('Rated cup');
+  problems.push(...await axeBothThemes(jon, 'the tournament form of an account', 'tournament-form-account'));
+  const id = await createTournament(jon, { name: 'Rated cup', rated: true });
+  await jon.waitForFunction((t) => window.quarto.tournaments.get(t)?.settings?.rated === true, id);
+  assert(/rated/.test(await jon.locator('[data-role="tournament"] .rules').textContent()), 'its page says it is rated');
+  await jon.locator('[data-action="join-tournament"]:not([disabled])').click();
+  await jon.locator('[data-action="withdraw-tournament"]').waitFor();
+  assertEqual(await jon.evaluate((t) => typeof window.quarto.tournaments.get(t).players[0].rating, id), 'number', 'an entrant carries a rating');
+  // A guest is offered to log in, not to join.
+  await openTournament(ida, id);
+  await ida.locator('[data-action="log-in-to-play"]').waitFor();
+  assertEqual(await ida.locator('[data-action="join-tournament"]').count(), 0, 'no Join for a guest');
+  assert(problems.length === 0, problems.join('\n'));
 });
 
 scenario('too many wrong passwords: Log in waits as long as the server says', async () => {

@@ -394,11 +394,13 @@ export async function playAnalysedGame(viewport = undefined) {
 // ---------------------------------------------------------------- tournament helpers ----
 
 /**
- * Creates a tournament from the lobby's form; ends on its page; returns its id. Rounds follow
- * each other at once (`pause` 0) unless a scenario is about the pause between them.
+ * Creates a tournament from the lobby's form (opened if it is folded); ends on its page; returns
+ * its id. Rounds follow each other at once (`pause` 0) unless a scenario is about the pause
+ * between them. `rated`: checks Rated (an account's, with rated rules and a clock).
  */
-export async function createTournament(page, { name, format = 'round_robin', rounds = '', games = '1', moveSeconds = '60', claimSeconds = null, pause = '0' }) {
-  await page.locator('[data-action="show-tournament-form"]').click();
+export async function createTournament(page, { name, format = 'round_robin', rounds = '', games = '1', moveSeconds = '60', claimSeconds = null, pause = '0', rated = false }) {
+  const open = page.locator('[data-action="show-tournament-form"]');
+  if (!(await open.evaluate((summary) => summary.parentElement.open))) await open.click();
   await page.locator('[data-role="tournament-name"]').fill(name);
   await page.locator('[data-role="tournament-format"]').selectOption(format);
   if (format === 'swiss') await page.locator('[data-role="tournament-rounds"]').fill(rounds);
@@ -406,6 +408,7 @@ export async function createTournament(page, { name, format = 'round_robin', rou
   await page.locator('[data-role="tournament-move-seconds"]').fill(moveSeconds);
   if (claimSeconds !== null) await page.locator('[data-role="tournament-claim-seconds"]').fill(claimSeconds);
   await page.locator('[data-role="round-pause"]').fill(pause);
+  if (rated) await page.locator('[data-role="tournament-rated"]').check();
   await page.locator('[data-action="create-tournament"]').click();
   await page.waitForURL(/#\/tournament\/[^/]+$/);
   await page.locator('[data-role="tournament"][data-status="registering"]').waitFor();

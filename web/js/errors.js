@@ -54,6 +54,7 @@ const BY_REQUEST = {
   },
   not_allowed: {
     create: 'This room cannot be rated: rated games are for accounts, with all four traits and a clock.',
+    create_tournament: 'This tournament cannot be rated: it needs an account to direct it, all four traits and a clock.',
     join: 'A rated game is for players with an account: log in to play, or watch.',
     join_tournament: 'A rated tournament is for players with an account: log in to play in it.',
     add_bot: 'The computer plays no rated tournament.',

@@ -1,11 +1,12 @@
 // The fields that set a game's rules and clock, shared by the new-room and the new-tournament
 // forms: the traits that count, the two variants, the seconds per move and to claim, built and
-// read in one place with the bounds of limits.js; and number fields read with a clear
-// complaint when they are out of range.
+// read in one place with the bounds of limits.js; the Rated checkbox that follows from them;
+// and number fields read with a clear complaint when they are out of range.
 
 import { h } from './dom.js';
 import { ATTRIBUTES } from './pieces.js';
 import { MOVE_SECONDS, CLAIM_SECONDS } from './limits.js';
+import { ratedProblem, RATED_PROBLEMS, poolOf, POOL_WORDS } from './words.js';
 
 /** The "Traits that count" fieldset; `chosen()` lists the checked traits' keys. */
 export function traitsFieldset(role) {
@@ -120,4 +121,25 @@ export function gameFields({ rolePrefix = '', idPrefix = '', untimed, moveHint =
   });
 
   return { traits, squares, falseClaim, move, claim, variants, rules, read, typedClock };
+}
+
+/**
+ * The Rated checkbox of a form with `fields` (gameFields; the same prefixes): data-role `rated`,
+ * disabled while ratedProblem finds one, and `rated-why` under it: why not (a guest gets a Log in
+ * link and `login`, the rest of the sentence), else the pool. `show(account)` after each change;
+ * `chosen()`: send "rated": true.
+ */
+export function ratedOption(fields, { rolePrefix = '', idPrefix = '', label, login }) {
+  const whyId = `${idPrefix}rated-why`;
+  const box = h('input', { id: `${idPrefix}opt-rated`, type: 'checkbox', dataset: { role: `${rolePrefix}rated` }, 'aria-describedby': whyId });
+  const why = h('small', { id: whyId, class: 'muted rated-why', dataset: { role: `${rolePrefix}rated-why` } });
+  const show = (account) => {
+    const problem = ratedProblem({ account, rules: fields.rules(), clock: fields.typedClock() });
+    box.disabled = !!problem;
+    if (problem) box.checked = false;
+    if (problem === 'account') why.replaceChildren(h('a', { href: '#/account', dataset: { action: 'log-in' } }, 'Log in'), login);
+    else why.textContent = problem ? RATED_PROBLEMS[problem] : `Counts for the ${POOL_WORDS[poolOf(fields.rules())].toLowerCase()} rating.`;
+  };
+  const node = h('div', { class: 'rated-option' }, h('label', { class: 'check' }, box, label), why);
+  return { node, show, chosen: () => box.checked && !box.disabled };
 }

@@ -11,10 +11,10 @@
 
 import { MAX_PLAYER_NAME_BYTES, MAX_ROOM_NAME_BYTES, tooLong } from './limits.js';
 import { h, focusKey, restoreFocus } from './dom.js';
-import { gameFields } from './form-fields.js';
+import { gameFields, ratedOption } from './form-fields.js';
 import { feedbackSlot, say } from './feedback.js';
 import { TournamentList } from './tournament-list.js';
-import { BOT_LEVELS, DEFAULT_BOT_LEVEL, rulesSummary, ratedProblem, RATED_PROBLEMS, poolOf, POOL_WORDS, playerLabel } from './words.js';
+import { BOT_LEVELS, DEFAULT_BOT_LEVEL, rulesSummary, playerLabel } from './words.js';
 import { roomKey } from './room-store.js';
 import { tournamentHref } from './tournaments.js';
 import { RoomInfo } from './room-info.js';
@@ -223,16 +223,8 @@ export class LobbyView {
     const fields = gameFields({ untimed: 'no clock' });
     const { traits, squares, falseClaim, move, claim } = fields;
     const priv = h('input', { id: 'opt-private', type: 'checkbox', dataset: { role: 'private' } });
-    // Rated: the line under it says why not.
-    const rated = h('input', { id: 'opt-rated', type: 'checkbox', dataset: { role: 'rated' }, 'aria-describedby': 'rated-why' });
-    const ratedWhy = h('small', { id: 'rated-why', class: 'muted rated-why', dataset: { role: 'rated-why' } });
-    this.showRated = () => {
-      const problem = ratedProblem({ account: this.app.me.account, rules: fields.rules(), clock: fields.typedClock() });
-      rated.disabled = !!problem;
-      if (problem) rated.checked = false;
-      if (problem === 'account') ratedWhy.replaceChildren(h('a', { href: '#/account', dataset: { action: 'log-in' } }, 'Log in'), ' to play rated games.');
-      else ratedWhy.textContent = problem ? RATED_PROBLEMS[problem] : `Counts for the ${POOL_WORDS[poolOf(fields.rules())].toLowerCase()} rating.`;
-    };
+    const rated = ratedOption(fields, { label: ' Rated game', login: ' to play rated games.' });
+    this.showRated = () => rated.show(this.app.me.account);
 
     // Presets: buttons that fill in the fields; each shows as pressed while the fields match it.
     const sameSet = (a, b) => a.length === b.length && a.every((x) => b.includes(x));
@@ -281,7 +273,7 @@ export class LobbyView {
       options.rules = game.rules;
       options.clock = game.clock;
       if (priv.checked) options.private = true;
-      if (rated.checked && !rated.disabled) options.rated = true;
+      if (rated.chosen()) options.rated = true;
       if (this.app.createRoom(options) !== null) expectArrival();
     };
 
@@ -297,7 +289,7 @@ export class LobbyView {
         h('div', { class: 'preset-row' }, clockPresets.map((x) => x.button))),
       more,
       h('label', { class: 'check private-check' }, priv, ' Private room (not listed; join by link)'),
-      h('div', { class: 'rated-option' }, h('label', { class: 'check' }, rated, ' Rated game'), ratedWhy),
+      rated.node,
       this.createSlot,
       this.createButton = h('button', { type: 'submit', class: 'primary', dataset: { action: 'create-room' }, disabled: !this.app.welcomed }, 'Create room'));
     more.append(

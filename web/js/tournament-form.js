@@ -1,9 +1,9 @@
-// The form that creates a tournament (protocol section 19, create_tournament). The lobby loads
-// it when its "New tournament" is first opened, and puts `node` there.
+// The form that creates a tournament (protocol section 19, create_tournament; rated ones in
+// section 20). The lobby loads it when its "New tournament" is first opened, and puts `node` there.
 // The hooks are listed at the top of tournament.js.
 
 import { h } from './dom.js';
-import { gameFields, numberField, readWhole } from './form-fields.js';
+import { gameFields, numberField, readWhole, ratedOption } from './form-fields.js';
 import { feedbackSlot, say } from './feedback.js';
 import { MAX_TOURNAMENT_NAME_BYTES as MAX_NAME_BYTES, SWISS_ROUNDS, TOURNAMENT_PLAYERS, ROUND_PAUSE_SECONDS, tooLong } from './limits.js';
 
@@ -15,6 +15,7 @@ export class TournamentForm {
 
   update() {
     this.createButton.disabled = !this.app.welcomed;
+    this.showRated(); // logged in or out
   }
 
   /** The server's refusal of create_tournament, said above the button. */
@@ -37,6 +38,8 @@ export class TournamentForm {
     const maxPlayers = numberField('tournament-max-players', 't-max-players', String(TOURNAMENT_PLAYERS.initial), TOURNAMENT_PLAYERS, '1');
     const fields = gameFields({ rolePrefix: 'tournament-', idPrefix: 't-', untimed: 'untimed games', moveHint: 't-move-hint' });
     const pause = numberField('round-pause', 't-round-pause', String(ROUND_PAUSE_SECONDS.initial), ROUND_PAUSE_SECONDS, '1', { 'aria-describedby': 't-pause-hint' });
+    const rated = ratedOption(fields, { rolePrefix: 'tournament-', idPrefix: 't-', label: ' Rated tournament', login: ' to direct a rated tournament.' });
+    this.showRated = () => rated.show(this.app.me.account);
     const startAt = h('input', { id: 't-start-at', type: 'datetime-local', dataset: { role: 'tournament-start-at' }, 'aria-describedby': 't-start-hint' });
 
     const syncFormat = () => {
@@ -85,6 +88,7 @@ export class TournamentForm {
         message: `The pause between rounds must be a whole number of seconds from ${ROUND_PAUSE_SECONDS.min} to ${ROUND_PAUSE_SECONDS.max}.` });
       if (pauseSeconds === undefined) return;
       options.round_pause_seconds = pauseSeconds;
+      if (rated.chosen()) options.rated = true;
       if (startAt.value) {
         const ms = new Date(startAt.value).getTime();
         if (!Number.isFinite(ms)) {
@@ -103,7 +107,7 @@ export class TournamentForm {
     };
 
     this.createButton = h('button', { type: 'submit', class: 'primary', dataset: { action: 'create-tournament' }, disabled: !this.app.welcomed }, 'Create tournament');
-    const form = h('form', { class: 'create-tournament-form', onsubmit: submit, dataset: { role: 'tournament-form' }, 'aria-labelledby': 'create-tournament-title' },
+    const form = h('form', { class: 'create-tournament-form', onsubmit: submit, oninput: this.showRated, dataset: { role: 'tournament-form' }, 'aria-labelledby': 'create-tournament-title' },
       h('p', { class: 'muted small' }, 'You direct the tournament: players register, you start it, the server pairs every round and seats the players in their games. To play in it yourself, join it once it is created.'),
       h('label', { for: 't-name' }, 'Name'), name,
       h('div', { class: 'grid2' },
@@ -122,10 +126,12 @@ export class TournamentForm {
       h('small', { id: 't-pause-hint', class: 'muted' }, 'Time to read the last result before the next round\'s clocks start (0: at once).'),
       fields.traits.node,
       fields.variants,
+      rated.node,
       h('label', { for: 't-start-at' }, 'Start time (optional)'), startAt,
       h('small', { id: 't-start-hint', class: 'muted' }, 'It starts by itself then, if at least 2 players have registered.'),
       this.slot = feedbackSlot(),
       this.createButton);
+    this.showRated();
     return form;
   }
 }

@@ -43,7 +43,8 @@
 //     data-role="tournament-name", "tournament-format", "tournament-rounds", "tournament-games",
 //     "tournament-max-players", "tournament-move-seconds", "tournament-claim-seconds",
 //     "tournament-attribute" (data-attribute), "tournament-squares", "tournament-false-claim",
-//     "tournament-start-at", "round-pause" (seconds between rounds), and data-action="create-tournament"
+//     "tournament-start-at", "round-pause" (seconds between rounds), "tournament-rated" (disabled with
+//     "tournament-rated-why" saying why, for a guest or unrated rules), and data-action="create-tournament"
 //   Game view of a tournament room (game.js)
 //     data-role="pairing" (round and opponent), data-action="tournament-link" (header),
 //     data-role="next-round" with data-role="round-countdown" once the game is over and the next round waits,

@@ -153,8 +153,8 @@ export const RATED_PROBLEMS = {
   clock: 'Rated games need a clock.',
 };
 
-/** Why create_room's "rated" would be refused (a key of RATED_PROBLEMS), or null. A move clock
- *  still being typed (move_ms undefined) is the form's own check. */
+/** Why "rated" in create_room or create_tournament would be refused (a key of RATED_PROBLEMS), or
+ *  null. A move clock still being typed (move_ms undefined) is the form's own check. */
 export function ratedProblem({ account, rules, clock }) {
   if (!account) return 'account';
   if (!poolOf(rules)) return 'traits';

@@ -37,6 +37,8 @@ test('the same code after different requests', () => {
   assert.match(describeError({ code: 'tournament_full' }, { kind: 'add_bot' }), /computer/);
   assert.match(describeError({ code: 'not_allowed', message: 'Refused' }, { kind: 'create' }), /rated games are for accounts/,
     'a rated room refused');
+  assert.match(describeError({ code: 'not_allowed', message: 'Refused' }, { kind: 'create_tournament' }),
+    /^This tournament cannot be rated: it needs an account to direct it, all four traits and a clock\.$/, 'a rated tournament refused, in words');
 });
 
 test('a move in the wrong phase says what to do instead', () => {
