@@ -4,7 +4,6 @@
 #include <optional>
 
 namespace quarto::server::http {
-namespace {
 
 std::string_view trimmed(std::string_view s)
 {
@@ -12,6 +11,8 @@ std::string_view trimmed(std::string_view s)
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
     return s;
 }
+
+namespace {
 
 bool same_letters(std::string_view a, std::string_view b)
 {

@@ -2,15 +2,10 @@
 
 #include <algorithm>
 
+#include "http/content_negotiation.hpp"
+
 namespace quarto::server::http {
 namespace {
-
-std::string_view trimmed(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-    return s;
-}
 
 bool is_session_id(std::string_view v)
 {
