@@ -36,7 +36,7 @@ const enc = encodeURIComponent;
 /** A new account; `token` (the guest's, from its welcome) makes the guest the account, its games with it. */
 export const signUp = (name, password, token, f) => request('POST', 'api/accounts', token ? { name, password, token } : { name, password }, f);
 export const logIn = (name, password, f) => request('POST', 'api/sessions', { name, password }, f);
-/** Logs out this session, or (`everywhere`) every session of the account. */
+/** Logs out the session of this browser, or (`everywhere`) every session of the account. */
 export const logOut = (everywhere, f) => request('DELETE', everywhere ? 'api/sessions' : 'api/sessions/current', undefined, f);
 export const fetchMe = (f) => request('GET', 'api/me', undefined, f);
 export const changePassword = (old, next, f) => request('POST', 'api/me/password', { old, new: next }, f);
